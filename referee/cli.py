@@ -1,0 +1,59 @@
+"""The ``riichi-referee`` command.
+
+Each subcommand lives in its own module with ``add_arguments(parser)`` and ``run(args) -> int``;
+only the module of the command being run is imported, so ``replay`` never pays for OpenCV.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .errors import RefereeError
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("referee.replay", "replay a table-event log and print the rulings"),
+    "import-tenhou": ("referee.tenhou", "turn a Tenhou log into table events"),
+    "check-tenhou": ("referee.check_tenhou", "import and replay Tenhou logs; report mismatches"),
+    "run": ("referee.service_cli", "run the referee at a real table (GPIO buttons, camera)"),
+    "demo": ("referee.demo", "a simulated table playing a whole game, dashboard on localhost"),
+    "export": ("referee.export", "write a journaled game's events as JSON Lines"),
+    "buttons": ("hardware.cli", "wiring check: print each seat-button press and light its seat"),
+    "calibrate": ("vision.calibrate_cli", "camera calibration with ArUco markers, and table zones"),
+    "detect": ("vision.detect_cli", "list the tiles seen in a photo or a top-down table image"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = argparse.ArgumentParser(
+        prog="riichi-referee",
+        description="Referee assistant for a riichi mahjong table.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    chosen = argv[0] if argv else None
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError as exc:
+                print(f"riichi-referee {name}: cannot load {module_name} ({exc})", file=sys.stderr)
+                return 2
+            module.add_arguments(p)
+    args = parser.parse_args(argv)
+    module = importlib.import_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except RefereeError as exc:
+        print(f"riichi-referee {args.command}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `riichi-referee replay x | head` is fine; don't print a traceback for it.
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""Table events and rulings as JSON Lines, per ``../shared/spec/table-events.md`` (format v1).
+
+An event is a plain dict exactly as in the spec. :func:`parse_event` checks one against the
+format and returns it unchanged (extra keys are kept and ignored); :class:`EventReader` does
+the same for a stream of lines and also checks that ``t`` never goes backwards. A malformed
+line raises :class:`~referee.errors.MalformedEvent` naming the line; what players do wrong
+at the table is not malformed, it is for the rules core to judge.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable, Iterator, TextIO
+
+from .errors import MalformedEvent, TileError
+from .tiles import check_tile
+
+CALLS = ("chii", "pon", "kan", "ron")
+MELD_KINDS = ("chii", "pon", "daiminkan", "shouminkan", "ankan")
+WINDS = ("E", "S", "W", "N")
+REFEREE_ACTIONS = ("override", "penalty", "undo", "note", "end_game")
+EVENT_TYPES = ("game_start", "hand_start", "discard", "call", "meld", "dora", "reveal",
+               "tenpai", "referee")
+RULING_TYPES = ("claim", "violation", "win", "hand_end", "game_end")
+PENALTIES = ("none", "warning", "dead_hand", "chombo")
+REJECT_REASONS = ("precedence", "head_bump", "late", "wrong_seat", "last_discard", "no_wall",
+                  "kan_limit")
+VIOLATION_KINDS = ("kuikae", "false_group", "late_call", "wrong_seat_call", "last_discard_call",
+                   "illegal_kan", "fifth_kan", "furiten_ron", "no_yaku", "false_win",
+                   "riichi_open_hand", "procedure")
+
+# Required keys after `type` and `t`, with a checker for each; optional keys likewise.
+_REQUIRED: dict[str, dict[str, str]] = {
+    "game_start": {"ruleset": "str", "scores": "scores"},
+    "hand_start": {"round_wind": "wind", "dealer": "seat", "honba": "count",
+                   "riichi_sticks": "count", "dora_indicators": "tiles"},
+    "discard": {"seat": "seat", "tile": "tile"},
+    "call": {"seat": "seat", "call": "call"},
+    "meld": {"seat": "seat", "kind": "meld_kind", "tiles": "tiles"},
+    "dora": {"indicator": "tile"},
+    "reveal": {"seat": "seat", "tiles": "tiles", "win_tile": "tile"},
+    "tenpai": {"seats": "seats"},
+    "referee": {"action": "action", "text": "str"},
+}
+_OPTIONAL: dict[str, dict[str, str]] = {
+    "game_start": {"names": "names"},
+    "discard": {"riichi": "bool"},
+    "meld": {"called": "tile", "from": "seat"},
+    "reveal": {"ura_indicators": "tiles"},
+    "referee": {"ruling_id": "ruling_id"},
+}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check(kind: str, key: str, value: Any) -> None:
+    """Raise ValueError/TileError with a short reason when ``value`` is not of ``kind``."""
+    if kind == "seat":
+        if not _is_int(value) or not 0 <= value <= 3:
+            raise ValueError(f"seat {value!r} in {key!r} is outside 0-3")
+    elif kind == "tile":
+        check_tile(value)
+    elif kind == "tiles":
+        if not isinstance(value, list):
+            raise ValueError(f"{key!r} must be a list of tiles")
+        for tile in value:
+            check_tile(tile)
+    elif kind == "seats":
+        if not isinstance(value, list):
+            raise ValueError(f"{key!r} must be a list of seats")
+        for seat in value:
+            _check("seat", key, seat)
+    elif kind == "scores":
+        if not isinstance(value, list) or len(value) != 4 or not all(_is_int(v) for v in value):
+            raise ValueError(f"{key!r} must be a list of 4 integers")
+    elif kind == "count":
+        if not _is_int(value) or value < 0:
+            raise ValueError(f"{key!r} must be a whole number 0 or more, not {value!r}")
+    elif kind == "str":
+        if not isinstance(value, str):
+            raise ValueError(f"{key!r} must be a string")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{key!r} must be true or false")
+    elif kind == "wind":
+        if value not in WINDS:
+            raise ValueError(f"{key!r} must be one of E, S, W, N, not {value!r}")
+    elif kind == "call":
+        if value not in CALLS:
+            raise ValueError(f"unknown call {value!r} (expected chii, pon, kan or ron)")
+    elif kind == "meld_kind":
+        if value not in MELD_KINDS:
+            raise ValueError(f"unknown meld kind {value!r} (expected {', '.join(MELD_KINDS)})")
+    elif kind == "action":
+        if value not in REFEREE_ACTIONS:
+            raise ValueError(f"unknown referee action {value!r} "
+                             f"(expected {', '.join(REFEREE_ACTIONS)})")
+    elif kind == "names":
+        if not isinstance(value, list) or len(value) != 4:
+            raise ValueError(f"{key!r} must be a list of 4 names")
+    elif kind == "ruling_id":
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            raise ValueError(f"{key!r} must be a ruling id")
+    else:  # pragma: no cover - a typo in the tables above
+        raise AssertionError(kind)
+
+
+def parse_event(obj: Any, line: int | None = None) -> dict:
+    """Check one decoded event against the format and return it.
+
+    Raises :class:`MalformedEvent` (naming ``line`` when given) for anything the spec calls
+    malformed: not an object, unknown type, missing key, bad tile code, seat outside 0-3,
+    a ``t`` that is not a finite number.
+    """
+    if not isinstance(obj, dict):
+        raise MalformedEvent("an event must be a JSON object", line)
+    etype = obj.get("type")
+    if etype not in _REQUIRED:
+        if "type" not in obj:
+            raise MalformedEvent("missing key 'type'", line)
+        raise MalformedEvent(f"unknown event type {etype!r}", line)
+    t = obj.get("t")
+    if "t" not in obj:
+        raise MalformedEvent(f"{etype}: missing key 't'", line)
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+        raise MalformedEvent(f"{etype}: 't' must be a number of seconds, not {t!r}", line)
+    try:
+        for key, kind in _REQUIRED[etype].items():
+            if key not in obj:
+                raise ValueError(f"missing key {key!r}")
+            _check(kind, key, obj[key])
+        for key, kind in _OPTIONAL.get(etype, {}).items():
+            if key in obj and obj[key] is not None:
+                _check(kind, key, obj[key])
+    except (ValueError, TileError) as exc:
+        raise MalformedEvent(f"{etype}: {exc}", line) from None
+    return obj
+
+
+def parse_line(text: str, line: int | None = None) -> dict:
+    """Decode and check one JSON line."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedEvent(f"not valid JSON ({exc.msg} at column {exc.colno})", line) from None
+    return parse_event(obj, line)
+
+
+class EventReader:
+    """Reads table events from lines, checking each and that ``t`` is non-decreasing.
+
+    Blank lines are skipped. Iterating yields ``(line_number, event)``; the first malformed
+    line raises :class:`MalformedEvent` and everything yielded before it stands.
+    """
+
+    def __init__(self, lines: Iterable[str]):
+        self._lines = lines
+        self.last_t: float | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, dict]]:
+        for number, text in enumerate(self._lines, start=1):
+            if not text.strip():
+                continue
+            event = parse_line(text, number)
+            t = float(event["t"])
+            if self.last_t is not None and t < self.last_t:
+                raise MalformedEvent(
+                    f"{event['type']}: t={event['t']} goes back in time (previous t={self.last_t})",
+                    number)
+            self.last_t = t
+            yield number, event
+
+
+def read_events(stream: TextIO | Iterable[str]) -> Iterator[dict]:
+    """The checked events of a JSON Lines stream, without line numbers."""
+    for _, event in EventReader(stream):
+        yield event
+
+
+def dumps(record: dict) -> str:
+    """One JSON line for an event or ruling: compact, keys in the order given, no NaN."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
