@@ -35,4 +35,767 @@ dashboard, the replay CLI, the Tenhou checker). Its public surface:
 Every ruling is a dict in the spec's format plus two extra keys: ``t`` (when it was decided,
 on the table clock) and ``ruling_id`` (``"r1"``, ``"r2"``... deterministic, so a replay of
 the same events gives the same ids).
+
+Semantics the spec leaves open, as implemented here (see also :mod:`referee.claims`):
+
+* A window is ``[discard t, t + claim_window]``: a press at the deadline itself is in time.
+  Any discard closes the open window (the table has moved on), as do ``reveal``, ``tenpai``,
+  ``hand_start`` and ``end_game``; a ``meld`` seen while a window is open waits for its
+  decision. A ruleset with no timing rule (``ema2016``) has no deadline: its window closes
+  only when the table moves on.
+* Only a win can outrank a standing claim, so a window is decided before its deadline when
+  every other seat presses ron, or under head bump when the seat after the discarder does.
+* The ``claim`` ruling may carry ``ignored`` (presses that are no claim: ``own_discard``,
+  ``changed_call``, ``ron_only`` on a chankan window, ``dead_hand``) and ``chankan: true``.
+  Three rons under the ``double`` policy give no winners, each ron rejected ``triple_ron``,
+  then a ``hand_end`` abortive ``triple_ron``. A press after its window is a separate
+  ``claim`` ruling for that discard with the press rejected ``late``.
+* ``wall`` counts the draws left in the live wall: 69 after the deal (the dealer's
+  fourteenth tile is the first of 70 draws), one less per draw and per kan. A discard made
+  with ``wall == 0`` is the last discard.
+* Pond entries stay in the snapshot when called, with ``called: true`` (the table no longer
+  shows them); furiten needs them.
+* An accepted riichi (its discard passed without a ron) takes 1000 from the seat's score and
+  adds a stick. ``hand_end`` is emitted for exhaustive and abortive draws; wins are recorded
+  in ``hand.declared_wins`` and left to the reveal hook (:meth:`Referee._judge_reveal`).
+* ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead
+  hand the overridden violation caused and lists the id under ``overrides`` in the snapshot;
+  ``undo`` voids the last non-referee event and rebuilds (:meth:`Referee._undo`).
 """
+from __future__ import annotations
+
+from .claims import ClaimWindow, arbitrate
+from .errors import RefereeError
+from .rulesets import get_ruleset
+from .table import Hand, Table
+from .tiles import base, is_honor
+from .violations import kuikae_kinds, meld_problem, violation
+
+_CALL_TO_MELD = {"chii": "chii", "pon": "pon", "kan": "daiminkan"}
+_WINDS = ("1z", "2z", "3z", "4z")
+
+
+class Referee:
+    """Judges one table's events; see the module docstring for the contract."""
+
+    def __init__(self, ruleset: str | None = None):
+        if ruleset is not None:
+            get_ruleset(ruleset)  # an unknown name fails here, before any event
+        self._forced_ruleset = ruleset
+        #: every event fed, in order (undo rebuilds from it); indexes in ``_voided`` are undone
+        self._log: list[dict] = []
+        self._voided: set[int] = set()
+        self._next_id = 1
+        self._rebuilding = False
+        self._reset()
+
+    # -- public API ---------------------------------------------------------------------
+    def feed(self, event: dict) -> list[dict]:
+        out: list[dict] = []
+        self._out = out
+        if not self._rebuilding:
+            self._log.append(event)
+        t = float(event["t"])
+        self._close_due(t, strict=True)
+        if t > self.table.t:
+            self.table.t = t
+        getattr(self, "_on_" + event["type"])(event, t)
+        return out
+
+    def advance(self, t: float) -> list[dict]:
+        out: list[dict] = []
+        self._out = out
+        self._close_due(t, strict=False)
+        return out
+
+    def finish(self) -> list[dict]:
+        out: list[dict] = []
+        self._out = out
+        w = self.window
+        if w is not None:
+            self._close_window(w.deadline if w.deadline is not None else self.table.t)
+        return out
+
+    def next_deadline(self) -> float | None:
+        w = self.window
+        return w.deadline if w is not None else None
+
+    def snapshot(self) -> dict:
+        snap = self.table.snapshot()
+        if self.window is not None:
+            snap["window"] = self.window.snapshot()
+        hand = self.table.hand
+        pc = self.pending_claim
+        snap["pending_claim"] = ({k: pc[k] for k in ("seat", "call", "tile", "from")}
+                                 if pc else None)
+        snap["declared_wins"] = [dict(w) for w in hand.declared_wins] if hand else []
+        snap["rinshan"] = hand.rinshan if hand else None
+        snap["chankan_tile"] = hand.chankan_tile if hand else None
+        return snap
+
+    @property
+    def ruleset(self):
+        return self.table.ruleset
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played (state for judging reveals: see :mod:`referee.table`)."""
+        return self.table.hand
+
+    # -- bookkeeping --------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.table = Table(get_ruleset(self._forced_ruleset))
+        self.window: ClaimWindow | None = None
+        #: the last window that closed in this hand (a later press on it is ``late``)
+        self.last_closed: ClaimWindow | None = None
+        #: a chii/pon/daiminkan awarded whose meld has not been seen yet
+        self.pending_claim: dict | None = None
+        #: melds seen while a window was still open: judged once it is decided
+        self.deferred_melds: list[dict] = []
+        #: seat that pressed kan on its own turn and whose kan meld is awaited
+        self.own_kan_press: int | None = None
+        #: (seat, call) presses rejected late on ``last_closed``
+        self.late_presses: set = set()
+        self._out: list[dict] = []
+
+    def _emit(self, ruling: dict, t: float) -> dict:
+        ruling["t"] = t
+        ruling["ruling_id"] = f"r{self._next_id}"
+        self._next_id += 1
+        self._out.append(ruling)
+        return ruling
+
+    def _violation(self, kind: str, seat: int | None, text: str, t: float, **extra) -> dict:
+        r = self._emit(violation(self.table.ruleset, kind, seat, text, **extra), t)
+        if r["penalty"] in ("dead_hand", "chombo") and seat is not None and self.table.hand:
+            # a chombo ends the hand for the table (judged by the referee); until then the
+            # offender's hand is as good as dead
+            s = self.table.hand.seats[seat]
+            s.dead_hand = True
+            s.dead_reasons.append(r["ruling_id"])
+        return r
+
+    def _close_due(self, t: float, strict: bool) -> None:
+        w = self.window
+        if w is not None and w.deadline is not None and (
+                w.deadline < t or (not strict and w.deadline <= t)):
+            self._close_window(w.deadline)
+
+    # -- events -------------------------------------------------------------------------
+    def _on_game_start(self, e: dict, t: float) -> None:
+        name = self._forced_ruleset or e["ruleset"]
+        ruleset = get_ruleset(name)
+        if self.window is not None:
+            self._close_window(t)
+        self.table = Table(ruleset)
+        self.table.t = t
+        self.table.game_started = True
+        self.table.scores = list(e["scores"])
+        self.table.names = list(e["names"]) if e.get("names") else None
+        self._reset_hand_tracking()
+
+    def _reset_hand_tracking(self) -> None:
+        self.window = None
+        self.last_closed = None
+        self.pending_claim = None
+        self.deferred_melds = []
+        self.own_kan_press = None
+        self.late_presses = set()
+
+    def _on_hand_start(self, e: dict, t: float) -> None:
+        table = self.table
+        if self.window is not None:
+            self._close_window(t)
+        hand = table.hand
+        if hand is not None and hand.exhaustive_pending:
+            # no tenpai event came: everyone is taken as noten
+            self._end_hand(t, "exhaustive", tenpai=[])
+        if table.first_dealer is None:
+            table.first_dealer = e["dealer"]
+        table.hand = Hand(e["round_wind"], e["dealer"], e["honba"], e["riichi_sticks"],
+                          e["dora_indicators"], t)
+        table.hands_played += 1
+        self._reset_hand_tracking()
+
+    def _on_discard(self, e: dict, t: float) -> None:
+        hand = self.table.hand
+        seat_no = e["seat"]
+        if hand is None:
+            self._violation("procedure", seat_no, f"Seat {seat_no} discarded before the hand "
+                            "started; the discard is not recorded.", t)
+            return
+        if self.window is not None:
+            self._close_window(t)  # the table has moved on
+        if hand.over:
+            self._violation("procedure", seat_no, f"Seat {seat_no} discarded after the hand "
+                            "ended; the discard is not recorded.", t)
+            return
+        tile = e["tile"]
+        seat = hand.seats[seat_no]
+        pc = self.pending_claim
+        if hand.turn != seat_no:
+            self._violation("procedure", seat_no, f"Seat {seat_no} discarded out of turn "
+                            f"(it was seat {hand.turn}'s turn).", t)
+            hand.turn = seat_no
+        elif pc is not None and pc["seat"] == seat_no and not pc["meld_seen"]:
+            self._violation("procedure", seat_no, f"Seat {seat_no} discarded before exposing "
+                            f"the {pc['call']} it called; expose the meld first.", t)
+        if self.own_kan_press == seat_no:
+            self.own_kan_press = None
+        if seat.kuikae:
+            if base(tile) in seat.kuikae and self.table.ruleset.kuikae_forbidden:
+                self._violation("kuikae", seat_no, f"Seat {seat_no} discarded {tile} right after "
+                                f"calling {seat.kuikae[0]}: swap-calling is not allowed.", t,
+                                tile=tile)
+            seat.kuikae = ()
+        elif pc is not None and pc["seat"] == seat_no and not pc["meld_seen"] \
+                and pc["call"] in ("chii", "pon") and self.table.ruleset.kuikae_forbidden \
+                and base(tile) == base(pc["tile"]):
+            self._violation("kuikae", seat_no, f"Seat {seat_no} discarded {tile} right after "
+                            f"calling it: swap-calling is not allowed.", t, tile=tile)
+        riichi = bool(e.get("riichi"))
+        if riichi:
+            if seat.is_open:
+                self._violation("riichi_open_hand", seat_no, f"Seat {seat_no} declared riichi "
+                                "with an open hand; riichi needs a concealed hand.", t)
+                riichi = False
+            elif seat.riichi or seat.riichi_pending:
+                riichi = False  # already in riichi: a sideways tile again is no new bet
+        if seat.ippatsu:
+            seat.ippatsu = False  # the riichi player's next discard ends ippatsu
+        index = len(hand.discards)
+        entry = seat.pond.add(tile, t, riichi, index)
+        entry["seat"] = seat_no
+        hand.discards.append(entry)
+        hand.last_discard = entry
+        if riichi:
+            seat.riichi_pending = True
+            seat.riichi_index = index
+            seat.riichi_turn = seat.turns
+        seat.turns += 1
+        seat.called_this_turn = False
+        seat.passed_since_turn = []
+        for other in hand.seats:
+            if other is not seat:
+                other.passed_since_turn.append(tile)
+                if other.riichi or other.riichi_pending:
+                    other.passed_since_riichi.append(tile)
+        hand.rinshan = None
+        hand.turn = None  # nobody's turn until the window closes
+        # a claim not taken before two discards by others is a false group
+        if pc is not None and pc["seat"] != seat_no and not pc["meld_seen"]:
+            pc["others"] += 1
+            if pc["others"] >= 2:
+                self.pending_claim = None
+                self._violation("false_group", pc["seat"], f"Seat {pc['seat']} called "
+                                f"{pc['call']} on {pc['tile']} but did not take it before the "
+                                "next two discards: a false group, the hand is dead.", t)
+        ruleset = self.table.ruleset
+        if ("four_winds" in ruleset.abortive_draws and hand.uninterrupted and index == 3
+                and tile in _WINDS and all(d["tile"] == tile for d in hand.discards)):
+            hand.abort_check = "four_winds"
+        kan_blocked = "kan_limit" if len(hand.kans) >= ruleset.kan_limit else None
+        cw = ruleset.claim_window
+        self.window = ClaimWindow(seat_no, tile, t, t + cw if cw is not None else None,
+                                  last_discard=hand.wall <= 0, discard_index=index,
+                                  kan_blocked=kan_blocked)
+        self.late_presses = set()
+
+    def _on_call(self, e: dict, t: float) -> None:
+        hand = self.table.hand
+        seat_no, call = e["seat"], e["call"]
+        if hand is None:
+            return
+        w = self.window
+        if w is not None:
+            if hand.seats[seat_no].dead_hand and seat_no != w.discard_seat:
+                if not any(i["seat"] == seat_no for i in w.ignored):
+                    w.ignored.append({"seat": seat_no, "call": call, "reason": "dead_hand"})
+                return
+            reason = w.press(seat_no, call, t)
+            if reason is None:
+                if w.settled(self.table.ruleset.multiple_ron):
+                    self._close_window(t)
+            elif reason == "wrong_seat":
+                self._violation("wrong_seat_call", seat_no, f"Seat {seat_no} called chii on "
+                                f"seat {w.discard_seat}'s discard; chii only from the player "
+                                "on the left.", t)
+            elif reason == "last_discard":
+                if call == "kan":
+                    self._violation("illegal_kan", seat_no, f"Seat {seat_no} called kan on the "
+                                    "last discard; the last tile can only be claimed for a "
+                                    "win.", t)
+                else:
+                    self._violation("last_discard_call", seat_no, f"Seat {seat_no} called "
+                                    f"{call} on the last discard; the last tile can only be "
+                                    "claimed for a win.", t)
+            elif reason == "kan_limit":
+                self._violation("fifth_kan", seat_no, f"Seat {seat_no} called a fifth kan; "
+                                "no more kans are allowed in this hand.", t)
+            return
+        if hand.over:
+            return
+        if seat_no == hand.turn:
+            if call == "ron":
+                self._declare_win(seat_no, None, None, t)
+                return
+            if call == "kan":
+                self._check_own_kan(seat_no, t)
+                self.own_kan_press = seat_no
+                return
+        # a press with no window open, not an own-turn call: too late for the last discard
+        last = self.last_closed
+        if last is None or (seat_no, call) in self.late_presses:
+            return
+        self.late_presses.add((seat_no, call))
+        if seat_no == last.discard_seat:
+            ignored = [{"seat": seat_no, "call": call, "reason": "own_discard"}]
+            self._emit({"type": "claim", "discard_seat": last.discard_seat, "tile": last.tile,
+                        "winners": [], "rejected": [], "window": round(t - last.opened, 3),
+                        "ignored": ignored}, t)
+            return
+        self._emit({"type": "claim", "discard_seat": last.discard_seat, "tile": last.tile,
+                    "winners": [], "rejected": [{"seat": seat_no, "call": call,
+                                                 "reason": "late"}],
+                    "window": round(t - last.opened, 3)}, t)
+
+    def _check_own_kan(self, seat_no: int, t: float) -> bool:
+        """Flag a closed or added kan that the rules forbid now; True when it is legal."""
+        hand = self.table.hand
+        ruleset = self.table.ruleset
+        if len(hand.kans) >= ruleset.kan_limit:
+            self._violation("fifth_kan", seat_no, f"Seat {seat_no} declared a kan after the "
+                            f"{ruleset.kan_limit}th; no more kans are allowed in this hand.", t)
+            return False
+        if hand.wall <= 0:
+            self._violation("illegal_kan", seat_no, f"Seat {seat_no} declared a kan on the "
+                            "last tile; there is no replacement tile left.", t)
+            return False
+        if hand.seats[seat_no].called_this_turn:
+            self._violation("illegal_kan", seat_no, f"Seat {seat_no} declared a kan in the "
+                            "turn it called chii or pon; a kan needs a tile drawn from the "
+                            "wall.", t)
+            return False
+        return True
+
+    def _on_meld(self, e: dict, t: float) -> None:
+        hand = self.table.hand
+        if hand is None:
+            self._violation("procedure", e["seat"], f"Seat {e['seat']} exposed a meld before "
+                            "the hand started.", t)
+            return
+        w = self.window
+        if w is not None and e["kind"] in ("ankan", "shouminkan") and w.deadline is None \
+                and not w.chankan:
+            # no timing rule: a closed or added kan shows that the next player drew, so the
+            # discard's window is over and a kan press by this seat was for its own turn
+            if self._own_turn_press(w, e["seat"], "kan"):
+                self.own_kan_press = e["seat"]
+            else:
+                self._close_window(t)
+            w = self.window
+        if w is not None:
+            self.deferred_melds.append(e)
+            return
+        self._judge_meld(e, t)
+
+    def _own_turn_press(self, w: ClaimWindow, seat_no: int, call: str) -> bool:
+        """In a window with no deadline, take back ``seat_no``'s ``call`` press as an own-turn
+        call: close the window at the press (without it) and give the seat its turn."""
+        press = next((p for p in w.presses if p["seat"] == seat_no and p["call"] == call), None)
+        if press is None or (seat_no - w.discard_seat) % 4 != 1:
+            return False
+        w.presses.remove(press)
+        self._close_window(press["t"])
+        return self.table.hand is not None and self.table.hand.turn == seat_no
+
+    def _judge_meld(self, e: dict, t: float) -> None:
+        hand = self.table.hand
+        seat_no, kind, tiles = e["seat"], e["kind"], list(e["tiles"])
+        seat = hand.seats[seat_no]
+        ruleset = self.table.ruleset
+        if kind in ("chii", "pon", "daiminkan"):
+            pc = self.pending_claim
+            if pc is None or pc["seat"] != seat_no:
+                if any(s == seat_no for s, _ in self.late_presses):
+                    self._violation("late_call", seat_no, f"Seat {seat_no} exposed a {kind} on "
+                                    "a call made after the claim window; the call does not "
+                                    "stand.", t)
+                else:
+                    self._violation("procedure", seat_no, f"Seat {seat_no} exposed a {kind} "
+                                    "with no claim awarded; call with the button first.", t)
+                seat.melds.append({"kind": kind, "tiles": tiles, "called": e.get("called"),
+                                   "from": e.get("from")})
+                return
+            self.pending_claim = None
+            pc["meld_seen"] = True
+            expected = _CALL_TO_MELD[pc["call"]]
+            problem = None
+            if kind != expected:
+                problem = f"exposed a {kind} after calling {pc['call']}"
+            else:
+                why = meld_problem(kind, tiles)
+                if why:
+                    problem = f"exposed {' '.join(tiles)}: {why}"
+                elif pc["tile"] not in tiles or (e.get("called") is not None
+                                                 and e["called"] != pc["tile"]):
+                    problem = f"exposed a {kind} without the called tile {pc['tile']}"
+            meld = {"kind": kind, "tiles": tiles, "called": pc["tile"], "from": pc["from"]}
+            seat.melds.append(meld)
+            if problem:
+                self._violation("false_group", seat_no, f"Seat {seat_no} {problem}: a false "
+                                "group, the hand is dead.", t)
+                return
+            if kind in ("chii", "pon") and ruleset.kuikae_forbidden:
+                seat.kuikae = kuikae_kinds(kind, tiles, pc["tile"])
+            return
+        # closed or added kan on the seat's own turn
+        pressed = self.own_kan_press == seat_no
+        self.own_kan_press = None
+        if not pressed:
+            self._violation("procedure", seat_no, f"Seat {seat_no} exposed a {kind} without "
+                            "declaring kan with the button first.", t)
+            if hand.turn == seat_no:
+                self._check_own_kan(seat_no, t)
+        why = meld_problem(kind, tiles)
+        added = None
+        meld = {"kind": kind, "tiles": tiles, "called": None, "from": None}
+        if kind == "shouminkan":
+            pon = next((m for m in seat.melds if m["kind"] == "pon" and tiles
+                        and base(m["tiles"][0]) == base(tiles[0])), None)
+            if pon is None and not why:
+                why = "there is no pon of that tile to add to"
+            if pon is not None:
+                rest = list(tiles)
+                for x in pon["tiles"]:
+                    if x in rest:
+                        rest.remove(x)
+                added = rest[0] if rest else tiles[-1]
+                meld.update(called=pon["called"], added=added)
+                meld["from"] = pon["from"]
+                seat.melds[seat.melds.index(pon)] = meld
+            else:
+                seat.melds.append(meld)
+        else:
+            seat.melds.append(meld)
+        if why:
+            self._violation("false_group", seat_no, f"Seat {seat_no} exposed a {kind} "
+                            f"{' '.join(tiles)}: {why}; a false group, the hand is dead.", t)
+        self._record_kan(seat_no, kind, tiles[0] if tiles else None)
+        if kind == "shouminkan" and added is not None:
+            self._open_chankan(seat_no, added, t, ankan=False)
+        elif kind == "ankan" and ruleset.ankan_chankan_kokushi and tiles \
+                and is_honor_or_terminal(tiles[0]):
+            self._open_chankan(seat_no, tiles[0], t, ankan=True)
+
+    def _record_kan(self, seat_no: int, kind: str, tile: str | None) -> None:
+        hand = self.table.hand
+        hand.kans.append({"seat": seat_no, "kind": kind, "tile": tile})
+        hand.seats[seat_no].kans += 1
+        hand.wall = max(0, hand.wall - 1)  # the dead wall is replenished from the live wall
+        hand.rinshan = seat_no
+        hand.turn = seat_no
+        hand.uninterrupted = False
+        for s in hand.seats:
+            s.ippatsu = False
+        if self.table.ruleset.kan_dora == "after_discard" and kind != "ankan":
+            hand.pending_dora += 1
+        if (len(hand.kans) == 4 and "four_kans" in self.table.ruleset.abortive_draws
+                and len({k["seat"] for k in hand.kans}) > 1):
+            hand.abort_check = "four_kans"
+
+    def _open_chankan(self, seat_no: int, tile: str, t: float, ankan: bool) -> None:
+        hand = self.table.hand
+        hand.chankan_tile = tile
+        for other in hand.seats:
+            if other.seat != seat_no:
+                other.passed_since_turn.append(tile)
+                if other.riichi:
+                    other.passed_since_riichi.append(tile)
+        cw = self.table.ruleset.claim_window
+        self.window = ClaimWindow(seat_no, tile, t, t + cw if cw is not None else None,
+                                  chankan=True, ankan=ankan)
+        self.late_presses = set()
+
+    def _on_dora(self, e: dict, t: float) -> None:
+        hand = self.table.hand
+        if hand is None:
+            return
+        hand.dora_indicators.append(e["indicator"])
+        if hand.pending_dora:
+            hand.pending_dora -= 1
+
+    def _on_reveal(self, e: dict, t: float) -> None:
+        w = self.window
+        if w is not None and w.deadline is None and not w.chankan \
+                and e["win_tile"] != w.tile and self._own_turn_press(w, e["seat"], "ron"):
+            # no timing rule: a win on another tile than the open discard was a tsumo
+            self._declare_win(e["seat"], None, None, t)
+        if self.window is not None:
+            self._close_window(t)
+        if self.table.hand is None:
+            return
+        self._judge_reveal(e, t)
+
+    def _on_tenpai(self, e: dict, t: float) -> None:
+        if self.window is not None:
+            self._close_window(t)
+        hand = self.table.hand
+        if hand is None:
+            return
+        if hand.exhaustive_pending:
+            self._end_hand(t, "exhaustive", tenpai=sorted(set(e["seats"])))
+        elif not hand.over:
+            self._violation("procedure", None, f"Tenpai was shown with {hand.wall} tiles still "
+                            "in the wall; the hand is ended as an exhaustive draw.", t)
+            self._end_hand(t, "exhaustive", tenpai=sorted(set(e["seats"])))
+
+    def _on_referee(self, e: dict, t: float) -> None:
+        action = e["action"]
+        if action == "note":
+            return
+        if action == "override":
+            rid = e.get("ruling_id")
+            if rid is None:
+                return
+            rid = str(rid)
+            self.table.overrides[rid] = {"t": t, "text": e["text"]}
+            hand = self.table.hand
+            if hand is not None:
+                for s in hand.seats:
+                    if rid in s.dead_reasons:
+                        s.dead_reasons.remove(rid)
+                        s.dead_hand = bool(s.dead_reasons)
+            return
+        if action == "penalty":
+            self._referee_penalty(e, t)
+            return
+        if action == "undo":
+            self._undo(t)
+            return
+        if action == "end_game":
+            if self.window is not None:
+                self._close_window(t)
+            hand = self.table.hand
+            if hand is not None and hand.exhaustive_pending:
+                self._end_hand(t, "exhaustive", tenpai=[])
+            self._end_game(t)
+
+    def _referee_penalty(self, e: dict, t: float) -> None:
+        """A penalty entered by the referee.
+
+        ``kind``: the event's extra key ``kind`` when it is a violation kind, else the first
+        violation kind the text names (``false group`` or ``false_group``...), else
+        ``procedure``. ``penalty``: the extra key ``penalty``, else the first penalty the text
+        names (``chombo``, ``dead hand``, ``warning``), else ``warning``. ``seat``: the extra
+        key ``seat`` when it is 0-3, else null.
+        """
+        from .events import PENALTIES, VIOLATION_KINDS
+        text = e["text"]
+        low = text.lower().replace("-", " ")
+        kind = e.get("kind") if e.get("kind") in VIOLATION_KINDS else None
+        if kind is None:
+            kind = next((k for k in VIOLATION_KINDS if k != "procedure"
+                         and (k in low or k.replace("_", " ") in low)), "procedure")
+        penalty = e.get("penalty") if e.get("penalty") in PENALTIES else None
+        if penalty is None:
+            penalty = next((p for p in ("chombo", "dead_hand", "warning")
+                            if p in low or p.replace("_", " ") in low), "warning")
+        seat = e.get("seat")
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
+            seat = None
+        r = self._emit({"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
+                        "rule": "referee decision", "text": text, "by_referee": True}, t)
+        hand = self.table.hand
+        if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
+            hand.seats[seat].dead_hand = True
+            hand.seats[seat].dead_reasons.append(r["ruling_id"])
+
+    def _undo(self, t: float) -> None:
+        """Void the last table event not yet voided and rebuild the state without it.
+
+        Rulings are not emitted again; ids keep counting from where they were, so a ruling
+        made after the undo never reuses an id.
+        """
+        undo_index = len(self._log) - 1
+        target = next((i for i in range(undo_index - 1, -1, -1)
+                       if self._log[i]["type"] != "referee" and i not in self._voided), None)
+        if target is None:
+            return
+        self._voided.add(target)
+        saved_id, saved_out = self._next_id, self._out
+        overrides = dict(self.table.overrides)
+        self._rebuilding = True
+        try:
+            self._reset()
+            self._next_id = 1
+            for i, ev in enumerate(self._log[:undo_index]):
+                if i in self._voided or (ev["type"] == "referee" and ev["action"] == "undo"):
+                    continue
+                self.feed(ev)
+        finally:
+            self._rebuilding = False
+            self._next_id = max(saved_id, self._next_id)
+            self._out = saved_out
+        self.table.overrides.update(overrides)
+        if t > self.table.t:
+            self.table.t = t
+
+    # -- windows ------------------------------------------------------------------------
+    def _close_window(self, t: float) -> None:
+        w = self.window
+        if w is None:
+            return
+        self.window = None
+        w.closed = True
+        self.last_closed = w
+        hand = self.table.hand
+        ruleset = self.table.ruleset
+        winners, rejected, triple = arbitrate(w, ruleset.multiple_ron)
+        if w.received_call:
+            ruling = {"type": "claim", "discard_seat": w.discard_seat, "tile": w.tile,
+                      "winners": winners, "rejected": rejected,
+                      "window": round(t - w.opened, 3)}
+            if w.ignored:
+                ruling["ignored"] = w.ignored
+            if w.chankan:
+                ruling["chankan"] = True
+            self._emit(ruling, t)
+        discarder = hand.seats[w.discard_seat]
+        if triple:
+            discarder.riichi_pending = False
+            self._end_hand(t, "abortive", reason="triple_ron")
+            return
+        if winners and winners[0]["call"] == "ron":
+            discarder.riichi_pending = False  # a riichi discard that deals in is no bet
+            for win in winners:
+                self._declare_win(win["seat"], w.discard_seat, w.tile, t, chankan=w.chankan)
+            self._judge_deferred(t)
+            return
+        if w.chankan:
+            hand.chankan_tile = None
+            hand.turn = w.discard_seat
+            self._judge_deferred(t)
+            return
+        if discarder.riichi_pending:
+            self._accept_riichi(discarder)
+        if hand.abort_check is None and hand.riichi_count == 4 \
+                and "four_riichi" in ruleset.abortive_draws:
+            hand.abort_check = "four_riichi"
+        if hand.abort_check is not None:
+            reason, hand.abort_check = hand.abort_check, None
+            self._end_hand(t, "abortive", reason=reason)
+            return
+        if winners:
+            win = winners[0]
+            caller = win["seat"]
+            entry = hand.last_discard
+            if entry is not None and entry["index"] == w.discard_index:
+                entry["called"] = True
+            hand.uninterrupted = False
+            for s in hand.seats:
+                s.ippatsu = False
+            self.pending_claim = {"seat": caller, "call": win["call"], "tile": w.tile,
+                                  "from": w.discard_seat, "others": 0, "meld_seen": False,
+                                  "t": t}
+            hand.turn = caller
+            hand.seats[caller].called_this_turn = win["call"] in ("chii", "pon")
+            if win["call"] == "kan":
+                self._record_kan(caller, "daiminkan", w.tile)
+        elif w.last_discard:
+            hand.exhaustive_pending = True
+            hand.over = True
+            hand.turn = None
+        else:
+            hand.turn = (w.discard_seat + 1) % 4
+            hand.wall -= 1  # the next player draws
+        self._judge_deferred(t)
+
+    def _judge_deferred(self, t: float) -> None:
+        while self.deferred_melds and self.window is None:
+            self._judge_meld(self.deferred_melds.pop(0), t)
+
+    def _accept_riichi(self, seat) -> None:
+        hand = self.table.hand
+        seat.riichi_pending = False
+        seat.riichi = True
+        seat.ippatsu = True
+        hand.riichi_count += 1
+        hand.riichi_sticks += 1
+        self.table.scores[seat.seat] -= 1000
+
+    # -- hand and game end: the place issue 3 (scoring) plugs in -------------------------
+    def _declare_win(self, seat: int, from_seat: int | None, tile: str | None, t: float,
+                     chankan: bool = False) -> None:
+        """A win was called (ron awarded, or tsumo pressed). Play stops; the win is judged
+        when the hand is revealed (:meth:`_judge_reveal`)."""
+        hand = self.table.hand
+        hand.declared_wins.append({
+            "seat": seat, "from": from_seat, "tile": tile, "t": t, "chankan": chankan,
+            "rinshan": from_seat is None and hand.rinshan == seat,
+            "haitei": hand.wall <= 0,
+        })
+        hand.over = True
+        hand.turn = None
+
+    def _judge_reveal(self, e: dict, t: float) -> None:
+        """Hook for judging a revealed hand (completeness, yaku, furiten, han/fu, payments).
+
+        Not judged yet: the reveal is accepted as it is."""
+        return None
+
+    def _settle(self, result: str, reason: str | None, extra: dict) -> list[int]:
+        """Score changes for a hand that ended; hook for payments (none yet)."""
+        return [0, 0, 0, 0]
+
+    def _end_hand(self, t: float, result: str, reason: str | None = None, **extra) -> None:
+        hand = self.table.hand
+        changes = self._settle(result, reason, extra)
+        for i, c in enumerate(changes):
+            self.table.scores[i] += c
+        ruling = {"type": "hand_end", "result": result}
+        if reason is not None:
+            ruling["reason"] = reason
+        ruling["scores"] = list(self.table.scores)
+        ruling.update(extra)
+        self._emit(ruling, t)
+        if hand is not None:
+            hand.over = True
+            hand.exhaustive_pending = False
+            hand.turn = None
+            hand.result = ruling
+
+    def _end_game(self, t: float) -> None:
+        table = self.table
+        table.game_over = True
+        self._emit({"type": "game_end", "scores": list(table.scores),
+                    "final": final_points(table.scores, table.ruleset, table.first_dealer or 0)},
+                   t)
+
+
+def is_honor_or_terminal(tile: str) -> bool:
+    return is_honor(tile) or tile[0] in "19"
+
+
+def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[float]:
+    """Match points after uma and oka: (score - return) / 1000 + uma by rank, the oka
+    ((return - start) x 4) to first place. Ties share the tied ranks' uma and oka under
+    ``split``; under ``seat_order`` the seat nearer the first dealer ranks higher."""
+    order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
+    bonus = list(ruleset.uma)
+    bonus[0] += (ruleset.return_score - ruleset.start_score) * 4 / 1000
+    per_seat = [0.0] * 4
+    if ruleset.uma_ties == "split":
+        i = 0
+        while i < 4:
+            j = i
+            while j + 1 < 4 and scores[order[j + 1]] == scores[order[i]]:
+                j += 1
+            share = sum(bonus[i:j + 1]) / (j - i + 1)
+            for k in range(i, j + 1):
+                per_seat[order[k]] = share
+            i = j + 1
+    else:
+        for rank, s in enumerate(order):
+            per_seat[s] = bonus[rank]
+    return [round((scores[s] - ruleset.return_score) / 1000 + per_seat[s], 1) for s in range(4)]

@@ -1,0 +1,380 @@
+"""Rulesets as data: one profile per name, every fact with where it comes from.
+
+A :class:`Ruleset` is a frozen bag of facts the rules core consults (claim window, how several
+rons are settled, kuikae, abortive draws, kan-dora timing, penalties, uma/oka). ``sources``
+says, fact by fact, where each value comes from; where the published text was not checked
+word for word, or where it disagrees with the project spec, the source says so rather than
+pretend (``uncertain`` lists those facts).
+
+Citations name the rulebook section a referee would open:
+
+* EMA RCR 2012 -- the EMA Riichi Competition Rules, 2012 edition (sections 3.x, 5.x).
+* EMA RCR 2016 -- the EMA "Rules for Japanese Mahjong", 2016 edition.
+* WRC 2015 -- World Riichi Championship rules, 2015 (chapter 5, "Making a group" is 5.4).
+* Tenhou -- tenhou.net's published rules for its ranked rooms (as the shared Tenhou logs show).
+* M-League -- the M.League (Japanese professional league) rules.
+
+The project's event spec (``table-events.md``) fixes a few facts for ``ema2012`` (3-second
+window, head bump, pon over chii, kuikae forbidden, false group = dead hand); they are kept
+even where the RCR 2012 text reads otherwise, and the source says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import RefereeError
+
+DEFAULT_RULESET = "ema2012"
+
+#: How several ``ron`` claims on one discard are settled.
+#: ``head_bump``: only the seat nearest the discarder in turn order wins;
+#: ``all``: every ron wins (double and triple ron);
+#: ``double``: up to two win, three rons abort the hand (``triple_ron``).
+MULTIPLE_RON = ("head_bump", "all", "double")
+
+#: Abortive draws a profile may have (the ``reason`` of the ``hand_end``).
+ABORTIVE = ("four_kans", "four_riichi", "four_winds", "nine_terminals", "triple_ron")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One named profile. Every field is a fact of the rules; ``sources[field]`` says whence.
+
+    ``claim_window``: seconds from a discard during which a call is in time; ``None`` means the
+    ruleset has no timing rule and a claim stands until the next discard.
+    ``multiple_ron``: one of :data:`MULTIPLE_RON`.
+    ``kuikae_forbidden``: after chii/pon the caller may not discard the called tile (or, for an
+    edge chii, the tile on the far side) in the same turn.
+    ``abortive_draws``: the abortive draws in force (subset of :data:`ABORTIVE`).
+    ``kan_dora``: when the indicator of an open or added kan is flipped: ``immediate`` or
+    ``after_discard`` (closed kans always flip at once).
+    ``kan_limit``: kans per hand; a further kan is a ``fifth_kan``.
+    ``ankan_chankan_kokushi``: a closed kan may be robbed by thirteen orphans.
+    ``penalties``: violation kind -> ``none``/``warning``/``dead_hand``/``chombo``.
+    ``rules``: violation kind -> citation shown in the ruling.
+    ``start_score``/``return_score``/``uma``/``uma_ties``: for the ``final`` of ``game_end``:
+    (score - return_score) / 1000 + uma by rank, the return difference (oka) to first place;
+    ``uma_ties`` is ``split`` (tied seats share their ranks' uma) or ``seat_order`` (the seat
+    nearer the first dealer ranks higher).
+    """
+
+    name: str
+    title: str
+    claim_window: float | None
+    multiple_ron: str
+    kuikae_forbidden: bool
+    abortive_draws: frozenset
+    kan_dora: str
+    kan_limit: int
+    ankan_chankan_kokushi: bool
+    red_fives: bool
+    open_tanyao: bool
+    start_score: int
+    return_score: int
+    uma: tuple
+    uma_ties: str
+    penalties: dict
+    rules: dict
+    sources: dict = field(default_factory=dict)
+    uncertain: tuple = ()
+
+    def penalty(self, kind: str) -> str:
+        return self.penalties.get(kind, "none")
+
+    def rule(self, kind: str) -> str:
+        return self.rules.get(kind, self.title)
+
+    def describe(self) -> dict:
+        """The profile as JSON-ready data (dashboard, ``--help`` style listings, tests)."""
+        return {
+            "name": self.name, "title": self.title, "claim_window": self.claim_window,
+            "multiple_ron": self.multiple_ron, "kuikae_forbidden": self.kuikae_forbidden,
+            "abortive_draws": sorted(self.abortive_draws), "kan_dora": self.kan_dora,
+            "kan_limit": self.kan_limit, "ankan_chankan_kokushi": self.ankan_chankan_kokushi,
+            "red_fives": self.red_fives, "open_tanyao": self.open_tanyao,
+            "start_score": self.start_score, "return_score": self.return_score,
+            "uma": list(self.uma), "uma_ties": self.uma_ties,
+            "penalties": dict(self.penalties), "rules": dict(self.rules),
+            "sources": dict(self.sources), "uncertain": list(self.uncertain),
+        }
+
+
+# -- EMA RCR 2012 -------------------------------------------------------------------------
+_EMA2012 = Ruleset(
+    name="ema2012",
+    title="EMA Riichi Competition Rules 2012",
+    claim_window=3.0,
+    multiple_ron="head_bump",
+    kuikae_forbidden=True,
+    abortive_draws=frozenset(),
+    kan_dora="immediate",
+    kan_limit=4,
+    ankan_chankan_kokushi=False,
+    red_fives=True,
+    open_tanyao=False,
+    start_score=30000,
+    return_score=30000,
+    uma=(15, 5, -5, -15),
+    uma_ties="split",
+    penalties={
+        "kuikae": "warning", "false_group": "dead_hand", "late_call": "none",
+        "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
+        "fifth_kan": "dead_hand", "furiten_ron": "chombo", "no_yaku": "chombo",
+        "false_win": "chombo", "riichi_open_hand": "warning", "procedure": "none",
+    },
+    rules={
+        "kuikae": "EMA RCR 2012 (project spec: kuikae forbidden)",
+        "false_group": "EMA RCR 2012 5.1",
+        "late_call": "EMA RCR 2012 3.1",
+        "wrong_seat_call": "EMA RCR 2012 3.3.4",
+        "last_discard_call": "EMA RCR 2012 3.4.1",
+        "illegal_kan": "EMA RCR 2012 3.3.7",
+        "fifth_kan": "EMA RCR 2012 3.3.10",
+        "furiten_ron": "EMA RCR 2012 3.4.5",
+        "no_yaku": "EMA RCR 2012 3.3.10",
+        "false_win": "EMA RCR 2012 3.4.6",
+        "riichi_open_hand": "EMA RCR 2012 3.3.14",
+        "procedure": "EMA RCR 2012 5.1",
+    },
+    sources={
+        "claim_window": "project spec (table-events.md: 3-second window); RCR 2012 3.3.7 also "
+                        "allows 3 seconds for a win on an added kan",
+        "multiple_ron": "project spec (table-events.md: head bump). NOTE: the RCR 2012 text of "
+                        "3.1 reads 'it is possible for several players to win on the same "
+                        "discard'; the spec's head bump is kept",
+        "kuikae_forbidden": "project spec (table-events.md: kuikae forbidden). NOTE: RCR 2012 "
+                            "has no swap-calling section (it appears as 3.3.2 in RCR 2016) and "
+                            "summaries of the 2008-2016 EMA rules call kuikae allowed",
+        "abortive_draws": "project spec (after the fourth kan play continues, no further kan). "
+                          "NOTE: RCR 2012 3.4 names abortive draws as a way a hand can end",
+        "kan_dora": "RCR 2012 3.3.2 (melded kong: reveal a new kan dora, then the replacement)",
+        "kan_limit": "RCR 3.3.10 (after the fourth kong the game continues, no further kong)",
+        "ankan_chankan_kokushi": "uncertain: robbing a concealed kong is not described in the "
+                                 "RCR 2012 sections read (3.3.7 covers the added kong only)",
+        "red_fives": "RCR 2012 1 (one red five per suit; dropped in 2016)",
+        "open_tanyao": "RCR 2012 (kuitan nashi)",
+        "start_score": "RCR 2012 (30,000 each, no oka)",
+        "uma": "RCR 2012 3.6 (+15/+5/-5/-15, shared on ties)",
+        "penalties": "false group = dead hand: project spec and RCR 2012 5.1 (failing to take "
+                     "the claimed tile); furiten ron, no yaku, false win = chombo: RCR 3.4.6; "
+                     "the rest are the project's reading: a call that does not stand costs "
+                     "nothing, kuikae and open-hand riichi are warnings, an illegal or fifth "
+                     "kan leaves a hand that cannot be valid (dead hand)",
+        "last_discard": "RCR 2012 3.4.1 (the last tile can only be claimed for a win; no "
+                        "concealed kong on the last tile)",
+        "chii_seat": "RCR 2012 3.3.4 (a chow only from the player on the left)",
+        "added_kan_turn": "RCR 2012 3.3.7 (not in a turn where a tile was claimed for chow or "
+                          "pung)",
+        "precedence": "RCR 2012 3.1 (a win before any claim; kong or pung before chow)",
+    },
+    uncertain=("multiple_ron", "kuikae_forbidden", "abortive_draws", "ankan_chankan_kokushi",
+               "penalties"),
+)
+
+# -- EMA 2016 -----------------------------------------------------------------------------
+_EMA2016 = Ruleset(
+    name="ema2016",
+    title="EMA Rules for Japanese Mahjong 2016",
+    claim_window=None,
+    multiple_ron="all",
+    kuikae_forbidden=True,
+    abortive_draws=frozenset(),
+    kan_dora="immediate",
+    kan_limit=4,
+    ankan_chankan_kokushi=False,
+    red_fives=False,
+    open_tanyao=True,
+    start_score=30000,
+    return_score=30000,
+    uma=(15, 5, -5, -15),
+    uma_ties="split",
+    penalties=dict(_EMA2012.penalties),
+    rules={
+        "kuikae": "EMA RCR 2016 3.3.2",
+        "false_group": "EMA RCR 2016 5.1.1",
+        "late_call": "EMA RCR 2016 3.3.1",
+        "wrong_seat_call": "EMA RCR 2016 3.3.3",
+        "last_discard_call": "EMA RCR 2016 3.4.1",
+        "illegal_kan": "EMA RCR 2016 3.3.6",
+        "fifth_kan": "EMA RCR 2016 3.3.10",
+        "furiten_ron": "EMA RCR 2016 3.4.5",
+        "no_yaku": "EMA RCR 2016 3.3.11",
+        "false_win": "EMA RCR 2016 3.4.6",
+        "riichi_open_hand": "EMA RCR 2016 3.3.14",
+        "procedure": "EMA RCR 2016 5.1",
+    },
+    sources={
+        "claim_window": "project brief (no timing rule: a claim stands until the next discard)",
+        "multiple_ron": "riichi.wiki summary of RCR 2016 (double and triple ron allowed)",
+        "kuikae_forbidden": "RCR 2016 3.3.2 (swap-calling)",
+        "abortive_draws": "RCR 2016 3.4 (a hand ends by exhaustive draw or a win; no abortive "
+                          "draws)",
+        "kan_dora": "riichi.wiki summary (kan dora flipped immediately after any kan)",
+        "red_fives": "riichi.wiki summary (no more red fives from 2016)",
+        "open_tanyao": "riichi.wiki summary (open tanyao allowed from 2016)",
+        "uma": "assumed unchanged from 2012 (+15/+5/-5/-15)",
+        "ankan_chankan_kokushi": "uncertain (not checked in the 2016 text)",
+        "penalties": "as ema2012 (project reading; not checked section by section)",
+    },
+    uncertain=("claim_window", "uma", "ankan_chankan_kokushi", "penalties"),
+)
+
+# -- WRC 2015 -----------------------------------------------------------------------------
+_WRC2015 = Ruleset(
+    name="wrc2015",
+    title="World Riichi Championship Rules 2015",
+    claim_window=3.0,
+    multiple_ron="head_bump",
+    kuikae_forbidden=True,
+    abortive_draws=frozenset(),
+    kan_dora="immediate",
+    kan_limit=4,
+    ankan_chankan_kokushi=False,
+    red_fives=False,
+    open_tanyao=True,
+    start_score=30000,
+    return_score=30000,
+    uma=(15, 5, -5, -15),
+    uma_ties="split",
+    penalties=dict(_EMA2012.penalties),
+    rules={
+        "kuikae": "WRC 2015 5.4",
+        "false_group": "WRC 2015 5.4",
+        "late_call": "WRC 2015 5.4.1",
+        "wrong_seat_call": "WRC 2015 5.4",
+        "last_discard_call": "WRC 2015 5.7.1",
+        "illegal_kan": "WRC 2015 5.4",
+        "fifth_kan": "WRC 2015 5.4",
+        "furiten_ron": "WRC 2015 5.5",
+        "no_yaku": "WRC 2015 5.5",
+        "false_win": "WRC 2015 5.5",
+        "riichi_open_hand": "WRC 2015 5.4",
+        "procedure": "WRC 2015 5.4",
+    },
+    sources={
+        "claim_window": "WRC 2014/2015 5.4.1 (3 seconds to claim a tile when it is not their "
+                        "turn)",
+        "multiple_ron": "WRC 2015 5.4.1 (the player closer to the discarder in turn order takes "
+                        "precedence)",
+        "kuikae_forbidden": "WRC 2015 5.4 (swap-calling is not allowed: the same tile, or the "
+                            "other side of a chow)",
+        "false_group": "WRC 2015 5.4 (the claimed tile must be taken before the next two "
+                       "players discard; otherwise a false group and a dead hand)",
+        "abortive_draws": "WRC 2015 5.7 (there are no abortive draws)",
+        "last_discard": "WRC 2015 5.7.1 (the last tile only for a win)",
+        "kan_dora": "uncertain: assumed immediate as in the EMA rules",
+        "red_fives": "WRC 2015 (no red fives)",
+        "uma": "uncertain: assumed +15/+5/-5/-15 with 30,000 start as EMA 2016",
+        "penalties": "dead hand for a false group from 5.4; the rest as ema2012 (project "
+                     "reading)",
+    },
+    uncertain=("kan_dora", "uma", "ankan_chankan_kokushi", "penalties"),
+)
+
+# -- Tenhou -------------------------------------------------------------------------------
+_TENHOU = Ruleset(
+    name="tenhou",
+    title="Tenhou ranked-room rules",
+    claim_window=3.0,
+    multiple_ron="double",
+    kuikae_forbidden=True,
+    abortive_draws=frozenset({"four_kans", "four_riichi", "four_winds", "nine_terminals",
+                              "triple_ron"}),
+    kan_dora="after_discard",
+    kan_limit=4,
+    ankan_chankan_kokushi=True,
+    red_fives=True,
+    open_tanyao=True,
+    start_score=25000,
+    return_score=30000,
+    uma=(20, 10, -10, -20),
+    uma_ties="seat_order",
+    penalties={
+        "kuikae": "chombo", "false_group": "chombo", "late_call": "none",
+        "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "chombo",
+        "fifth_kan": "chombo", "furiten_ron": "chombo", "no_yaku": "chombo",
+        "false_win": "chombo", "riichi_open_hand": "chombo", "procedure": "none",
+    },
+    rules={k: "Tenhou rules" for k in (
+        "kuikae", "false_group", "late_call", "wrong_seat_call", "last_discard_call",
+        "illegal_kan", "fifth_kan", "furiten_ron", "no_yaku", "false_win",
+        "riichi_open_hand", "procedure")},
+    sources={
+        "claim_window": "Tenhou has no physical window; 3 s is the project's convention for "
+                        "replaying Tenhou logs (the importer places calls 0.3-1.5 s after the "
+                        "discard)",
+        "multiple_ron": "shared data README (double ron; triple ron aborts)",
+        "kuikae_forbidden": "shared data README (kuikae blocked by the client)",
+        "abortive_draws": "shared data README (abortive draws); Tenhou: four kans by different "
+                          "players, four riichi, four winds, nine terminals, triple ron",
+        "kan_dora": "shared data README (open-kan dora after the discard); closed kan at once",
+        "ankan_chankan_kokushi": "Tenhou allows thirteen orphans to rob a closed kan",
+        "start_score": "Tenhou: 25,000 start, 30,000 return",
+        "uma": "uncertain: Tenhou's default +20/+10/-10/-20 with oka to first; ties by seat "
+               "order from the first dealer",
+        "penalties": "the Tenhou client makes these impossible; chombo is the usual Japanese "
+                     "ruling at a physical table (project reading)",
+    },
+    uncertain=("uma", "penalties"),
+)
+
+# -- M-League -----------------------------------------------------------------------------
+_MLEAGUE = Ruleset(
+    name="mleague",
+    title="M.League rules",
+    claim_window=3.0,
+    multiple_ron="head_bump",
+    kuikae_forbidden=True,
+    abortive_draws=frozenset({"four_kans", "four_riichi", "four_winds", "nine_terminals"}),
+    kan_dora="after_discard",
+    kan_limit=4,
+    ankan_chankan_kokushi=False,
+    red_fives=True,
+    open_tanyao=True,
+    start_score=25000,
+    return_score=30000,
+    uma=(30, 10, -10, -30),
+    uma_ties="seat_order",
+    penalties={
+        "kuikae": "dead_hand", "false_group": "dead_hand", "late_call": "none",
+        "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
+        "fifth_kan": "dead_hand", "furiten_ron": "chombo", "no_yaku": "chombo",
+        "false_win": "chombo", "riichi_open_hand": "chombo", "procedure": "none",
+    },
+    rules={k: "M.League rules" for k in (
+        "kuikae", "false_group", "late_call", "wrong_seat_call", "last_discard_call",
+        "illegal_kan", "fifth_kan", "furiten_ron", "no_yaku", "false_win",
+        "riichi_open_hand", "procedure")},
+    sources={
+        "claim_window": "uncertain: M.League is played on an automatic table with no written "
+                        "seconds; 3 s assumed",
+        "multiple_ron": "uncertain: head bump (atamahane) as in most Japanese pro rules",
+        "kuikae_forbidden": "M.League (kuikae forbidden)",
+        "abortive_draws": "uncertain: the usual Japanese abortive draws less triple ron (no "
+                          "triple ron with head bump)",
+        "kan_dora": "uncertain: open-kan dora after the discard as in most Japanese pro rules",
+        "red_fives": "M.League (one red five per suit)",
+        "start_score": "M.League: 25,000 start, 30,000 return",
+        "uma": "M.League: +30/+10/-10/-30 with oka +20 to first (uncertain on ties)",
+        "penalties": "uncertain: Japanese pro rules usually give a dead hand (agari houki) for "
+                     "kuikae and false melds, chombo for false wins",
+    },
+    uncertain=("claim_window", "multiple_ron", "abortive_draws", "kan_dora", "penalties",
+               "ankan_chankan_kokushi"),
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (_EMA2012, _EMA2016, _WRC2015, _TENHOU,
+                                                    _MLEAGUE)}
+
+
+def get_ruleset(name: str | None) -> Ruleset:
+    """The profile called ``name`` (``None`` gives the default, ``ema2012``).
+
+    Raises :class:`RefereeError` naming the known profiles for any other name.
+    """
+    if name is None:
+        return RULESETS[DEFAULT_RULESET]
+    try:
+        return RULESETS[name]
+    except (KeyError, TypeError):
+        raise RefereeError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})") from None

@@ -1,0 +1,439 @@
+"""Event streams without a table: a compact script language and a seeded game generator.
+
+:func:`script` turns short lines into table events, so a test or a demo reads like the play it
+describes::
+
+    script("0 gs ema2012", "0 hs 0", "1 d0 5m", "1.8 c2 pon", "2.4 m2 pon 550m 5m@0", "3 d2 9p")
+
+Line forms (``t`` first, seconds on the table clock):
+
+* ``t gs RULESET`` game_start (scores from the profile's start score) ·
+  ``t hs DEALER [WIND] [DORA]`` hand_start (honba and sticks 0, wind E, indicator 1m)
+* ``t dS TILE [r]`` discard by seat S (``r``: riichi) · ``t cS CALL`` button press
+* ``t mS KIND TILES [CALLED@FROM]`` meld; TILES in mpsz (``550m``, ``1111z``)
+* ``t dora TILE`` · ``t tenpai [S,S..]`` · ``t reveal S TILES WIN``
+* ``t ref ACTION [ID] [text...]`` referee event (``ref undo``, ``ref override r3 why``)
+
+:func:`simulate` plays whole hands between four simple players drawing from a shuffled set:
+legal discards (no kuikae), chii/pon/kans when the tiles are really in hand, riichi when
+tenpai, ron and tsumo when the hand is really complete (with riichi or a concealed tsumo for
+yaku), exhaustive draws with the tenpai seats, and button timings like a real table's.
+"""
+from __future__ import annotations
+
+import random
+
+from .rulesets import get_ruleset
+from .tiles import base, full_set, kind, parse_hand, KINDS
+
+__all__ = ["script", "simulate", "filler"]
+
+
+def script(*lines: str) -> list[dict]:
+    """Table events from compact lines (see the module docstring)."""
+    events = []
+    for line in lines:
+        parts = line.split()
+        t = float(parts[0])
+        op, args = parts[1], parts[2:]
+        if op == "gs":
+            rs = get_ruleset(args[0] if args else None)
+            events.append({"type": "game_start", "t": t, "ruleset": rs.name,
+                           "scores": [rs.start_score] * 4})
+        elif op == "hs":
+            events.append({"type": "hand_start", "t": t, "round_wind": args[1] if len(args) > 1
+                           else "E", "dealer": int(args[0]), "honba": 0, "riichi_sticks": 0,
+                           "dora_indicators": [args[2] if len(args) > 2 else "1m"]})
+        elif op == "dora":
+            events.append({"type": "dora", "t": t, "indicator": args[0]})
+        elif op == "tenpai":
+            seats = [int(s) for s in args[0].split(",")] if args else []
+            events.append({"type": "tenpai", "t": t, "seats": seats})
+        elif op == "reveal":
+            events.append({"type": "reveal", "t": t, "seat": int(args[0]),
+                           "tiles": parse_hand(args[1]), "win_tile": args[2]})
+        elif op == "ref":
+            ev = {"type": "referee", "t": t, "action": args[0], "text": ""}
+            rest = args[1:]
+            if rest and rest[0].startswith("r") and rest[0][1:].isdigit():
+                ev["ruling_id"] = rest[0]
+                rest = rest[1:]
+            ev["text"] = " ".join(rest)
+            events.append(ev)
+        elif op[0] in "dcm" and op[1:].isdigit():
+            seat = int(op[1:])
+            if op[0] == "d":
+                ev = {"type": "discard", "t": t, "seat": seat, "tile": args[0]}
+                if len(args) > 1 and args[1] == "r":
+                    ev["riichi"] = True
+            elif op[0] == "c":
+                ev = {"type": "call", "t": t, "seat": seat, "call": args[0]}
+            else:
+                ev = {"type": "meld", "t": t, "seat": seat, "kind": args[0],
+                      "tiles": parse_hand(args[1])}
+                if len(args) > 2:
+                    called, _, frm = args[2].partition("@")
+                    ev["called"] = called
+                    if frm:
+                        ev["from"] = int(frm)
+            events.append(ev)
+        else:
+            raise ValueError(f"cannot read script line {line!r}")
+    return events
+
+
+def filler(n: int, first_seat: int, t0: float, dt: float = 1.0,
+           tiles: str = "1z2z3z4z5z6z7z9m9p9s1m1p1s") -> list[dict]:
+    """``n`` discards in turn order from ``first_seat``, ``dt`` apart, nobody calling."""
+    pool = parse_hand(tiles)
+    return [{"type": "discard", "t": round(t0 + i * dt, 3), "seat": (first_seat + i) % 4,
+             "tile": pool[i % len(pool)]} for i in range(n)]
+
+
+# -- hand shapes for the generator ------------------------------------------------------------
+def _sets(c: list[int], i: int, n: int) -> bool:
+    while i < 34 and c[i] == 0:
+        i += 1
+    if i == 34:
+        return n == 0
+    if n == 0:
+        return False
+    if c[i] >= 3:
+        c[i] -= 3
+        ok = _sets(c, i, n - 1)
+        c[i] += 3
+        if ok:
+            return True
+    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+        ok = _sets(c, i, n - 1)
+        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        if ok:
+            return True
+    return False
+
+
+def is_complete(counts: list[int], sets: int) -> bool:
+    """A winning shape: ``sets`` sets and a pair (or seven pairs when ``sets`` is 4)."""
+    if sets == 4 and sum(1 for x in counts if x == 2) == 7:
+        return True
+    for k in range(34):
+        if counts[k] >= 2:
+            counts[k] -= 2
+            ok = _sets(counts, 0, sets)
+            counts[k] += 2
+            if ok:
+                return True
+    return False
+
+
+def waits(counts: list[int], sets: int) -> list[int]:
+    """Kinds that complete a 13-tile-equivalent hand."""
+    out = []
+    for k in range(34):
+        if counts[k] < 4:
+            counts[k] += 1
+            if is_complete(counts, sets):
+                out.append(k)
+            counts[k] -= 1
+    return out
+
+
+class _Player:
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.hand: list[str] = []
+        self.melds: list[dict] = []
+        self.riichi = False
+        self.discards: set[int] = set()
+        self.furiten = False
+        self.forbidden: tuple = ()
+        self.called = False
+
+    def counts(self) -> list[int]:
+        c = [0] * 34
+        for t in self.hand:
+            c[kind(t)] += 1
+        return c
+
+    @property
+    def sets_needed(self) -> int:
+        return 4 - len(self.melds)
+
+    @property
+    def closed(self) -> bool:
+        return all(m["kind"] == "ankan" for m in self.melds)
+
+    def take(self, code_kind: int, n: int) -> list[str]:
+        """Remove ``n`` tiles of a kind from the hand (red five first, to show it)."""
+        out = []
+        for t in sorted(self.hand, key=lambda x: x[0] != "0"):
+            if len(out) < n and kind(t) == code_kind:
+                out.append(t)
+        for t in out:
+            self.hand.remove(t)
+        return out
+
+
+def _usefulness(c: list[int], k: int) -> int:
+    score = c[k] * 4
+    if k < 27:
+        pos = k % 9
+        for d in (-2, -1, 1, 2):
+            if 0 <= pos + d <= 8:
+                score += c[k + d] * (2 if abs(d) == 1 else 1)
+        score += 1 if 2 <= pos <= 6 else 0
+    return score
+
+
+class _Game:
+    def __init__(self, seed: int, ruleset: str):
+        self.rng = random.Random(seed)
+        self.rs = get_ruleset(ruleset)
+        self.cw = self.rs.claim_window
+        self.events: list[dict] = []
+        self.t = 0.0
+        self.scores = [self.rs.start_score] * 4
+        self.sticks = 0
+        self.honba = 0
+
+    def emit(self, ev: dict) -> None:
+        ev["t"] = round(self.t, 3)
+        self.events.append(ev)
+
+    def wait(self, lo: float, hi: float) -> None:
+        self.t += self.rng.uniform(lo, hi)
+
+    def after_window(self) -> None:
+        """Own-turn calls come after the last discard's window has closed."""
+        self.t = max(self.t, self.last_discard_t + (self.cw or 0) + 0.2 + self.rng.uniform(0, 0.5))
+
+    # -- one hand ------------------------------------------------------------------------
+    def play_hand(self, number: int) -> None:
+        rng = self.rng
+        tiles = list(full_set(self.rs.red_fives).elements())
+        rng.shuffle(tiles)
+        dealer = number % 4
+        wind = "ESWN"[(number // 4) % 4]
+        dead = tiles[:14]
+        live = tiles[14:]
+        players = [_Player(s) for s in range(4)]
+        for i in range(13):
+            for p in players:
+                p.hand.append(live.pop())
+        self.wait(5, 8)
+        self.emit({"type": "hand_start", "round_wind": wind, "dealer": dealer,
+                   "honba": self.honba, "riichi_sticks": self.sticks,
+                   "dora_indicators": [dead[4]]})
+        dora_next = 5
+        replacements = dead[:4]
+        kans = 0
+        pending_dora = 0
+        seat = dealer
+        draw = True
+        self.last_discard_t = self.t - 10
+        while True:
+            p = players[seat]
+            if draw:
+                if not live:
+                    break  # cannot happen: the last discard ends the loop
+                drawn = live.pop()
+                p.hand.append(drawn)
+                p.called = False
+                if not p.riichi:
+                    p.furiten = False
+            else:
+                drawn = None
+            # tsumo: a complete hand with a yaku we are sure of (riichi or concealed)
+            if drawn is not None and p.closed and is_complete(p.counts(), p.sets_needed) \
+                    and self.cw is not None:
+                self.after_window()
+                self.emit({"type": "call", "seat": seat, "call": "ron"})
+                self.wait(0.5, 1.5)
+                self.emit({"type": "reveal", "seat": seat, "tiles": list(p.hand),
+                           "win_tile": drawn})
+                self.end_win(seat, dealer)
+                return
+            # closed kan on four of a kind in hand (not in riichi, keep it simple)
+            if drawn is not None and not p.riichi and kans < 3 and live and not p.called:
+                c = p.counts()
+                quad = next((k for k in range(34) if c[k] == 4), None)
+                if quad is not None and rng.random() < 0.6:
+                    self.after_window()
+                    self.emit({"type": "call", "seat": seat, "call": "kan"})
+                    self.wait(0.4, 0.9)
+                    self.emit({"type": "meld", "seat": seat, "kind": "ankan",
+                               "tiles": p.take(quad, 4)})
+                    p.melds.append({"kind": "ankan", "k": quad})
+                    kans += 1
+                    self.wait(0.3, 0.6)
+                    self.emit({"type": "dora", "indicator": dead[dora_next]})
+                    dora_next += 1
+                    live.pop(0)  # the dead wall takes the live wall's last tile
+                    p.hand.append(replacements[kans - 1])
+                    self.last_discard_t = self.t - (self.cw or 0)
+                    continue_turn = True
+                else:
+                    continue_turn = False
+                if continue_turn:
+                    draw = False
+                    drawn = p.hand[-1]
+                    # fall through to the discard with the replacement tile in hand
+            # discard
+            tile, riichi = self.choose_discard(p, drawn, len(live))
+            p.hand.remove(tile)
+            p.discards.add(kind(tile))
+            p.forbidden = ()
+            if riichi:
+                p.riichi = True
+            if self.t < self.last_discard_t + 0.8:
+                self.t = self.last_discard_t + 0.8
+            self.wait(0.6, 1.4)
+            ev = {"type": "discard", "seat": seat, "tile": tile}
+            if riichi:
+                ev["riichi"] = True
+            self.emit(ev)
+            self.last_discard_t = self.t
+            while pending_dora:
+                pending_dora -= 1
+                self.t += 0.05
+                self.emit({"type": "dora", "indicator": dead[dora_next]})
+                dora_next += 1
+            last = not live
+            # ron
+            winners = []
+            for d in (1, 2, 3):
+                q = players[(seat + d) % 4]
+                if q.riichi and not q.furiten:
+                    c = q.counts()
+                    c[kind(tile)] += 1
+                    if is_complete(c, q.sets_needed):
+                        if any(k in q.discards for k in waits(q.counts(), q.sets_needed)):
+                            q.furiten = True
+                            continue
+                        winners.append(q)
+                elif q.riichi:
+                    continue
+            if winners:
+                if self.rs.multiple_ron == "head_bump":
+                    winners = winners[:1]
+                elif self.rs.multiple_ron == "double":
+                    winners = winners[:2]
+                for q in winners:
+                    self.wait(0.3, 0.8)
+                    self.emit({"type": "call", "seat": q.seat, "call": "ron"})
+                for q in winners:
+                    self.wait(0.4, 1.0)
+                    self.emit({"type": "reveal", "seat": q.seat, "tiles": q.hand + [tile],
+                               "win_tile": tile})
+                if riichi:
+                    pass  # a riichi discard that deals in is no bet
+                self.end_win(winners[0].seat, dealer)
+                return
+            for q in players:
+                if q is not p and q.riichi and kind(tile) in waits(q.counts(), q.sets_needed):
+                    q.furiten = True  # let a winning tile pass
+            if riichi:
+                self.scores[seat] -= 1000
+                self.sticks += 1
+            if last:
+                tenpai = [q.seat for q in players if waits(q.counts(), q.sets_needed)]
+                self.t += (self.cw or 0) + 0.5
+                self.emit({"type": "tenpai", "seats": tenpai})
+                self.honba += 1
+                return
+            # calls: pon/kan by anyone with the tiles, else chii by the next seat
+            claim = self.find_claim(players, seat, tile, kans, len(live))
+            if claim is None:
+                seat = (seat + 1) % 4
+                draw = True
+                continue
+            q, call, own = claim
+            self.wait(0.3, 1.2)
+            self.emit({"type": "call", "seat": q.seat, "call": call})
+            self.wait(0.3, 0.7)
+            meld_kind = {"chii": "chii", "pon": "pon", "kan": "daiminkan"}[call]
+            taken = []
+            for k in own:
+                taken += q.take(k, 1)
+            self.emit({"type": "meld", "seat": q.seat, "kind": meld_kind,
+                       "tiles": sorted(taken + [tile], key=kind), "called": tile, "from": seat})
+            q.melds.append({"kind": meld_kind, "k": kind(tile)})
+            q.called = call in ("chii", "pon")
+            if call == "chii":
+                ks = sorted(own + [kind(tile)])
+                c = kind(tile)
+                far = c + 3 if c == ks[0] else c - 3 if c == ks[2] else None
+                q.forbidden = (c,) + ((far,) if far is not None and far // 9 == c // 9
+                                      and 0 <= far < 27 else ())
+            elif call == "pon":
+                q.forbidden = (kind(tile),)
+            seat = q.seat
+            if call == "kan":
+                kans += 1
+                live.pop(0)
+                q.hand.append(replacements[kans - 1])
+                if self.rs.kan_dora == "immediate":
+                    self.wait(0.2, 0.5)
+                    self.emit({"type": "dora", "indicator": dead[dora_next]})
+                    dora_next += 1
+                else:
+                    pending_dora += 1
+            draw = False
+
+    def choose_discard(self, p: _Player, drawn: str | None, wall: int) -> tuple[str, bool]:
+        if p.riichi and drawn is not None:
+            return drawn, False
+        c = p.counts()
+        options = [t for t in p.hand if kind(t) not in p.forbidden] or list(p.hand)
+        scored = sorted(options, key=lambda t: (_usefulness(c, kind(t)), t[0] == "0",
+                                                self.rng.random()))
+        tile = scored[0]
+        riichi = False
+        if p.closed and not p.riichi and wall >= 4 and self.scores[p.seat] >= 1000:
+            c[kind(tile)] -= 1
+            w = waits(c, p.sets_needed)
+            if w and not any(k in p.discards or k == kind(tile) for k in w):
+                riichi = self.rng.random() < 0.8
+        return tile, riichi
+
+    def find_claim(self, players, seat, tile, kans, wall):
+        k = kind(tile)
+        rng = self.rng
+        for d in (1, 2, 3):
+            q = players[(seat + d) % 4]
+            if q.riichi:
+                continue
+            n = sum(1 for t in q.hand if kind(t) == k)
+            if n >= 3 and kans < 3 and wall > 0 and rng.random() < 0.4:
+                return q, "kan", [k, k, k]
+            if n >= 2 and rng.random() < 0.35:
+                return q, "pon", [k, k]
+        q = players[(seat + 1) % 4]
+        if k < 27 and not q.riichi and rng.random() < 0.25:
+            c = q.counts()
+            pos = k % 9
+            for a, b in ((-2, -1), (-1, 1), (1, 2)):
+                if 0 <= pos + a and pos + b <= 8 and c[k + a] and c[k + b]:
+                    return q, "chii", [k + a, k + b]
+        return None
+
+    def end_win(self, winner: int, dealer: int) -> None:
+        self.sticks = 0
+        self.honba = self.honba + 1 if winner == dealer else 0
+
+
+def simulate(seed: int = 0, hands: int = 8, ruleset: str = "ema2012",
+             names: list[str] | None = None) -> list[dict]:
+    """A plausible, legal event stream of ``hands`` hands, the same for the same ``seed``.
+
+    ``ruleset`` is named in ``game_start`` and sets the claim window the timings respect.
+    """
+    game = _Game(seed, ruleset)
+    ev = {"type": "game_start", "ruleset": game.rs.name, "scores": list(game.scores)}
+    if names:
+        ev["names"] = list(names)
+    game.emit(ev)
+    for n in range(hands):
+        game.play_hand(n)
+    return game.events
