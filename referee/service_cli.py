@@ -1,0 +1,150 @@
+"""``riichi-referee run --config table.toml``: the referee at a real table.
+
+Seat buttons on the Pi's GPIO (lgpio), the camera through picamera2, the journal in the
+working directory (systemd's ``StateDirectory``) unless the config says otherwise. Each
+missing piece is one line with a hint; the exit status tells systemd whether restarting can
+help (2: the config or the hardware needs a person; 3: the journal cannot be used at all; both
+are listed in the unit's ``RestartPreventExitStatus`` so a broken setup is not a crash loop).
+
+``[service] replay = "game.jsonl"`` plays a recorded event log instead of the sensors (a
+rehearsal of the whole chain without a table; ``speed = 0`` as fast as possible).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from .config import ConfigError, TableConfig, load_config
+from .errors import RefereeError
+from .events import EventReader
+from .journal import Journal, JournalError
+from .sdnotify import Notifier
+from .service import ResumableTable, TableClock, TableService, VirtualClock, \
+    default_referee_factory
+
+log = logging.getLogger("riichi-referee.service")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="TOML", required=True,
+                        help="the table config (install.sh writes /etc/riichi-referee/table.toml)")
+    parser.add_argument("--journal", metavar="PATH",
+                        help="the journal file (default: [journal] path, else journal.sqlite "
+                             "in the working directory)")
+    parser.add_argument("--exit-at-end", action="store_true",
+                        help="with [service] replay: stop when the recorded game has been played")
+    parser.add_argument("--ack", action="store_true",
+                        help="print 'ack SEQ' on standard output as each event is journaled")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+
+
+def open_journal(path: Path) -> Journal:
+    """The journal for writing; a read-only one (refusing events, reported) if the file system
+    went read-only, so the table's state can still be shown. Other failures raise."""
+    try:
+        return Journal(path)
+    except JournalError as exc:
+        if exc.kind == "readonly" and path.exists():
+            log.error("%s", exc)
+            journal = Journal(path, readonly=True)
+            journal.open_error = str(exc)
+            return journal
+        raise
+
+
+def read_recorded(path: Path) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [event for _, event in EventReader(f)]
+    except OSError as exc:
+        raise ConfigError(f"[service] replay: cannot read {path} ({exc.strerror})") from None
+
+
+def build_buttons(config: TableConfig, queue):
+    """Seat buttons on the GPIO pins of the config's ``[buttons]`` (hardware package)."""
+    try:
+        from hardware import SeatButtons  # noqa: F401
+    except ImportError as exc:
+        raise RefereeError(f"no seat-button support ({exc}); is the project fully installed?")
+    from hardware import SeatButtons
+    try:
+        return SeatButtons.from_config(config.path, queue=queue)
+    except RefereeError:
+        raise
+    except Exception as exc:  # lgpio/gpiozero: no /dev/gpiochip, not a Pi, no permission
+        raise RefereeError(
+            f"no GPIO: {exc} (hint: run on the Pi as a user in the 'gpio' group with "
+            "python3-lgpio installed; without a table try `riichi-referee demo`)") from None
+
+
+def build_lights(config: TableConfig):
+    try:
+        from hardware import SeatLights
+    except ImportError:
+        return None
+    if not config.section("lights"):
+        return None
+    try:
+        return SeatLights.from_config(config.path)
+    except RefereeError:
+        raise
+    except Exception as exc:
+        raise RefereeError(f"no GPIO for the seat lights: {exc} (hint: check [lights] pins "
+                           "and the 'gpio' group)") from None
+
+
+def build_camera(config: TableConfig):
+    """The camera feed: frames through the tracker, as ``(t_mono, events)`` per frame."""
+    if not config.section("camera"):
+        return None
+    try:
+        from vision.service_feed import camera_feed  # the vision package's glue
+    except ImportError as exc:
+        raise RefereeError(f"no camera support ({exc}); is the project fully installed?")
+    try:
+        return camera_feed(config.path)
+    except RefereeError:
+        raise
+    except Exception as exc:
+        raise RefereeError(
+            f"no camera: {exc} (hint: check the ribbon cable, `rpicam-hello --list-cameras`, "
+            "that python3-picamera2 is installed and the user is in the 'video' group)") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(levelname)s %(message)s", stream=sys.stderr)
+    config = load_config(args.config)
+    journal_path = Path(args.journal) if args.journal else config.journal
+    journal = open_journal(journal_path)
+    offset = journal.clock_offset() if not journal.readonly else journal.stored_clock_offset()
+    recorded = read_recorded(config.replay) if config.replay else None
+    if recorded is not None and config.speed == 0:
+        clock = VirtualClock()
+    else:
+        clock = TableClock(offset=offset, speed=config.speed if recorded is not None else 1.0)
+    table = ResumableTable(journal, default_referee_factory(config.ruleset), clock=clock)
+    buttons = lights = camera = None
+    import queue as queue_mod
+    if recorded is None:
+        buttons = queue_mod.Queue()
+        build_buttons(config, buttons)
+        lights = build_lights(config)
+        camera = build_camera(config)
+    on_submit = None
+    if args.ack:
+        def on_submit(event, seq):
+            print(f"ack {seq}", flush=True)
+    service = TableService(table, clock=clock, buttons=buttons,
+                           cameras=[camera] if camera is not None else [], lights=lights,
+                           recorded=recorded, notifier=Notifier(),
+                           camera_timeout=config.camera_timeout, on_submit=on_submit)
+    service.exit_at_end = args.exit_at_end
+    if journal.readonly:
+        table.journal_ok = False
+        table.set_health("journal", False, getattr(journal, "open_error", "journal read-only"))
+    log.info("table service: journal %s, %d event(s) in the current game", journal_path,
+             len(journal.game_events()) if journal.current_game() else 0)
+    return service.run()
