@@ -1,0 +1,116 @@
+"""Tell which tile a crop shows: a small CNN run by onnxruntime.
+
+The detector cuts one crop per tile it finds in the top-down view; :class:`TileClassifier`
+names each one with an mpsz code (``1m`` .. ``7z``, red fives ``0m 0p 0s``), ``back`` for a
+face-down tile or ``none`` for anything that is not a whole tile, with the network's confidence.
+Crops may be any size and any quarter turn: a landscape crop (a riichi tile lying sideways) is
+turned upright before it is classified, and the network itself reads tiles upright or upside
+down (ponds face their owner, so the camera sees half of them upside down).
+
+The model and its label list ship in ``vision/models`` (``tiles.onnx`` + ``tiles.json``);
+``python -m vision.train`` makes them again.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+DEFAULT_MODEL = MODEL_DIR / "tiles.onnx"
+
+#: Network input, width x height: a tile upright (long side vertical).
+INPUT_WIDTH, INPUT_HEIGHT = 48, 64
+
+
+def prepare(crop: np.ndarray, width: int = INPUT_WIDTH, height: int = INPUT_HEIGHT) -> np.ndarray:
+    """A crop as the network sees it: upright (long side vertical), resized, uint8 BGR HxWx3.
+
+    Training uses this same function, so what the model learned matches what it is given.
+    """
+    if not isinstance(crop, np.ndarray) or crop.ndim not in (2, 3) or crop.size == 0:
+        shape = getattr(crop, "shape", None)
+        raise RefereeError(f"tile crop must be a non-empty HxWx3 BGR image, got shape {shape}")
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    elif crop.shape[2] == 4:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+    elif crop.shape[2] != 3:
+        raise RefereeError(f"tile crop must have 3 colour channels, got {crop.shape[2]}")
+    if crop.dtype != np.uint8:
+        crop = np.clip(crop, 0, 255).astype(np.uint8)
+    h, w = crop.shape[:2]
+    if w > h:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+        h, w = w, h
+    shrink = w > width or h > height
+    return cv2.resize(crop, (width, height),
+                      interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
+class TileClassifier:
+    """Names tile crops with the shipped ONNX model.
+
+    ``model_path``: the ``.onnx`` file (default: the one shipped in ``vision/models``); its label
+    list is read from the ``.json`` file of the same name beside it.
+    ``threads``: CPU threads onnxruntime may use for one batch (default: onnxruntime's choice;
+    on the Pi, leave a core for the camera and the tracker).
+    """
+
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None):
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        meta_path = path.with_suffix(".json")
+        if not path.is_file():
+            raise RefereeError(f"tile model not found: {path} (train one with python -m vision.train)")
+        if not meta_path.is_file():
+            raise RefereeError(f"tile model labels not found: {meta_path}")
+        try:
+            meta = json.loads(meta_path.read_text())
+            self.labels: tuple[str, ...] = tuple(meta["labels"])
+            self.input_width = int(meta["input_width"])
+            self.input_height = int(meta["input_height"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise RefereeError(f"{meta_path}: not a tile model description ({exc})") from None
+        opts = ort.SessionOptions()
+        if threads is not None:
+            if threads < 1:
+                raise RefereeError(f"threads must be at least 1, got {threads}")
+            opts.intra_op_num_threads = int(threads)
+            opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for corrupt files
+            raise RefereeError(f"{path}: cannot load tile model ({exc})") from None
+        self._input = self._session.get_inputs()[0].name
+        self.model_path = path
+
+    def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The network input for ``crops``: float32 N x 3 x H x W, BGR 0..255."""
+        x = np.stack([prepare(c, self.input_width, self.input_height) for c in crops])
+        return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Softmax over :attr:`labels` for every crop, N x len(labels)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32)
+        logits = self._session.run(None, {self._input: self.batch(crops)})[0]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        """``(label, confidence)`` for each crop, in order, in one batch.
+
+        A label is an mpsz tile code, ``"back"`` (face down) or ``"none"`` (not a whole tile).
+        """
+        p = self.probabilities(crops)
+        best = p.argmax(axis=1)
+        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]

@@ -1,0 +1,466 @@
+"""Render tile crops like the camera sees them, from the public-domain FluffyStuff tile faces.
+
+The classifier is trained and measured on these crops. A rendered crop is a physical tile seen
+from above: an ivory (or, for the Black style, dark) face with rounded corners and a bevel, the
+face art scaled within a margin, the side of the tile with its coloured back layer showing
+where the camera sees it, lying on felt or wood, lit unevenly, perhaps with a shadow, glare or a
+finger over it, then degraded like a Pi or phone camera (low resolution, blur, noise, JPEG).
+Everything is drawn from a seeded ``numpy.random.Generator`` so a set of crops is reproducible.
+
+The art is read only here, at training and test time; the shipped model never needs it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+from referee.paths import shared_data_dir
+from referee.tiles import TILE_CODES
+
+#: Every class the classifier tells apart: the 37 tile codes, a face-down tile, and not-a-tile.
+LABELS: tuple[str, ...] = TILE_CODES + ("back", "none")
+
+#: The two FluffyStuff styles: ivory faces with dark ink, and dark faces with light ink.
+STYLES = ("Regular", "Black")
+
+ART_STEMS: dict[str, str] = {
+    **{f"{n}{s}": f"{name}{n}" for s, name in (("m", "Man"), ("p", "Pin"), ("s", "Sou"))
+       for n in range(1, 10)},
+    "0m": "Man5-Dora", "0p": "Pin5-Dora", "0s": "Sou5-Dora",
+    "1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei", "5z": "Haku", "6z": "Hatsu",
+    "7z": "Chun",
+}
+
+# Art is kept at this size (w, h): big enough for the largest face we draw, small to warp fast.
+_ART_SIZE = (120, 160)
+
+
+def art_dir(root: Path | None = None) -> Path:
+    """The folder with the ``Regular`` and ``Black`` PNG exports, or a one-line error."""
+    if root is None:
+        data = shared_data_dir()
+        if data is None:
+            raise RefereeError("tile art not found: ../shared/data is missing "
+                               "(set RIICHI_SHARED_DATA to its path)")
+        root = data / "tiles" / "fluffystuff" / "Export"
+    root = Path(root)
+    if not (root / "Regular" / "Man1.png").is_file():
+        raise RefereeError(f"tile art not found in {root} (expected Regular/Man1.png)")
+    return root
+
+
+@dataclass
+class TileArt:
+    """The face art of both styles, loaded once at a working size (BGRA float32 in 0..1)."""
+
+    root: Path | None = None
+    faces: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    backs: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __post_init__(self):
+        root = art_dir(self.root)
+        for style in STYLES:
+            self.faces[style] = {code: _load(root / style / f"{stem}.png")
+                                 for code, stem in ART_STEMS.items()}
+            self.backs[style] = _load(root / style / "Back.png")
+
+
+def _load(path: Path) -> np.ndarray:
+    im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if im is None or im.ndim != 3 or im.shape[2] != 4:
+        raise RefereeError(f"{path}: not a BGRA PNG")
+    return cv2.resize(im, _ART_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+# --- colours ---------------------------------------------------------------------------------
+
+# Background families: hue ranges (OpenCV 0..180) of felt, and wood tones. The held-out set uses
+# other hues and other wood so that accuracy there is not accuracy on memorised tables.
+_FELT = {
+    "train": [(35, 85), (100, 125), (170, 180), (0, 8)],
+    "holdout": [(85, 100), (128, 165), (10, 25)],
+}
+_WOOD = {
+    "train": [((40, 80, 140), (20, 50, 95)), ((60, 110, 170), (35, 70, 120))],
+    "holdout": [((30, 60, 110), (15, 35, 70)), ((90, 150, 200), (60, 110, 160))],
+}
+
+# Tile back colours (BGR) seen on real sets: yellow, orange, blue, green, red, pink, purple, black.
+_BACKS = [(40, 200, 240), (30, 140, 240), (160, 90, 30), (60, 140, 40), (40, 40, 200),
+          (170, 120, 240), (140, 60, 110), (35, 35, 35), (200, 160, 60), (20, 90, 160)]
+
+
+def _jitter(rng, colour, amount=25):
+    return np.clip(np.asarray(colour, np.float32) + rng.uniform(-amount, amount, 3), 0, 255)
+
+
+def _ivory(rng) -> np.ndarray:
+    # Ivory, cream, bone or bluish white; real faces are never pure white under hall light.
+    base = np.array([rng.uniform(200, 245), rng.uniform(215, 250), rng.uniform(225, 252)])
+    return np.clip(base + rng.uniform(-8, 8), 0, 255).astype(np.float32)
+
+
+def _hsv_colour(rng, hue_range, s=(60, 200), v=(40, 160)) -> np.ndarray:
+    hsv = np.uint8([[[rng.uniform(*hue_range) % 180, rng.uniform(*s), rng.uniform(*v)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
+# --- backgrounds -----------------------------------------------------------------------------
+
+def background(rng, h: int, w: int, family: str = "train") -> np.ndarray:
+    """A table surface patch, float32 BGR 0..255: felt (fibre noise), wood (grain) or plastic."""
+    kind = rng.choice(["felt", "felt", "wood", "plain"])
+    if kind == "felt":
+        colour = _hsv_colour(rng, _FELT[family][rng.integers(len(_FELT[family]))])
+        fibre = cv2.GaussianBlur(_noise(rng, (h, w)), (0, 0), 0.8)
+        img = colour[None, None] * (1 + 0.08 * fibre[..., None])
+    elif kind == "wood":
+        light, dark = (np.array(c, np.float32) for c in _WOOD[family][rng.integers(2)])
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        angle = rng.uniform(0, np.pi)
+        t = xx * np.cos(angle) + yy * np.sin(angle)
+        warp = cv2.resize(_noise(rng, (h // 8 + 2, w // 8 + 2)), (w, h)) * 25
+        grain = 0.5 + 0.5 * np.sin((t + warp) * rng.uniform(0.15, 0.6) * (2 if family == "holdout" else 1))
+        img = dark * grain[..., None] + light * (1 - grain[..., None])
+    else:
+        grey = rng.uniform(30, 220)
+        img = np.full((h, w, 3), grey, np.float32) + rng.uniform(-15, 15, 3)
+    return np.clip(img + 3 * _noise(rng, (h, w, 3)), 0, 255)
+
+
+_NOISE_BANK = np.random.default_rng(20240611).standard_normal((512, 512, 3), dtype=np.float32)
+
+
+def _noise(rng, shape) -> np.ndarray:
+    """Unit normal noise: a random window of a fixed bank (drawing fresh noise is the slow part)."""
+    h, w = shape[:2]
+    if h > 512 or w > 512:
+        return rng.standard_normal(shape, dtype=np.float32)
+    y, x = rng.integers(0, 513 - h), rng.integers(0, 513 - w)
+    win = _NOISE_BANK[y:y + h, x:x + w]
+    if rng.random() < 0.5:
+        win = win[::-1]
+    return win[..., 0] if len(shape) == 2 else win
+
+
+# --- the tile body ---------------------------------------------------------------------------
+
+_CORNER = np.deg2rad(np.linspace(0, 90, 5))
+_CORNER_ANGLES = np.concatenate([_CORNER + np.deg2rad(a0) for a0 in (-90, 0, 90, 180)])
+_CORNER_SIGNS = np.repeat(np.float32([[1, -1], [1, 1], [-1, 1], [-1, -1]]), 5, axis=0)
+_UNIT = np.stack([np.cos(_CORNER_ANGLES), np.sin(_CORNER_ANGLES)], 1).astype(np.float32)
+
+
+def _rounded_rect(x, y, w, h, r) -> np.ndarray:
+    centre = np.float32([x + w / 2, y + h / 2])
+    half = np.float32([w / 2 - r, h / 2 - r])
+    return centre + _CORNER_SIGNS * half + r * _UNIT
+
+
+def _fill(canvas, poly, colour, shift=4):
+    cv2.fillPoly(canvas, [np.round(poly * (1 << shift)).astype(np.int32)], colour.tolist(),
+                 lineType=cv2.LINE_AA, shift=shift)
+
+
+def _face_image(rng, art: TileArt, label: str, fw: int, fh: int) -> tuple[np.ndarray, np.ndarray]:
+    """The top of the tile, (fh, fw) float32 BGR, and the side colour under it (face layer)."""
+    style = STYLES[0] if rng.random() < 0.85 else STYLES[1]
+    if label == "back":
+        return _back_image(rng, art, fw, fh)
+    face_colour = _ivory(rng) if style == "Regular" else np.full(3, rng.uniform(15, 60), np.float32)
+    face = np.empty((fh, fw, 3), np.float32)
+    face[:] = face_colour
+    if style == "Regular" and label in ("5z",) and rng.random() < 0.3:
+        # Some sets frame the white dragon; a blank is still the common riichi design.
+        m = rng.uniform(0.14, 0.22)
+        ink = _hsv_colour(rng, (95, 125), (120, 255), (60, 160))
+        p = _rounded_rect(fw * m, fh * m, fw * (1 - 2 * m), fh * (1 - 2 * m), fw * 0.05)
+        _fill(face, p, ink)
+        m2 = m + rng.uniform(0.03, 0.06)
+        p = _rounded_rect(fw * m2, fh * m2, fw * (1 - 2 * m2), fh * (1 - 2 * m2), fw * 0.03)
+        _fill(face, p, face_colour)
+    src = art.faces[style][label]
+    _paint_art(rng, face, src, style)
+    return face, face_colour
+
+
+def _paint_art(rng, face, src, style):
+    fh, fw = face.shape[:2]
+    # Scale the art within a margin, each axis on its own: sets differ in how big they print.
+    sx, sy = rng.uniform(0.72, 0.95), rng.uniform(0.74, 0.95)
+    aw, ah = max(4, int(fw * sx)), max(4, int(fh * sy))
+    a = cv2.resize(src, (aw, ah), interpolation=cv2.INTER_AREA)
+    rgb, alpha = a[..., :3].copy(), a[..., 3].copy()
+    # Stroke weight: thinner or bolder ink than the drawing.
+    k = rng.integers(-1, 2) if aw > 40 else 0
+    if k:
+        ker = np.ones((2, 2), np.uint8)
+        alpha = cv2.dilate(alpha, ker) if k > 0 else cv2.erode(alpha, ker)
+        if k > 0:
+            rgb = cv2.erode(rgb, ker)  # spread the ink colour into the grown stroke
+    rgb = _shift_ink(rng, rgb, style)
+    if rng.random() < 0.3:
+        alpha = cv2.GaussianBlur(alpha, (0, 0), rng.uniform(0.3, 0.8))
+    ox = int(round((fw - aw) / 2 + rng.uniform(-0.04, 0.04) * fw))
+    oy = int(round((fh - ah) / 2 + rng.uniform(-0.04, 0.04) * fh))
+    ox, oy = int(np.clip(ox, 0, fw - aw)), int(np.clip(oy, 0, fh - ah))
+    region = face[oy:oy + ah, ox:ox + aw]
+    region[:] = region * (1 - alpha[..., None]) + rgb * 255 * alpha[..., None]
+
+
+def _shift_ink(rng, rgb, style):
+    """Move ink colours a little (hue, saturation, value), and sometimes turn black ink navy."""
+    u8 = np.clip(rgb * 255, 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(u8, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 0] = (hsv[..., 0] + rng.uniform(-5, 5)) % 180
+    hsv[..., 1] *= rng.uniform(0.7, 1.15)
+    hsv[..., 2] *= rng.uniform(0.75, 1.1)
+    out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if style == "Regular" and rng.random() < 0.35:
+        dark = (hsv[..., 2] < 90) & (hsv[..., 1] < 120)
+        out[dark] = _hsv_colour(rng, (95, 125) if rng.random() < 0.7 else (40, 80),
+                                (120, 255), (50, 110))
+    return out / 255.0
+
+
+def _back_image(rng, art, fw, fh):
+    r = rng.random()
+    if r < 0.25:
+        style = STYLES[0] if rng.random() < 0.7 else STYLES[1]
+        src = art.backs[style]
+        img = cv2.resize(src[..., :3], (fw, fh), interpolation=cv2.INTER_AREA) * 255
+        # Recolour the red back to any back colour, keeping its shading.
+        lum = img.mean(axis=2, keepdims=True) / max(1.0, img.mean())
+        img = lum * _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)[None, None]
+    else:
+        img = np.empty((fh, fw, 3), np.float32)
+        img[:] = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+    return np.clip(img, 0, 255), _ivory(rng)
+
+
+def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None):
+    """Draw a tile whose top face has its corner at (x, y) on ``canvas`` (float32 BGR).
+
+    ``side`` is the (dx, dy) offset, in pixels, at which the bottom of the tile shows past its
+    top, as a camera off to one side sees it; the layer nearest the top is face-coloured, the
+    rest is the coloured back.
+    """
+    top, layer = _face_image(rng, art, label, fw, fh)
+    if back_colour is None:
+        back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+    if label == "back":
+        layer, back_colour = _jitter(rng, top.reshape(-1, 3).mean(0), 10), layer
+    r = fw * rng.uniform(0.08, 0.18)
+    split = rng.uniform(0.35, 0.7)
+    steps = max(2, int(np.hypot(*side)) + 1)
+    for t in np.linspace(1.0, 0.0, steps):
+        colour = (back_colour if t > split else layer) * (0.7 + 0.15 * t)
+        _fill(canvas, _rounded_rect(x + side[0] * t, y + side[1] * t, fw, fh, r), colour)
+    # The top: a bevel darkens its rim and a soft light gradient crosses it.
+    mask = np.zeros((fh, fw), np.float32)
+    _fill(mask, _rounded_rect(0, 0, fw, fh, r), np.array([1.0]))
+    bevel = cv2.GaussianBlur(mask, (0, 0), max(1.0, fw * rng.uniform(0.03, 0.08)))
+    shade = (1 - rng.uniform(0.1, 0.35)) + rng.uniform(0.1, 0.35) * bevel
+    top = top * shade[..., None]
+    x0, y0 = int(round(x)), int(round(y))
+    H, W = canvas.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + fw), min(H, y0 + fh)
+    if xa >= xb or ya >= yb:
+        return
+    m = mask[ya - y0:yb - y0, xa - x0:xb - x0, None]
+    region = canvas[ya:yb, xa:xb]
+    region[:] = region * (1 - m) + top[ya - y0:yb - y0, xa - x0:xb - x0] * m
+
+
+# --- light, occlusion and camera -------------------------------------------------------------
+
+def _light(rng, img):
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    g = (xx * np.cos(a) + yy * np.sin(a)) / max(h, w)
+    img *= (1 + rng.uniform(-0.35, 0.35) * (g - g.mean()))[..., None]
+    if rng.random() < 0.35:  # a shadow: a hand, a player, the camera arm
+        mask = np.zeros((h, w), np.float32)
+        pts = rng.uniform([-0.3 * w, -0.3 * h], [1.3 * w, 1.3 * h], (rng.integers(3, 6), 2))
+        cv2.fillPoly(mask, [pts.astype(np.int32)], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 0.12 * w))
+        img *= (1 - rng.uniform(0.2, 0.55) * mask)[..., None]
+    if rng.random() < 0.3:  # glare of hall lights on the glossy face
+        mask = np.zeros((h, w), np.float32)
+        c = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+        ax = (int(rng.uniform(0.05, 0.25) * w) + 1, int(rng.uniform(0.03, 0.2) * h) + 1)
+        cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 4))
+        img += (rng.uniform(60, 200) * mask)[..., None]
+    return img
+
+
+def _finger(rng, img, cover=(0.1, 0.35)):
+    """A finger or knuckle over part of the crop, coming in from an edge."""
+    h, w = img.shape[:2]
+    skin = _jitter(rng, rng.choice([(120, 160, 215), (90, 130, 190), (60, 90, 140), (150, 185, 230)]), 20)
+    mask = np.zeros((h, w), np.float32)
+    edge = rng.integers(4)
+    depth = rng.uniform(*cover)
+    cx = rng.uniform(0.2, 0.8) * w
+    cy = rng.uniform(0.2, 0.8) * h
+    if edge == 0:
+        cy = -h * (0.5 - depth)
+    elif edge == 1:
+        cy = h * (1.5 - depth)
+    elif edge == 2:
+        cx = -w * (0.5 - depth)
+    else:
+        cx = w * (1.5 - depth)
+    axes = (int(w * rng.uniform(0.15, 0.3)) + 1, int(h * 0.5) + 1)
+    if edge >= 2:
+        axes = (int(w * 0.5) + 1, int(h * rng.uniform(0.12, 0.25)) + 1)
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(-25, 25), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
+    shade = 0.75 + 0.25 * cv2.GaussianBlur(mask, (0, 0), max(1.0, w * 0.08))
+    img[:] = img * (1 - mask[..., None]) + (skin * shade[..., None]) * mask[..., None]
+    return img
+
+
+def camera(rng, img: np.ndarray) -> np.ndarray:
+    """Degrade a clean float crop like a Pi or phone camera; returns uint8 BGR."""
+    img = img * rng.uniform(0.9, 1.1, 3)[None, None] * rng.uniform(0.6, 1.25)  # white balance, exposure
+    img = np.clip(img, 0, 255)
+    if rng.random() < 0.5:
+        gamma = rng.uniform(0.7, 1.4)
+        img = 255 * (img / 255) ** gamma
+    if rng.random() < 0.3:  # saturation change: cheap sensors and phone processing differ
+        grey = img.mean(axis=2, keepdims=True)
+        img = grey + (img - grey) * rng.uniform(0.6, 1.4)
+    r = rng.random()
+    if r < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
+    elif r < 0.55:  # motion blur of a hand-moved tile
+        k = int(rng.integers(3, 6))
+        ker = np.zeros((k, k), np.float32)
+        ker[k // 2] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        ker = cv2.warpAffine(ker, rot, (k, k))
+        img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
+    if rng.random() < 0.2:  # phone-style sharpening halo
+        blur = cv2.GaussianBlur(img, (0, 0), 1.5)
+        img = img + rng.uniform(0.3, 1.0) * (img - blur)
+    sigma = rng.uniform(0, 10)
+    img = img + _noise(rng, img.shape) * sigma * np.sqrt(np.clip(img, 1, 255) / 128)
+    if rng.random() < 0.3:  # chroma noise, blotchy
+        h, w = img.shape[:2]
+        c = cv2.resize(_noise(rng, (max(1, h // 4), max(1, w // 4), 3)), (w, h)) * rng.uniform(2, 8)
+        img = img + c
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+# --- crops -----------------------------------------------------------------------------------
+
+def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
+                backgrounds: str = "train") -> np.ndarray:
+    """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
+
+    Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
+    at a camera-like resolution (a tile 22 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
+    ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
+    """
+    if label not in LABELS:
+        raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
+    fw = int(rng.integers(46, 62))
+    fh = int(round(fw * rng.uniform(1.25, 1.42)))
+    H, W = int(fh * 2.2), int(fw * 2.6)
+    canvas = background(rng, H, W, backgrounds)
+    side_len = fw * rng.choice([0.0, rng.uniform(0, 0.12), rng.uniform(0.05, 0.35)], p=[0.25, 0.45, 0.3])
+    ang = rng.uniform(0, 2 * np.pi)
+    side = (side_len * np.cos(ang), side_len * np.sin(ang))
+    gap = rng.uniform(0, 0.08) * fw
+    x, y = (W - fw) / 2, (H - fh) / 2
+    kind = label
+    if label == "none":
+        kind = rng.choice(["table", "partial", "between", "hand", "stick", "partial"])
+    # Neighbours: ponds and hands are rows of tiles, so slivers of others show at the edges.
+    back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+    nb_labels = [LABELS[i] for i in rng.integers(0, 38, 4)]
+    if kind == "between":
+        # Two half tiles: the crop sits on the gap between two neighbours.
+        horizontal = rng.random() < 0.5
+        for k, d in enumerate((-1, 1)):
+            ox, oy = ((fw + gap) / 2 * d, 0) if horizontal else (0, (fh + gap) / 2 * d)
+            draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour)
+    else:
+        if rng.random() < 0.6:
+            for k, (dx, dy) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if rng.random() < 0.45:
+                    draw_tile(rng, canvas, art, nb_labels[k], x + dx * (fw + gap),
+                              y + dy * (fh + gap), fw, fh, side, back_colour)
+        if kind == "partial":
+            # Only a part of a tile in the crop: the detector cut one badly.
+            frac = rng.uniform(0.25, 0.55)
+            if rng.random() < 0.5:
+                x += rng.choice([-1, 1]) * fw * (1 - frac)
+            else:
+                y += rng.choice([-1, 1]) * fh * (1 - frac)
+        if kind in LABELS or kind == "partial" or (kind == "hand" and rng.random() < 0.7):
+            lab = kind if kind in LABELS else LABELS[rng.integers(0, 38)]
+            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour)
+        if kind == "stick":  # a riichi or point stick lying on the table
+            L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
+            stick = _rounded_rect(x + fw / 2 - L / 2, y + fh / 2 - T / 2, L, T, T / 2)
+            rot = cv2.getRotationMatrix2D((x + fw / 2, y + fh / 2), rng.uniform(0, 180), 1)
+            stick = stick @ rot[:, :2].T + rot[:, 2]
+            _fill(canvas, stick, _ivory(rng))
+            cv2.circle(canvas, (int(x + fw / 2), int(y + fh / 2)), max(1, int(T / 3)),
+                       _jitter(rng, (40, 40, 200), 30).tolist(), -1, cv2.LINE_AA)
+    canvas = _light(rng, canvas)
+    # The crop: the tile's top plus a little margin (or a little cut off), in perspective.
+    sx0, sy0 = min(0, side[0]), min(0, side[1])
+    sx1, sy1 = max(0, side[0]), max(0, side[1])
+    inc = rng.random() < 0.5  # the detector may or may not include the visible side
+    m = rng.uniform(-0.04, 0.12, 4) * np.array([fw, fh, fw, fh])
+    x0 = x - m[0] + (sx0 if inc else 0)
+    y0 = y - m[1] + (sy0 if inc else 0)
+    x1 = x + fw + m[2] + (sx1 if inc else 0)
+    y1 = y + fh + m[3] + (sy1 if inc else 0)
+    if kind in ("partial",):
+        x0, y0, x1, y1 = (W - fw) / 2 - m[0], (H - fh) / 2 - m[1], (W + fw) / 2 + m[2], (H + fh) / 2 + m[3]
+    quad = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    quad += rng.normal(0, 0.025 * fw, quad.shape).astype(np.float32)
+    c = quad.mean(0)
+    rot = cv2.getRotationMatrix2D(tuple(float(v) for v in c), rng.uniform(-6, 6), 1)
+    quad = (quad @ rot[:, :2].T + rot[:, 2]).astype(np.float32)
+    if kind == "hand":
+        canvas = _finger(rng, canvas, (0.55, 0.95))
+    elif rng.random() < 0.15:
+        canvas = _finger(rng, canvas, (0.35, 0.45))
+    out_w = int(rng.integers(22, 80))
+    out_h = max(8, int(round(out_w * (y1 - y0) / max(1.0, x1 - x0))))
+    dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    M = cv2.getPerspectiveTransform(quad, dst)
+    # Warp at 2x then shrink: an antialiased downscale like a sensor's.
+    M2 = np.diag([2.0, 2.0, 1.0]).astype(np.float64) @ M
+    crop = cv2.warpPerspective(canvas, M2, (out_w * 2, out_h * 2), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+    crop = cv2.resize(crop, (out_w, out_h), interpolation=cv2.INTER_AREA)
+    crop = camera(rng, crop)
+    return np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
+
+
+def render_set(art: TileArt, n_per_label: int, seed: int, *, backgrounds: str = "train",
+               labels: tuple[str, ...] = LABELS) -> tuple[list[np.ndarray], list[str]]:
+    """``n_per_label`` crops of every label, reproducibly from ``seed``."""
+    rng = np.random.default_rng(seed)
+    crops, names = [], []
+    for _ in range(n_per_label):
+        for lab in labels:
+            crops.append(render_crop(art, lab, rng, backgrounds=backgrounds))
+            names.append(lab)
+    return crops, names

@@ -1,0 +1,224 @@
+"""Train the tile classifier on rendered crops and write it as ONNX (+ its labels as JSON).
+
+    python -m vision.train --out vision/models/tiles.onnx
+
+One command, fixed seed, reproducible: it renders a pool of crops from the shared FluffyStuff art
+(cached under ``runs/vision-cache`` so a rerun skips that step), trains a small CNN on them with
+PyTorch on the CPU (further light augmentation on every batch), checks accuracy on a held-out
+rendered set of other tables, and exports the network with the label list beside it. PyTorch
+(the ``train`` extra, plus ``onnx`` for the export) is imported here and nowhere else.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from referee.errors import RefereeError
+from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
+from vision.render import LABELS, TileArt, render_crop
+
+#: Bumped whenever render.py changes what it draws, so an old cache is not reused.
+RENDER_VERSION = 3
+ONNX_OPSET = 17
+WIDTHS = (16, 32, 64, 128)
+
+
+def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
+    """Five 3x3 conv stages with batch norm, global average pooling, one linear layer.
+
+    Input is BGR 0..255 (N x 3 x 64 x 48); the scaling to about -2..2 is inside the network so
+    the ONNX file takes plain pixels.
+    """
+    import torch
+    from torch import nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    a, b, c, d = widths
+
+    class Scale(nn.Module):
+        def forward(self, x):
+            return x * (1.0 / 64.0) - 2.0
+
+    return nn.Sequential(
+        Scale(),
+        *block(3, a), nn.MaxPool2d(2),
+        *block(a, b), nn.MaxPool2d(2),
+        *block(b, c), *block(c, c), nn.MaxPool2d(2),
+        *block(c, d), *block(d, d),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, n_classes),
+    )
+
+
+def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
+                log=print) -> tuple[np.ndarray, np.ndarray]:
+    """``per_label`` prepared crops of every label, as uint8 N x H x W x 3 and int64 labels."""
+    name = f"{backgrounds}-seed{seed}-n{per_label}-r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz"
+    if cache is not None and (cache / name).is_file():
+        with np.load(cache / name) as z:
+            log(f"using cached crops {cache / name}")
+            return z["x"], z["y"]
+    rng = np.random.default_rng(seed)
+    n = per_label * len(LABELS)
+    x = np.empty((n, INPUT_HEIGHT, INPUT_WIDTH, 3), np.uint8)
+    y = np.empty(n, np.int64)
+    t0 = time.monotonic()
+    for i in range(n):
+        lab = i % len(LABELS)
+        x[i] = prepare(render_crop(art, LABELS[lab], rng, backgrounds=backgrounds))
+        y[i] = lab
+        if (i + 1) % 10000 == 0:
+            log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        np.savez(cache / name, x=x, y=y)
+    return x, y
+
+
+def batch_augment(x, gen):
+    """Cheap per-batch augmentation on top of the rendered pool: small affine, light, noise,
+    a cut-out patch. ``x`` is float N x 3 x H x W in 0..255."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    r = lambda *s: torch.rand(*s, generator=gen)  # noqa: E731
+    ang = (r(n) - 0.5) * math.radians(12)
+    scale = 1 + (r(n) - 0.5) * 0.2
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = scale * torch.cos(ang)
+    theta[:, 0, 1] = -scale * torch.sin(ang)
+    theta[:, 1, 0] = scale * torch.sin(ang)
+    theta[:, 1, 1] = scale * torch.cos(ang)
+    theta[:, :, 2] = (r(n, 2) - 0.5) * 0.12
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    gains = 1 + (r(n, 3, 1, 1) - 0.5) * 0.14
+    bright = 0.75 + 0.5 * r(n, 1, 1, 1)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 0.7 + 0.6 * r(n, 1, 1, 1)
+    x = ((x - mean) * contrast + mean) * gains * bright
+    x = x + torch.randn(x.shape, generator=gen) * (r(n, 1, 1, 1) * 6)
+    cut = r(n) < 0.2
+    if cut.any():
+        H, W = x.shape[2], x.shape[3]
+        for i in torch.nonzero(cut).flatten().tolist():
+            h, w = int(H * (0.15 + 0.25 * r(1))), int(W * (0.15 + 0.25 * r(1)))
+            y0, x0 = int((H - h) * r(1)), int((W - w) * r(1))
+            x[i, :, y0:y0 + h, x0:x0 + w] = x[i].mean(dim=(1, 2), keepdim=True)
+    return x.clamp(0, 255)
+
+
+def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
+    import torch
+
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            xb = torch.from_numpy(x[i:i + batch]).permute(0, 3, 1, 2).float()
+            correct += int((model(xb).argmax(1).numpy() == y[i:i + batch]).sum())
+    return correct / max(1, len(x))
+
+
+def export(model, out: Path, meta: dict) -> None:
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, INPUT_HEIGHT, INPUT_WIDTH)
+    torch.onnx.export(model, dummy, str(out), dynamo=False, opset_version=ONNX_OPSET,
+                      input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, default=Path("vision/models/tiles.onnx"),
+                   help="ONNX file to write; its labels go to the .json of the same name")
+    p.add_argument("--seed", type=int, default=0, help="seed of rendering, init and batches")
+    p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
+    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
+    p.add_argument("--cache", type=Path, default=Path("runs/vision-cache"),
+                   help="where rendered crops are kept between runs ('' for none)")
+    p.add_argument("--art", type=Path, default=None, help="FluffyStuff Export folder (default: shared data)")
+    args = p.parse_args(argv)
+    try:
+        import torch
+    except ImportError:
+        raise SystemExit("python -m vision.train needs PyTorch: pip install 'riichi-referee[train]'")
+    try:
+        import onnx  # noqa: F401  (torch's exporter needs it)
+    except ImportError:
+        raise SystemExit("python -m vision.train needs the onnx package to export: pip install onnx")
+
+    t_start = time.monotonic()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    cache = args.cache if str(args.cache) else None
+    log = lambda msg: print(f"[{time.monotonic() - t_start:6.0f} s] {msg}", flush=True)  # noqa: E731
+    try:
+        art = TileArt(args.art)
+    except RefereeError as exc:
+        raise SystemExit(f"python -m vision.train: {exc}")
+    log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
+    x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log)
+    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
+
+    model = build_model()
+    n_params = sum(t.numel() for t in model.parameters())
+    log(f"model: {n_params} parameters; {len(x_train)} training crops")
+    steps_per_epoch = len(x_train) // args.batch
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, pct_start=0.15,
+                                                total_steps=args.epochs * steps_per_epoch)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(args.seed)
+    xt = torch.from_numpy(x_train)
+    yt = torch.from_numpy(y_train)
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(xt), generator=gen)
+        total = 0.0
+        for s in range(steps_per_epoch):
+            idx = order[s * args.batch:(s + 1) * args.batch]
+            xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
+            loss = loss_fn(model(xb), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        log(f"epoch {epoch + 1}/{args.epochs}: loss {total / steps_per_epoch:.4f}, "
+            f"held-out rendered accuracy {accuracy(model, x_val, y_val):.4f}")
+
+    meta = {
+        "labels": list(LABELS),
+        "input_width": INPUT_WIDTH,
+        "input_height": INPUT_HEIGHT,
+        "input": "float32 N x 3 x H x W, BGR 0..255, crop made upright by vision.classifier.prepare",
+        "opset": ONNX_OPSET,
+        "seed": args.seed,
+        "per_label": args.per_label,
+        "epochs": args.epochs,
+        "render_version": RENDER_VERSION,
+        "parameters": n_params,
+        "trained_by": "python -m vision.train",
+    }
+    export(model, args.out, meta)
+    log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) and {args.out.with_suffix('.json')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
