@@ -1,0 +1,311 @@
+"""The seat call buttons: 16 gpiozero :class:`~gpiozero.Button` devices whose edges become
+``call`` events on a queue, stamped with the moment the contact closed.
+
+The queue carries two kinds of item::
+
+    item = buttons_queue.get()
+    if isinstance(item, ButtonFault):       # an input started or stopped chattering
+        live.set_health("buttons", item.health_ok, item.health_text)
+    else:                                   # a call event dict, per the table-event format
+        live.submit(item)                   # {"type": "call", "t": ..., "seat": 2, "call": "pon"}
+
+How a press travels: the pin factory calls :class:`CallButton` on every edge with the edge's
+own timestamp (lgpio: the kernel's CLOCK_MONOTONIC stamp of the interrupt); the callback only
+converts it to the table clock and puts it on an internal queue. One worker thread runs the
+:class:`ButtonPanel` (16 :class:`~hardware.debounce.Debouncer` state machines) over those edges
+and puts calls and faults on the caller's queue. gpiozero's own ``bounce_time`` is not used: it
+drops edges in its own way and, on lgpio, stamps a debounced edge late by the debounce time.
+"""
+from __future__ import annotations
+
+import functools
+import queue as queue_module
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from gpiozero import Button, Device
+
+from referee.live import monotonic
+
+from .config import DebounceSettings, TableWiring
+from .debounce import Chatter, Debouncer, Press, Quiet
+from .pins import PinsUnavailable, default_pin_factory, describe_pin_error
+
+
+@dataclass(frozen=True)
+class ButtonFault:
+    """A queue item that is not a call: one button's input started (``ok`` False) or stopped
+    (``ok`` True) chattering.
+
+    ``seat``, ``call``, ``pin``: which button. ``t``: when it was seen (table clock).
+    ``since``: when the chattering began. ``suspect``: the time of a call this button made
+    just before the chatter showed, which may be false (None if there was none).
+    ``text``: one sentence for the referee. ``health_ok``/``health_text``: the whole panel's
+    state after this item (all buttons, not just this one), for
+    ``LiveTable.set_health("buttons", health_ok, health_text)``.
+    """
+
+    seat: int
+    call: str
+    pin: int
+    t: float
+    ok: bool
+    text: str
+    since: float
+    suspect: float | None
+    health_ok: bool
+    health_text: str
+
+
+class ButtonPanel:
+    """A table's 16 buttons as pure state: raw edges in, queue items out (no pins, no threads).
+
+    ``wiring``: the :class:`~hardware.config.TableWiring`; its ``buttons`` order gives each
+    button's index. ``closed``: the contact state of each button at start (all open if None).
+    ``settings``: overrides ``wiring.debounce``.
+    """
+
+    def __init__(self, wiring: TableWiring, closed: Sequence[bool] | None = None,
+                 settings: DebounceSettings | None = None):
+        self.wiring = wiring
+        settings = settings or wiring.debounce
+        closed = closed or [False] * len(wiring.buttons)
+        self.debouncers = [Debouncer(settings, c) for c in closed]
+        self.faults: dict[int, str] = {}      # index -> short text, while it chatters
+        self._since: dict[int, float] = {}
+
+    def edge(self, index: int, t: float, closed: bool) -> list[Any]:
+        """Button ``index``'s contact closed or opened at ``t``; the items now due."""
+        return self._items(index, self.debouncers[index].edge(t, closed))
+
+    def advance(self, now: float) -> list[Any]:
+        """Time passed to ``now``; the items now due (held presses, recoveries)."""
+        out: list[Any] = []
+        for index, debouncer in enumerate(self.debouncers):
+            if debouncer.pending or debouncer.faulty:
+                out.extend(self._items(index, debouncer.advance(now)))
+        return out
+
+    def next_deadline(self) -> float | None:
+        deadlines = [d for d in (b.next_deadline() for b in self.debouncers) if d is not None]
+        return min(deadlines) if deadlines else None
+
+    @property
+    def health(self) -> tuple[bool, str]:
+        """(all buttons working, the faulty ones in words)."""
+        return not self.faults, "; ".join(self.faults[i] for i in sorted(self.faults))
+
+    def _items(self, index: int, outputs: list) -> list[Any]:
+        if not outputs:
+            return []
+        b = self.wiring.buttons[index]
+        items: list[Any] = []
+        for o in outputs:
+            if type(o) is Press:
+                items.append({"type": "call", "t": o.t, "seat": b.seat, "call": b.call})
+                continue
+            name = f"seat {b.seat} {b.call} button (GPIO{b.pin})"
+            recover = self.debouncers[index].settings.recover
+            if type(o) is Chatter:
+                self.faults[index] = f"{name} chatters"
+                self._since[index] = o.since
+                text = (f"{name} chatters: {o.reason}; its presses are ignored until it has "
+                        f"been still for {recover:g} s")
+                if o.suspect is not None:
+                    text += f"; its {b.call} call at {o.suspect:.3f} s may be false"
+                ok, since, suspect = False, o.since, o.suspect
+            else:
+                assert type(o) is Quiet
+                self.faults.pop(index, None)
+                text = (f"{name} is still again after {o.edges} chattering edges; its presses "
+                        "count again")
+                ok, since, suspect = True, self._since.pop(index, o.t), None
+            health_ok, health_text = self.health
+            items.append(ButtonFault(b.seat, b.call, b.pin, o.t, ok, text, since, suspect,
+                                     health_ok, health_text))
+        return items
+
+
+class CallButton(Button):
+    """A gpiozero :class:`~gpiozero.Button` that also hands every raw edge, with the pin
+    factory's timestamp of it, to ``on_edge(ticks, state)``.
+
+    The stamp is the factory's (lgpio: when the kernel saw the interrupt), not the time the
+    callback runs. gpiozero's ``bounce_time`` is left off: debouncing is :mod:`hardware.debounce`'s.
+    """
+
+    def __init__(self, pin, *, on_edge: Callable[[Any, Any], None], pull_up: bool | None = True,
+                 active_state: bool | None = None, pin_factory=None):
+        self._on_edge = on_edge
+        super().__init__(pin, pull_up=pull_up, active_state=active_state, bounce_time=None,
+                         pin_factory=pin_factory)
+
+    def _pin_changed(self, ticks, state):
+        self._on_edge(ticks, state)
+        super()._pin_changed(ticks, state)
+
+
+def edge_clock(factory, clock: Callable[[], float] = monotonic) -> Callable[[Any], float]:
+    """A function putting ``factory``'s edge ticks on the table clock (seconds, float).
+
+    gpiozero's local Pi factories (lgpio, RPi.GPIO, native) and its MockFactory give ticks in
+    seconds on CLOCK_MONOTONIC, the clock ``time.monotonic_ns()`` reads: lgpio's alert stamp
+    is the kernel's ``timestamp_ns`` of the GPIO line event (CLOCK_MONOTONIC by default),
+    which gpiozero divides by 1e9. Those are taken as they are. Any other factory (pigpio's
+    wrapping microsecond ticks, possibly from another machine) is mapped through the age of
+    the edge: ``clock() - ticks_diff(ticks(), edge)``.
+    """
+    from gpiozero.pins.local import LocalPiFactory
+    from gpiozero.pins.mock import MockFactory
+
+    if isinstance(factory, (LocalPiFactory, MockFactory)):
+        return float
+
+    def convert(ticks) -> float:
+        return clock() - factory.ticks_diff(factory.ticks(), ticks)
+    return convert
+
+
+def reporting_lag(factory, pin) -> float:
+    """Seconds by which ``pin``'s edge stamps trail the real edge: lgpio stamps an edge it
+    debounced itself at ``last edge + debounce`` (lgPthAlerts.c), so a pin with a kernel-side
+    debounce set would report late by ``pin.bounce``. :class:`CallButton` never sets one."""
+    if type(factory).__module__.endswith(".lgpio"):
+        return float(pin.bounce or 0.0)
+    return 0.0
+
+
+class SeatButtons:
+    """The 16 call buttons of a table, putting ``call`` event dicts and :class:`ButtonFault`
+    items on ``queue``.
+
+    ``wiring``: from :func:`~hardware.config.load_table_config`. ``queue``: any object with
+    ``put`` (a :class:`queue.Queue`; leave it unbounded, a press must never wait).
+    ``pin_factory``: a gpiozero pin factory (None: gpiozero's default, which honours
+    ``GPIOZERO_PIN_FACTORY``). ``clock``: the table clock, for held presses and recoveries.
+
+    Raises :class:`~hardware.pins.PinsUnavailable` (a RefereeError) when a pin can't be used.
+    Call :meth:`close` (or use ``with``) to release the pins and stop the worker thread.
+    """
+
+    def __init__(self, wiring: TableWiring, queue, pin_factory=None, *,
+                 clock: Callable[[], float] = monotonic):
+        self.wiring = wiring
+        self.queue = queue
+        self.clock = clock
+        self.pin_factory = pin_factory if pin_factory is not None else default_pin_factory()
+        self._raw: queue_module.SimpleQueue = queue_module.SimpleQueue()
+        self._to_table = edge_clock(self.pin_factory, clock)
+        self._pressed_level = wiring.pressed_level
+        self._lag = [0.0] * len(wiring.buttons)
+        self._buttons: list[CallButton] = []
+        self._closed = False
+        pull_up = {"up": True, "down": False, "none": None}[wiring.pull]
+        active_state = wiring.active_state if wiring.pull == "none" else None
+        try:
+            for index, b in enumerate(wiring.buttons):
+                try:
+                    button = CallButton(b.pin, on_edge=functools.partial(self._edge, index),
+                                        pull_up=pull_up, active_state=active_state,
+                                        pin_factory=self.pin_factory)
+                except Exception as exc:
+                    raise PinsUnavailable(f"{wiring.source}: GPIO{b.pin} (seat {b.seat} "
+                                          f"{b.call} button): {describe_pin_error(exc)}") from exc
+                self._buttons.append(button)
+                self._lag[index] = reporting_lag(self.pin_factory, button.pin)
+        except BaseException:
+            self._close_buttons()
+            raise
+        self.panel = ButtonPanel(wiring, [button.is_pressed for button in self._buttons])
+        self._thread = threading.Thread(target=self._run, name="seat-buttons", daemon=True)
+        self._thread.start()
+
+    # -- the pin factory's thread ------------------------------------------------------------
+    def _edge(self, index: int, ticks, state) -> None:
+        if state != 0 and state != 1:
+            return                       # lgpio's watchdog report (level 2) is not an edge
+        self._raw.put((self._to_table(ticks) - self._lag[index], index,
+                       bool(state) == self._pressed_level))
+
+    # -- the worker thread -------------------------------------------------------------------
+    def _run(self) -> None:
+        raw, panel, put = self._raw, self.panel, self.queue.put
+        while True:
+            deadline = panel.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            try:
+                batch = [raw.get(timeout=timeout)]
+            except queue_module.Empty:
+                batch = []
+            while True:                  # take everything already there, in edge-time order
+                try:
+                    batch.append(raw.get_nowait())
+                except queue_module.Empty:
+                    break
+            stop = False
+            edges = []
+            for item in batch:
+                if item is None:
+                    stop = True
+                elif isinstance(item, threading.Event):
+                    edges.append((float("-inf"), -1, item))
+                else:
+                    edges.append(item)
+            edges.sort(key=lambda e: e[0])
+            markers = []
+            for t, index, closed in edges:
+                if index < 0:
+                    markers.append(closed)
+                    continue
+                for out in panel.edge(index, t, closed):
+                    put(out)
+            for out in panel.advance(self.clock()):
+                put(out)
+            for marker in markers:
+                marker.set()
+            if stop:
+                return
+
+    # -- for the table service, the CLI and tests ---------------------------------------------
+    def sync(self, timeout: float = 5.0) -> bool:
+        """Wait until every edge that happened before this call has been judged and its items
+        are on the queue. False if the worker did not get there within ``timeout``."""
+        done = threading.Event()
+        self._raw.put(done)
+        return done.wait(timeout)
+
+    def button(self, seat: int, call: str) -> Button:
+        """The gpiozero Button of ``seat``'s ``call``."""
+        for b, button in zip(self.wiring.buttons, self._buttons):
+            if b.seat == seat and b.call == call:
+                return button
+        raise KeyError((seat, call))
+
+    @property
+    def health(self) -> tuple[bool, str]:
+        """(all buttons working, the chattering ones in words), as of the last judged edge."""
+        return self.panel.health
+
+    def close(self) -> None:
+        """Stop the worker (after judging the edges already seen) and release the pins."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close_buttons()
+        self._raw.put(None)
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(5.0)
+
+    def _close_buttons(self) -> None:
+        for button in self._buttons:
+            try:
+                button.close()
+            except Exception:            # closing must not fail halfway through the panel
+                pass
+
+    def __enter__(self) -> "SeatButtons":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
