@@ -307,6 +307,13 @@ class Referee:
         if hand is None:
             return
         w = self.window
+        if w is not None and w.chankan and seat_no == w.discard_seat and call in ("kan", "ron"):
+            # the kan's owner goes on with its turn (rinshan tsumo, another kan): the window
+            # on its kan tile is decided now with the rons already standing
+            self._close_window(t)
+            w = self.window
+            if hand.over:
+                return
         if w is not None:
             if hand.seats[seat_no].dead_hand and seat_no != w.discard_seat:
                 if not any(i["seat"] == seat_no for i in w.ignored):

@@ -1,0 +1,262 @@
+"""Violations, each written from the rule text in both directions: the offence is flagged,
+the legal play next to it is not. Run on ema2012 and tenhou (and where the rule differs, on
+the profile that differs)."""
+import pytest
+
+from referee.core import Referee
+from referee.rulesets import get_ruleset
+from referee.simulate import filler, script
+
+RULESETS = ["ema2012", "tenhou"]
+
+
+def judge(ruleset, *lines, events=()):
+    """Rulings of a game on ``ruleset``: game_start, dealer 0's hand, then the lines."""
+    ref = Referee()
+    out = []
+    evs = script(f"0 gs {ruleset}", "0 hs 0") + list(events) + script(*lines)
+    evs.sort(key=lambda e: e["t"])
+    for ev in evs:
+        out += ref.feed(ev)
+    out += ref.finish()
+    return out, ref
+
+
+def violations(rulings, kind=None):
+    return [r for r in rulings if r["type"] == "violation" and (kind is None or r["kind"] == kind)]
+
+
+# -- kuikae ---------------------------------------------------------------------------------
+CHII_4_WITH_56 = ("1 d0 4m", "1.5 c1 chii", "2 m1 chii 456m 4m@0")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("discard,flagged", [
+    ("4m", True),    # the called tile itself
+    ("7m", True),    # the far side of an edge chii: calling 4 with 56 forbids 7
+    ("8m", False),   # any other tile is fine
+    ("3m", False),
+])
+def test_kuikae_after_edge_chii(ruleset, discard, flagged):
+    rulings, _ = judge(ruleset, *CHII_4_WITH_56, f"2.8 d1 {discard}")
+    found = violations(rulings, "kuikae")
+    assert bool(found) == flagged
+    if flagged:
+        v = found[0]
+        assert v["seat"] == 1
+        assert v["penalty"] == get_ruleset(ruleset).penalty("kuikae")
+        assert v["rule"] and v["text"].endswith(".")
+    assert all(v["kind"] == "kuikae" for v in violations(rulings))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_kuikae_far_side_from_the_top_end(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 7p", "1.5 c1 chii", "2 m1 chii 567p 7p@0", "2.8 d1 4p")
+    assert [v["kind"] for v in violations(rulings)] == ["kuikae"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("discard,flagged", [("5s", True), ("2s", False), ("8s", False)])
+def test_middle_tile_chii_forbids_only_the_called_tile(ruleset, discard, flagged):
+    rulings, _ = judge(ruleset, "1 d0 5s", "1.5 c1 chii", "2 m1 chii 456s 5s@0",
+                       f"2.8 d1 {discard}")
+    assert bool(violations(rulings, "kuikae")) == flagged
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("called,meld,discard,flagged", [
+    ("0p", "055p", "5p", True),   # called the red five, threw a plain five
+    ("5p", "555p", "0p", True),   # called a plain five, threw the red one
+    ("5p", "555p", "6p", False),
+])
+def test_kuikae_after_pon_red_and_plain_fives_alike(ruleset, called, meld, discard, flagged):
+    rulings, _ = judge(ruleset, f"1 d0 {called}", "1.5 c2 pon",
+                       f"2 m2 pon {meld} {called}@0", f"2.8 d2 {discard}")
+    assert bool(violations(rulings, "kuikae")) == flagged
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_kuikae_only_in_the_turn_of_the_call(ruleset):
+    # after the caller's next draw the same tile is an ordinary discard
+    rulings, _ = judge(ruleset, "1 d0 4m", "1.5 c1 chii", "2 m1 chii 456m 4m@0", "2.8 d1 9p",
+                       "4 d2 1z", "5 d3 2z", "6 d0 3z", "7 d1 4m")
+    assert violations(rulings) == []
+
+
+# -- false group ----------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_claim_not_taken_before_two_discards_by_others_is_a_false_group(ruleset):
+    rulings, ref = judge(ruleset, "1 d0 3p", "1.5 c2 pon", "2.5 d2 9s", "4 d3 1z", "5 d0 2z")
+    kinds = [v["kind"] for v in violations(rulings)]
+    assert kinds == ["procedure", "false_group"]
+    fg = violations(rulings, "false_group")[0]
+    assert fg["seat"] == 2 and fg["t"] == 5.0
+    assert fg["penalty"] == get_ruleset(ruleset).penalty("false_group")
+    assert ref.snapshot()["seats"][2]["dead_hand"] is True
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_claim_taken_after_one_discard_by_others_is_no_false_group(ruleset):
+    rulings, ref = judge(ruleset, "1 d0 3p", "1.5 c2 pon", "2.5 d2 9s", "4 d3 1z",
+                         "4.5 m2 pon 333p 3p@0", "5 d0 2z")
+    assert [v["kind"] for v in violations(rulings)] == ["procedure"]  # discard before meld
+    assert ref.snapshot()["seats"][2]["dead_hand"] is False
+    assert ref.snapshot()["seats"][2]["melds"][0]["tiles"] == ["3p", "3p", "3p"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("meld,flagged", [
+    ("pon 334p 3p@0", True),        # not a set
+    ("chii 234p 3p@0", True),       # not the set called (pon called)
+    ("pon 444p 4p@0", True),        # lacks the called tile
+    ("pon 333p 3p@0", False),
+])
+def test_meld_must_be_the_set_called_with_the_called_tile(ruleset, meld, flagged):
+    rulings, ref = judge(ruleset, "1 d0 3p", "1.5 c2 pon", f"2 m2 {meld}", "2.8 d2 9s")
+    assert bool(violations(rulings, "false_group")) == flagged
+    assert ref.snapshot()["seats"][2]["dead_hand"] == (
+        flagged and get_ruleset(ruleset).penalty("false_group") in ("dead_hand", "chombo"))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_meld_without_the_red_five_called_is_a_false_group(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 0p", "1.5 c2 pon", "2 m2 pon 555p 5p@0", "2.8 d2 9s")
+    assert [v["kind"] for v in violations(rulings)] == ["false_group"]
+    rulings, _ = judge(ruleset, "1 d0 0p", "1.5 c2 pon", "2 m2 pon 055p 0p@0", "2.8 d2 9s")
+    assert violations(rulings) == []
+
+
+# -- wrong-seat chii -------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seat,flagged", [(2, True), (3, True), (1, False)])
+def test_chii_only_from_the_player_on_the_left(ruleset, seat, flagged):
+    rulings, _ = judge(ruleset, "1 d0 3m", f"1.5 c{seat} chii")
+    assert bool(violations(rulings, "wrong_seat_call")) == flagged
+    claim = next(r for r in rulings if r["type"] == "claim")
+    if flagged:
+        assert claim["winners"] == []
+        assert claim["rejected"] == [{"seat": seat, "call": "chii", "reason": "wrong_seat"}]
+    else:
+        assert claim["winners"] == [{"seat": 1, "call": "chii"}]
+
+
+# -- the last discard ------------------------------------------------------------------------
+LAST = filler(70, 0, 1.0)  # discards 1..70 at t=1..70; the 70th (seat 1, t=70) is the last
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("call,kind", [("chii", "last_discard_call"), ("pon", "last_discard_call"),
+                                       ("kan", "illegal_kan"), ("ron", None)])
+def test_only_ron_may_claim_the_last_discard(ruleset, call, kind):
+    seat = 2  # after discarder 1: chii is from the left, so only the last-discard rule bites
+    rulings, _ = judge(ruleset, f"70.5 c{seat} {call}", events=LAST)
+    claim = next(r for r in rulings if r["type"] == "claim")
+    if kind is None:
+        assert violations(rulings) == []
+        assert claim["winners"] == [{"seat": 2, "call": "ron"}]
+    else:
+        assert [v["kind"] for v in violations(rulings)] == [kind]
+        assert claim["winners"] == []
+        assert claim["rejected"] == [{"seat": 2, "call": call, "reason": "last_discard"}]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pon_on_the_second_to_last_discard_is_legal(ruleset):
+    rulings, _ = judge(ruleset, "69.5 c2 pon", events=LAST[:69])
+    assert violations(rulings) == []
+    claim = next(r for r in rulings if r["type"] == "claim")
+    assert claim["winners"] == [{"seat": 2, "call": "pon"}]
+
+
+# -- illegal kans ----------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_kan_on_the_last_tile(ruleset):
+    # the 69th discard (seat 0, t=69) closes at 72: seat 1 has drawn the last tile
+    rulings, _ = judge(ruleset, "72.5 c1 kan", events=LAST[:69])
+    assert [v["kind"] for v in violations(rulings)] == ["illegal_kan"]
+    # one tile earlier there is still a replacement tile
+    rulings, _ = judge(ruleset, "71.5 c0 kan", "72 m0 ankan 2222m", events=LAST[:68])
+    assert violations(rulings) == []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_added_or_closed_kan_in_the_turn_of_a_pon(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "4.5 c1 kan")
+    assert [v["kind"] for v in violations(rulings)] == ["illegal_kan"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_added_kan_on_a_later_turn_is_legal(ruleset):
+    rulings, ref = judge(ruleset, "1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 9s",
+                         "4 d2 1z", "5 d3 2z", "6 d0 3z", "9.5 c1 kan", "10 m1 shouminkan 5555p",
+                         "11 c2 ron")
+    assert violations(rulings) == []
+    snap = ref.snapshot()
+    assert snap["seats"][1]["melds"][0]["kind"] == "shouminkan"
+    # the added tile was open to a win (chankan)
+    claim = [r for r in rulings if r["type"] == "claim"][-1]
+    assert claim["chankan"] is True and claim["discard_seat"] == 1 and claim["tile"] == "5p"
+    assert claim["winners"] == [{"seat": 2, "call": "ron"}]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_fifth_kan(ruleset):
+    kans = ["1 c0 kan", "1.2 m0 ankan 2222m", "2 c0 kan", "2.2 m0 ankan 3333m",
+            "3 c0 kan", "3.2 m0 ankan 4444m", "4 c0 kan", "4.2 m0 ankan 6666m"]
+    rulings, _ = judge(ruleset, *kans)
+    assert violations(rulings) == []  # four kans by one player are legal
+    rulings, _ = judge(ruleset, *kans, "5 c0 kan")
+    assert [v["kind"] for v in violations(rulings)] == ["fifth_kan"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_daiminkan_after_the_fourth_kan_is_rejected(ruleset):
+    kans = ["1 c0 kan", "1.2 m0 ankan 2222m", "2 c0 kan", "2.2 m0 ankan 3333m",
+            "3 c0 kan", "3.2 m0 ankan 4444m", "4 c0 kan", "4.2 m0 ankan 6666m"]
+    rulings, _ = judge(ruleset, *kans, "5 d0 8s", "5.5 c2 kan")
+    assert [v["kind"] for v in violations(rulings)] == ["fifth_kan"]
+    claim = next(r for r in rulings if r["type"] == "claim")
+    assert claim["rejected"] == [{"seat": 2, "call": "kan", "reason": "kan_limit"}]
+
+
+# -- riichi ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_riichi_with_an_open_hand(ruleset):
+    rulings, ref = judge(ruleset, "1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 9s",
+                         "4 d2 1z", "5 d3 2z", "6 d0 3z", "9.5 d1 4s r")
+    assert [v["kind"] for v in violations(rulings)] == ["riichi_open_hand"]
+    assert ref.snapshot()["seats"][1]["riichi"] is False
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_riichi_after_a_closed_kan_is_legal(ruleset):
+    rulings, ref = judge(ruleset, "1 c0 kan", "1.2 m0 ankan 2222m", "2 d0 4s r", "6 d1 1z")
+    assert violations(rulings) == []
+    assert ref.snapshot()["seats"][0]["riichi"] is True
+
+
+# -- claim steps out of order ---------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_meld_with_no_claim_is_procedure(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 3p", "2 m2 pon 333p 3p@0", "2.8 d2 9s")
+    kinds = [(v["kind"], v["penalty"]) for v in violations(rulings)]
+    assert kinds[0] == ("procedure", "none")
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.5 c2 pon", "2 m2 pon 333p 3p@0", "2.8 d2 9s")
+    assert violations(rulings) == []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_discard_before_the_meld_is_procedure(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.5 c2 pon", "2.5 d2 9s", "3 m2 pon 333p 3p@0")
+    assert [(v["kind"], v["penalty"]) for v in violations(rulings)] == [("procedure", "none")]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_meld_seen_inside_the_window_is_judged_after_the_decision(ruleset):
+    # the player exposed quickly; a ron on the same tile still outranks the pon
+    rulings, ref = judge(ruleset, "1 d0 3p", "1.3 c2 pon", "1.6 m2 pon 333p 3p@0",
+                         "2.0 c3 ron")
+    claim = next(r for r in rulings if r["type"] == "claim")
+    assert claim["winners"] == [{"seat": 3, "call": "ron"}]
+    assert claim["rejected"] == [{"seat": 2, "call": "pon", "reason": "precedence"}]
+    assert [v["kind"] for v in violations(rulings)] == ["procedure"]
