@@ -1,0 +1,136 @@
+"""The systemd units verify, and the service speaks sd_notify (READY, WATCHDOG, STATUS)."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.sdnotify import Notifier, notify, watchdog_interval
+
+SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
+UNITS = ["riichi-referee.service", "riichi-referee-web.service"]
+
+
+def unit_settings(name):
+    settings = {}
+    for line in (SYSTEMD / name).read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (apt-get install systemd)")
+def test_units_pass_systemd_analyze_verify(tmp_path):
+    # The units point at /opt/riichi-referee, which install.sh creates: verify copies whose
+    # executables exist, everything else as shipped.
+    prefix = tmp_path / "opt"
+    (prefix / "venv" / "bin").mkdir(parents=True)
+    for exe in ("riichi-referee", "gunicorn"):
+        p = prefix / "venv" / "bin" / exe
+        p.write_text("#!/bin/sh\n")
+        p.chmod(0o755)
+    for name in UNITS:
+        text = (SYSTEMD / name).read_text().replace("/opt/riichi-referee", str(prefix))
+        (tmp_path / name).write_text(text)
+    result = subprocess.run(["systemd-analyze", "verify", *[str(tmp_path / n) for n in UNITS]],
+                            capture_output=True, text=True, timeout=60)
+    ours = [l for l in (result.stdout + result.stderr).splitlines()
+            if any(n in l for n in UNITS)]
+    assert result.returncode == 0 and not ours, result.stdout + result.stderr
+
+
+def test_table_unit_has_what_the_issue_asks():
+    s = unit_settings("riichi-referee.service")
+    assert s["Type"] == ["notify"] and s["Restart"] == ["on-failure"]
+    assert float(s["WatchdogSec"][0]) > 0
+    assert set(s["SupplementaryGroups"][0].split()) == {"gpio", "video"}
+    assert s["StateDirectory"] == ["riichi-referee"]
+    assert s["WorkingDirectory"] == ["%S/riichi-referee"]
+    assert s["ProtectSystem"] == ["strict"]
+    assert "PrivateDevices" not in s and "DevicePolicy" not in s  # gpiochip and camera
+    assert set(s["RestartPreventExitStatus"][0].split()) == {"2", "3"}
+    web = unit_settings("riichi-referee-web.service")
+    assert any(v.startswith("RIICHI_JOURNAL=") for v in web["Environment"])
+    assert "gunicorn" in web["ExecStart"][0] and "web/gunicorn.conf.py" in web["ExecStart"][0]
+
+
+def test_install_script_is_valid_bash():
+    subprocess.run(["bash", "-n", str(SYSTEMD / "install.sh")], check=True)
+    text = (SYSTEMD / "install.sh").read_text()
+    assert "--system-site-packages" in text and "set-pin" in text and "enable" in text
+
+
+def _listen(address):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(5)
+    return sock
+
+
+def test_notify_over_a_path_socket(tmp_path):
+    path = str(tmp_path / "notify")
+    with _listen(path) as sock:
+        assert notify("READY=1\nSTATUS=ok", {"NOTIFY_SOCKET": path})
+        assert sock.recv(4096) == b"READY=1\nSTATUS=ok"
+
+
+def test_notify_over_an_abstract_socket():
+    name = f"riichi-test-{os.getpid()}-{time.monotonic_ns()}"
+    with _listen("\0" + name) as sock:
+        assert notify("WATCHDOG=1", {"NOTIFY_SOCKET": "@" + name})
+        assert sock.recv(4096) == b"WATCHDOG=1"
+
+
+def test_outside_systemd_notify_is_a_no_op():
+    assert notify("READY=1", {}) is False
+    assert watchdog_interval({}) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "15000000"}) == 15.0
+    assert watchdog_interval({"WATCHDOG_USEC": "15000000", "WATCHDOG_PID": "1"}) is None \
+        or os.getpid() == 1
+
+
+def test_the_service_says_ready_then_pings_the_watchdog(tmp_path):
+    """`riichi-referee run` as systemd starts it: READY=1 once up, WATCHDOG=1 from the main
+    loop within WatchdogSec, a STATUS line, STOPPING=1 on SIGTERM."""
+    path = str(tmp_path / "notify")
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"type":"game_start","t":0,"ruleset":"ema2012","scores":[25000,25000,25000,25000]}\n')
+    config = tmp_path / "table.toml"
+    config.write_text(f'[service]\nreplay = "{game}"\nspeed = 1\n')
+    with _listen(path) as sock:
+        env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1500000"}
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(config),
+                                 "--journal", str(tmp_path / "j.sqlite")], env=env,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            messages = []
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and \
+                    not any(m.startswith("WATCHDOG=1") for m in messages):
+                try:
+                    messages.append(sock.recv(4096).decode())
+                except socket.timeout:
+                    break
+            assert messages and messages[0].startswith("READY=1"), messages
+            assert "WATCHDOG=1" in messages
+            assert any("STATUS=" in m and "events" in m for m in messages)
+            proc.terminate()
+            assert proc.wait(10) == 0
+            rest = []
+            sock.settimeout(0.5)
+            try:
+                while True:
+                    rest.append(sock.recv(4096).decode())
+            except socket.timeout:
+                pass
+            assert "STOPPING=1" in rest
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
