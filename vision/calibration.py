@@ -1,0 +1,321 @@
+"""Camera calibration: four ArUco markers at the table's corners give the homography from the
+camera image to a top-down view of the table in millimetres.
+
+The markers are DICT_4X4_50 ids 0-3, printed ``marker_mm`` wide, laid flat and upright (their
+id label towards seat 0) with each marker's outer corner ``margin_mm`` in from a table corner:
+id 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, seat 0 sitting at the bottom edge.
+A marker laid turned by quarter turns still works: its corners are matched to the table by
+position, not by their order.
+
+:func:`calibrate` finds the markers and fits the homography on all 16 marker corners, so the
+reprojection error (in image pixels) says how well the table plane was found.
+:class:`Calibration` warps frames to the top-down view (``px_per_mm`` pixels per mm) and
+converts points between image and table; it is saved as JSON beside the table config.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+
+from .zones import Zone, default_zones
+
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """The physical table: playing area ``width_mm`` x ``height_mm``, markers ``marker_mm``
+    wide, their outer corners ``margin_mm`` in from the table corners."""
+
+    width_mm: float = 800.0
+    height_mm: float = 800.0
+    marker_mm: float = 50.0
+    margin_mm: float = 5.0
+
+    def marker_corners(self, marker_id: int) -> np.ndarray:
+        """The 4 corners of a marker in table mm, in ArUco's order (its TL, TR, BR, BL when
+        laid upright)."""
+        m, g = self.marker_mm, self.margin_mm
+        x0 = g if marker_id in (0, 3) else self.width_mm - g - m
+        y0 = g if marker_id in (0, 1) else self.height_mm - g - m
+        return np.array([[x0, y0], [x0 + m, y0], [x0 + m, y0 + m], [x0, y0 + m]], np.float64)
+
+    def to_dict(self) -> dict:
+        return {"width_mm": self.width_mm, "height_mm": self.height_mm,
+                "marker_mm": self.marker_mm, "margin_mm": self.margin_mm}
+
+
+def aruco_dictionary():
+    return cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table markers seen in ``image``: id -> 4x2 corner array (image pixels)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+    corners, ids, _ = detector.detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel()):
+        if int(i) in MARKER_IDS and int(i) not in found:
+            found[int(i)] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+@dataclass
+class Calibration:
+    """Image -> table homography and what goes with it.
+
+    ``homography``: 3x3, maps image pixels to table mm. ``image_size``: (width, height) of
+    the camera frames it was made for. ``layout``: the table. ``px_per_mm``: scale of the
+    top-down view. ``reprojection_px``: RMS error of the marker corners, in image pixels.
+    ``zones``: the seats' ponds, meld and hand areas and the dora zone, in table mm.
+    """
+
+    homography: np.ndarray
+    image_size: tuple[int, int]
+    layout: TableLayout = field(default_factory=TableLayout)
+    px_per_mm: float = 2.0
+    reprojection_px: float = 0.0
+    zones: list[Zone] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.zones:
+            self.zones = default_zones(self.layout.width_mm, self.layout.height_mm)
+
+    @property
+    def topdown_size(self) -> tuple[int, int]:
+        return (int(round(self.layout.width_mm * self.px_per_mm)),
+                int(round(self.layout.height_mm * self.px_per_mm)))
+
+    def topdown_matrix(self) -> np.ndarray:
+        """Image pixels -> top-down view pixels."""
+        s = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
+        return s @ self.homography
+
+    def warp(self, frame: np.ndarray) -> np.ndarray:
+        """The top-down view of a camera frame (``px_per_mm`` pixels per table mm)."""
+        return cv2.warpPerspective(frame, self.topdown_matrix(), self.topdown_size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+    def image_to_table(self, points) -> np.ndarray:
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def table_to_image(self, points) -> np.ndarray:
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def to_dict(self) -> dict:
+        return {"version": 1,
+                "homography": [list(map(float, row)) for row in self.homography],
+                "image_size": list(self.image_size),
+                "layout": self.layout.to_dict(),
+                "px_per_mm": self.px_per_mm,
+                "reprojection_px": round(float(self.reprojection_px), 4),
+                "zones": [z.to_dict() for z in self.zones]}
+
+    @classmethod
+    def from_dict(cls, d: dict, where: str = "calibration") -> "Calibration":
+        try:
+            h = np.array(d["homography"], np.float64)
+            if h.shape != (3, 3):
+                raise ValueError("homography must be 3x3")
+            layout = TableLayout(**d.get("layout", {}))
+            zones = [Zone.from_dict(z) for z in d.get("zones", [])]
+            return cls(h, tuple(int(v) for v in d["image_size"]), layout,
+                       float(d.get("px_per_mm", 2.0)), float(d.get("reprojection_px", 0.0)),
+                       zones)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RefereeError(f"{where}: not a calibration ({exc})") from None
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Calibration":
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RefereeError(f"calibration {path} does not exist "
+                               "(run riichi-referee calibrate)") from None
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RefereeError(f"calibration {path} cannot be read ({exc})") from None
+        return cls.from_dict(data, str(path))
+
+
+def _match_corners(found: dict[int, np.ndarray], layout: TableLayout,
+                   rough: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pair each detected marker corner with its table position, by nearness under the
+    homography ``rough`` (so a marker laid turned still pairs its corners right)."""
+    img_pts, table_pts = [], []
+    for marker_id, corners in found.items():
+        expected = layout.marker_corners(marker_id)
+        projected = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), rough).reshape(-1, 2)
+        # the 4 cyclic shifts of the corner order = the 4 ways to lay a marker flat
+        best = min(range(4), key=lambda k: np.sum(
+            (np.roll(projected, k, axis=0) - expected) ** 2))
+        img_pts.append(np.roll(corners, best, axis=0))
+        table_pts.append(expected)
+    return np.vstack(img_pts), np.vstack(table_pts)
+
+
+def calibrate(image: np.ndarray, layout: TableLayout | None = None, px_per_mm: float = 2.0,
+              zones: list[Zone] | None = None) -> Calibration:
+    """Find the four markers in a camera image and fit the image -> table homography.
+
+    Raises RefereeError naming the missing markers when not all four are seen.
+    """
+    layout = layout or TableLayout()
+    found = detect_markers(image)
+    missing = [i for i in MARKER_IDS if i not in found]
+    if missing:
+        seen = ", ".join(map(str, sorted(found))) or "none"
+        raise RefereeError(f"table markers {', '.join(map(str, missing))} not found "
+                           f"(seen: {seen}); need ArUco 4x4 ids 0-3 at the table corners")
+    centres_img = np.array([found[i].mean(axis=0) for i in MARKER_IDS])
+    centres_table = np.array([layout.marker_corners(i).mean(axis=0) for i in MARKER_IDS])
+    rough = cv2.getPerspectiveTransform(centres_img.astype(np.float32),
+                                        centres_table.astype(np.float32))
+    img_pts, table_pts = _match_corners(found, layout, rough)
+    h, _ = cv2.findHomography(img_pts, table_pts, 0)
+    if h is None:
+        raise RefereeError("table markers found but no homography fits them "
+                           "(are they on one flat table?)")
+    back = cv2.perspectiveTransform(table_pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(-1, 2)
+    err = float(np.sqrt(np.mean(np.sum((back - img_pts) ** 2, axis=1))))
+    height, width = image.shape[:2]
+    return Calibration(h, (width, height), layout, px_per_mm, err, list(zones or []))
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """One table marker, ``side_px`` square, black on white (no quiet zone)."""
+    return cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, side_px)
+
+
+def marker_sheet(marker_mm: float = 50.0, dpi: int = 300) -> np.ndarray:
+    """A printable A4 page (portrait) with markers 0-3, each ``marker_mm`` wide at ``dpi``,
+    labelled with its id and the corner it goes to, and a 100 mm scale bar to check the print
+    size."""
+    px_mm = dpi / 25.4
+    page = np.full((int(297 * px_mm), int(210 * px_mm)), 255, np.uint8)
+    side = int(round(marker_mm * px_mm))
+    names = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+    cell_w, cell_h = page.shape[1] // 2, int(120 * px_mm)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for i in MARKER_IDS:
+        cx = cell_w // 2 + (i % 2) * cell_w
+        cy = int(30 * px_mm) + (i // 2) * cell_h + side // 2
+        x0, y0 = cx - side // 2, cy - side // 2
+        if y0 + side + int(20 * px_mm) > page.shape[0] or x0 < 0:
+            raise RefereeError(f"markers of {marker_mm} mm do not fit on an A4 page")
+        page[y0:y0 + side, x0:x0 + side] = marker_image(i, side)
+        label = f"id {i}: {names[i]} (seat 0 at the bottom)"
+        cv2.putText(page, label, (x0, y0 + side + int(8 * px_mm)), font, px_mm * 0.25, 0,
+                    max(1, int(px_mm * 0.3)), cv2.LINE_AA)
+    bar_y = page.shape[0] - int(20 * px_mm)
+    x0 = int(20 * px_mm)
+    cv2.line(page, (x0, bar_y), (x0 + int(100 * px_mm), bar_y), 0, max(1, int(px_mm * 0.5)))
+    cv2.putText(page, f"100 mm (print at 100%: markers {marker_mm:g} mm)",
+                (x0, bar_y - int(4 * px_mm)), font, px_mm * 0.25, 0, max(1, int(px_mm * 0.3)),
+                cv2.LINE_AA)
+    return page
+
+
+# -- the table config ------------------------------------------------------------------------
+
+CALIBRATION_KEY = "calibration"
+
+
+def read_config(path: str | Path) -> dict:
+    """The table config TOML as a dict ({} when the file does not exist)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RefereeError(f"config {path} cannot be read ({exc})") from None
+
+
+def calibration_path(config_path: str | Path) -> Path:
+    """Where the config says the calibration is (``[camera] calibration``, relative to the
+    config's folder), else ``calibration.json`` beside it."""
+    config_path = Path(config_path)
+    camera = read_config(config_path).get("camera", {})
+    name = camera.get(CALIBRATION_KEY, "calibration.json") if isinstance(camera, dict) else \
+        "calibration.json"
+    p = Path(str(name)).expanduser()
+    return p if p.is_absolute() else config_path.parent / p
+
+
+def load_calibration(config_path: str | Path) -> Calibration:
+    return Calibration.load(calibration_path(config_path))
+
+
+def set_config_value(config_path: str | Path, section: str, key: str, value: str) -> None:
+    """Set ``key = "value"`` in ``[section]`` of a TOML file by editing its text, leaving every
+    other line (other sections, comments) as it was; creates the file or section if needed."""
+    config_path = Path(config_path)
+    text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+    line = f'{key} = {json.dumps(value)}'
+    lines = text.splitlines()
+    header = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+    start = next((i for i, l in enumerate(lines)
+                  if (m := header.match(l)) and m.group(1).strip() == section), None)
+    if start is None:
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines += [f"[{section}]", line]
+    else:
+        end = next((i for i in range(start + 1, len(lines))
+                    if header.match(lines[i]) or lines[i].lstrip().startswith("[[")),
+                   len(lines))
+        key_re = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        at = next((i for i in range(start + 1, end) if key_re.match(lines[i])), None)
+        if at is None:
+            lines.insert(start + 1, line)
+        else:
+            lines[at] = line
+    new_text = "\n".join(lines) + "\n"
+    try:
+        tomllib.loads(new_text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RefereeError(f"config {config_path}: editing [{section}] would break it "
+                           f"({exc}); set {line} there by hand") from None
+    tmp = config_path.with_name(config_path.name + ".tmp")
+    tmp.write_text(new_text, encoding="utf-8")
+    os.replace(tmp, config_path)
+
+
+def save_to_config(calibration: Calibration, config_path: str | Path) -> Path:
+    """Write the calibration JSON beside the config and point ``[camera] calibration`` at it.
+    Returns the JSON's path."""
+    config_path = Path(config_path)
+    config_path.parent.mkdir(parents=True, exist_ok=True)
+    target = calibration_path(config_path)
+    calibration.save(target)
+    try:
+        rel = target.relative_to(config_path.parent)
+    except ValueError:
+        rel = target
+    set_config_value(config_path, "camera", CALIBRATION_KEY, str(rel))
+    return target

@@ -1,0 +1,388 @@
+"""Finding tiles in a picture and cropping each one for the classifier.
+
+Nothing here depends on exact pixels of the rendered art: tiles are found as bodies that
+differ from the table (felt) and cut apart at their seams using what is known of their size.
+
+1. **Foreground**: pixels whose colour is far from the table's (the most common colour,
+   measured in Lab on the chroma mostly, so light falling off towards the edges does not
+   matter).
+2. **Components** of the foreground: a lone tile, a row of touching tiles, touching rows,
+   or a hand over the table.
+3. **Seams**: within a component, columns (rows) where the body is interrupted or darker
+   than the tile's face over most of its height. Cuts are chosen among seam candidates and the
+   grid positions the tile size predicts, by dynamic programming, so every piece is a tile
+   upright (``w`` x ``h``) or lying across (``h`` x ``w``).
+4. **Check**: a piece that is not filled like a tile body is left out; what a component
+   holds besides tiles is reported as ``occluded`` (a hand, an arm) so a tracker knows those
+   places are hidden rather than empty.
+
+:func:`find_tiles` works on a top-down table view with a known scale (``px_per_mm``), and
+:func:`find_tiles_photo` on any photo, estimating the tile size from the seams' period.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .zones import TILE_H_MM, TILE_W_MM
+
+
+@dataclass
+class FoundTile:
+    """A tile found in an image: ``box`` (x1, y1, x2, y2) in pixels, ``across`` when it lies
+    sideways (wider than tall), ``crop`` the BGR pixels for the classifier."""
+
+    box: tuple[int, int, int, int]
+    across: bool
+    crop: np.ndarray = field(repr=False)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+
+@dataclass
+class Finding:
+    """What :func:`find_tiles` saw: the tiles, and a mask of foreground that is not tiles."""
+
+    tiles: list[FoundTile]
+    occluded: np.ndarray   # uint8 mask, 255 where something other than a tile covers the table
+
+
+def background_colour(lab: np.ndarray) -> np.ndarray:
+    """The table's colour: the median of a sparse sample (the felt covers most of a table)."""
+    sample = lab[::7, ::7].reshape(-1, 3).astype(np.float32)
+    return np.median(sample, axis=0)
+
+
+def foreground_mask(image: np.ndarray, threshold: float = 16.0,
+                    bg: np.ndarray | None = None) -> np.ndarray:
+    """255 where ``image`` differs from the table colour ``bg`` (Lab; the table's own colour
+    when None) by more than ``threshold``, lightness counting half as much as chroma."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    if bg is None:
+        bg = background_colour(lab)
+    ref = np.empty_like(lab)
+    ref[:] = np.clip(np.round(bg), 0, 255).astype(np.uint8)
+    diff = cv2.absdiff(lab, ref)
+    l, a, b = cv2.split(diff)
+    dist = cv2.add(cv2.add(a, b), cv2.multiply(l, 0.5, dtype=cv2.CV_8U))
+    # the L1 distance runs about 1.3x the Euclidean one
+    _, mask = cv2.threshold(dist, threshold * 1.3, 255, cv2.THRESH_BINARY)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _cuts(profile: np.ndarray, sizes: list[float], tol: float = 0.16,
+          heights: np.ndarray | None = None, split_height: float = 0.0) -> list[int] | None:
+    """Cut ``[0, len(profile)]`` into pieces whose lengths are each one of ``sizes`` (within
+    ``tol``), cutting where ``profile`` (a seam score, higher = likelier seam) is high.
+
+    ``heights``: the body's height at each position; with it, a piece of ``sizes[0]`` (an
+    upright tile) must average taller than ``split_height`` and one of ``sizes[1]`` (lying
+    across) shorter. Candidates are the profile's local maxima and the grid positions the
+    sizes predict from either end; dynamic programming picks the best chain. None when no
+    chain fits.
+    """
+    n = len(profile)
+    if n == 0:
+        return None
+    cand = {0, n}
+    if n > 2:
+        p = profile
+        peaks = np.flatnonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]) & (p[1:-1] > 0.2)) + 1
+        cand.update(int(i) for i in peaks)
+    for s in sizes:
+        k = 1
+        while k * s < n:
+            cand.add(int(round(k * s)))
+            cand.add(int(round(n - k * s)))
+            k += 1
+    pts = sorted(c for c in cand if 0 <= c <= n)
+    score = {c: (float(profile[min(c, n - 1)]) if 0 < c < n else 0.0) for c in pts}
+    csum = None if heights is None else np.concatenate([[0.0], np.cumsum(heights)])
+    longest = max(sizes) * (1 + tol)
+    best: dict[int, tuple[float, int | None]] = {0: (0.0, None)}
+    for j in range(1, len(pts)):
+        c = pts[j]
+        top = None
+        for i in range(j - 1, -1, -1):
+            a = pts[i]
+            length = c - a
+            if length > longest:
+                break
+            if a not in best:
+                continue
+            k, dev = 0, abs(length - sizes[0]) / sizes[0]
+            if len(sizes) > 1:
+                dev1 = abs(length - sizes[1]) / sizes[1]
+                if dev1 < dev:
+                    k, dev = 1, dev1
+            if dev > tol:
+                continue
+            if csum is not None and len(sizes) > 1:
+                tall = (csum[c] - csum[a]) / length
+                if (k == 0) != (tall > split_height):
+                    continue
+            value = best[a][0] + score[c] - 2.0 * dev
+            if top is None or value > top[0]:
+                top = (value, a)
+        if top is not None:
+            best[c] = top
+    if n not in best:
+        return None
+    out = [n]
+    while best[out[-1]][1] is not None:
+        out.append(best[out[-1]][1])
+    return sorted(out)
+
+
+def _dips(gray: np.ndarray, axis: int, window: float) -> np.ndarray:
+    """Pixels clearly darker than the brightest pixel within ``window`` along the axis that
+    crosses a seam (``axis`` 1: along rows, so vertical seams show; 0: along columns)."""
+    k = max(3, int(window) | 1)
+    kernel = np.ones((1, k) if axis == 1 else (k, 1), np.uint8)
+    return gray < 0.92 * cv2.dilate(gray, kernel)
+
+
+def _seam_profile(dips: np.ndarray, body: np.ndarray, axis: int) -> np.ndarray:
+    """Seam score along one axis (0..1): the share of the band that is a gap or a dark line
+    there. A seam between touching tiles crosses the whole band; a stroke of a tile's face
+    does not. ``axis`` = 0 scores columns, 1 scores rows."""
+    return _smooth((dips | ~body).mean(axis=axis))
+
+
+def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
+                     allow_across: bool) -> list[tuple[tuple[int, int, int, int], float]]:
+    """Pieces within a component's bounding box, cut into tiles: ``(box, seam)`` with box =
+    (x1, y1, x2, y2) and seam = the weakest seam score of its cuts inside the component (how
+    sure we are it was cut at a real gap; 1.0 when it stands alone)."""
+    H, W = comp.shape
+    body = comp > 0
+    present_cols = body.any(axis=0)
+    row_sizes = [h, w] if allow_across else [h]
+    g = gray.astype(np.float32)
+    xdips, ydips = _dips(g, 1, w / 3), _dips(g, 0, w / 3)
+    # rows first, measured only over columns where the component has body
+    yprof = _seam_profile(ydips[:, present_cols], body[:, present_cols], 1) \
+        if present_cols.any() else np.zeros(H)
+    ycuts = _cuts(yprof, row_sizes) or _even(H, row_sizes)
+    out = []
+    sizes = [w, h] if allow_across else [w]
+    for y1, y2 in zip(ycuts[:-1], ycuts[1:]):
+        band = body[y1:y2]
+        rows_present = band.any(axis=1)
+        if not rows_present.any():
+            continue
+        xprof = _seam_profile(xdips[y1:y2][rows_present], band[rows_present], 0)
+        band_h = y2 - y1
+        heights = band.sum(axis=0).astype(np.float64)
+        # a band as tall as an upright tile may mix upright and sideways tiles; a shorter
+        # one holds only tiles lying across
+        mixed = allow_across and band_h > (w + h) / 2
+        band_sizes = sizes if (mixed or not allow_across) else [h]
+        filled = band.mean(axis=0) > 0.3
+        for xa, xb in _runs(filled):
+            if xb - xa < 0.5 * w:
+                continue
+            prof = xprof[xa:xb]
+            xcuts = _cuts(prof, band_sizes, heights=heights[xa:xb] if mixed else None,
+                          split_height=0.9 * (w + h) / 2) or _even(xb - xa, band_sizes)
+            for c1, c2 in zip(xcuts[:-1], xcuts[1:]):
+                # a cut's seam score: the best within a pixel of it (seams are thin)
+                inner = [prof[max(c - 1, 0):c + 2].max() for c in (c1, c2) if 0 < c < len(prof)]
+                inner += [yprof[max(c - 1, 0):c + 2].max() for c in (y1, y2)
+                          if 0 < c < H and body[max(c - 2, 0):c + 2, xa + c1:xa + c2].any()]
+                out.append(((xa + c1, y1, xa + c2, y2), min(inner) if inner else 1.0))
+    return out
+
+
+def _smooth(p: np.ndarray) -> np.ndarray:
+    if len(p) < 3:
+        return p
+    return np.convolve(p, np.array([0.25, 0.5, 0.25]), mode="same")
+
+
+def _even(n: int, sizes: list[float]) -> list[int]:
+    k = max(1, int(round(n / sizes[0])))
+    return [int(round(i * n / k)) for i in range(k + 1)]
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    out, start = [], None
+    for i, f in enumerate(flags):
+        if f and start is None:
+            start = i
+        elif not f and start is not None:
+            out.append((start, i))
+            start = None
+    if start is not None:
+        out.append((start, len(flags)))
+    return out
+
+
+def _tighten(comp: np.ndarray, box, w: float, h: float, allow_across: bool):
+    """The body's own box within a cut piece, if the piece is a tile; else None."""
+    x1, y1, x2, y2 = box
+    piece = comp[y1:y2, x1:x2]
+    if piece.size == 0:
+        return None
+    ys = np.flatnonzero(piece.mean(axis=1) > 0.35 * 255)
+    xs = np.flatnonzero(piece.mean(axis=0) > 0.35 * 255)
+    if len(ys) == 0 or len(xs) == 0:
+        return None
+    bx1, bx2 = x1 + xs[0], x1 + xs[-1] + 1
+    by1, by2 = y1 + ys[0], y1 + ys[-1] + 1
+    bw, bh = bx2 - bx1, by2 - by1
+    fill = comp[by1:by2, bx1:bx2].mean() / 255
+    shapes = [(w, h)] + ([(h, w)] if allow_across else [])
+    fits = any(abs(bw - sw) <= 0.25 * sw and abs(bh - sh) <= 0.25 * sh for sw, sh in shapes)
+    if not fits or fill < 0.72:
+        return None
+    return (int(bx1), int(by1), int(bx2), int(by2))
+
+
+def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = None,
+               allow_across: bool = True, mask: np.ndarray | None = None,
+               pad: int = 1, work_tile_px: float = 30.0, min_seam: float = 0.15) -> Finding:
+    """The tiles in ``image`` whose tiles are ``tile_w_px`` x ``tile_h_px`` when upright.
+
+    ``allow_across``: tiles may lie sideways (a riichi discard, a called tile).
+    ``mask``: the foreground, when the caller knows it better than the felt colour does.
+    ``work_tile_px``: finding runs on a copy scaled so a tile is about this wide (speed);
+    crops come from the full image. ``min_seam``: how clear a cut between touching pieces
+    must be for them to count as tiles (a hand is one body with no seams).
+    Returns a :class:`Finding`; tile order is rows top to bottom, left to right.
+    """
+    tile_h_px = tile_h_px or tile_w_px * TILE_H_MM / TILE_W_MM
+    scale = min(1.0, work_tile_px / float(tile_w_px))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    w, h = float(tile_w_px) * scale, float(tile_h_px) * scale
+    if mask is None:
+        fg = foreground_mask(small)
+    else:
+        fg = mask if scale == 1.0 else cv2.resize(mask, (small.shape[1], small.shape[0]),
+                                                  interpolation=cv2.INTER_NEAREST)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=4)
+    min_area = 0.35 * w * h
+    tiles: list[FoundTile] = []
+    covered = np.zeros_like(fg)
+    full_h, full_w = image.shape[:2]
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area:
+            continue
+        comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+        for box, seam_score in _split_component(gray[y:y + bh, x:x + bw], comp, w, h,
+                                                allow_across):
+            if seam_score < min_seam:
+                continue
+            tight = _tighten(comp, box, w, h, allow_across)
+            if tight is None:
+                continue
+            x1, y1, x2, y2 = tight[0] + x, tight[1] + y, tight[2] + x, tight[3] + y
+            covered[y1:y2, x1:x2] = 255
+            X1, Y1 = int(round(x1 / scale)), int(round(y1 / scale))
+            X2, Y2 = min(int(round(x2 / scale)), full_w), min(int(round(y2 / scale)), full_h)
+            crop = image[max(Y1 - pad, 0):Y2 + pad, max(X1 - pad, 0):X2 + pad]
+            tiles.append(FoundTile((X1, Y1, X2, Y2), (X2 - X1) > (Y2 - Y1), crop))
+    occluded = cv2.bitwise_and(fg, cv2.bitwise_not(covered))
+    occluded = cv2.morphologyEx(occluded, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if scale != 1.0:
+        occluded = cv2.resize(occluded, (full_w, full_h), interpolation=cv2.INTER_NEAREST)
+    return Finding(order_rows(tiles), occluded)
+
+
+def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:
+    """Rows top to bottom (a tile joins a row when its centre is within half a tile height
+    of the row's), left to right within each row."""
+    rows: list[list[FoundTile]] = []
+    for t in sorted(tiles, key=lambda t: t.centre[1]):
+        cy = t.centre[1]
+        half = (t.box[3] - t.box[1]) / 2
+        if rows and abs(np.mean([r.centre[1] for r in rows[-1]]) - cy) < half:
+            rows[-1].append(t)
+        else:
+            rows.append([t])
+    return [t for row in rows for t in sorted(row, key=lambda t: t.centre[0])]
+
+
+def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float) -> Finding:
+    """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``)."""
+    return find_tiles(topdown, TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm)
+
+
+# -- photos without calibration ------------------------------------------------------------------
+
+def _period(profile: np.ndarray, lo: int, hi: int) -> tuple[int, float]:
+    """The strongest repeat length of ``profile`` between ``lo`` and ``hi``, and how strong
+    (the normalised autocorrelation there, 0..1)."""
+    p = profile - profile.mean()
+    n = len(p)
+    denom = float((p * p).sum()) or 1.0
+    hi = min(hi, n - 2)
+    if hi <= lo:
+        return 0, 0.0
+    ac = np.array([(p[:n - k] * p[k:]).sum() / denom for k in range(lo, hi + 1)])
+    peaks = [k for k in range(1, len(ac) - 1) if ac[k] >= ac[k - 1] and ac[k] >= ac[k + 1]]
+    if not peaks:
+        return 0, 0.0
+    top = max(ac[k] for k in peaks)
+    # the first strong peak, not a multiple of it
+    for k in peaks:
+        if ac[k] >= 0.75 * top:
+            return lo + k, float(ac[k])
+    return 0, 0.0  # pragma: no cover
+
+
+def tile_size_from_photo(image: np.ndarray, mask: np.ndarray) -> tuple[float, float]:
+    """Estimate (width, height) in pixels of the upright tiles in a photo: the repeat length
+    of the seams across and down the tiled area; a single row is as tall as the area."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    ys, xs = np.nonzero(mask)
+    y1, y2, x1, x2 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    g = gray[y1:y2, x1:x2]
+    # seams: strong brightness changes across them (edges of the tile bodies)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    bh, bw = g.shape
+    py, sy = _period(gy.mean(axis=1), max(8, bh // 16), bh // 1)
+    px, sx = _period(gx.mean(axis=0), max(6, bw // 40), bw // 1)
+    h = float(py) if sy > 0.25 and py < 0.9 * bh else float(bh)
+    w_guess = 0.75 * h
+    if sx > 0.2 and 0.55 * h <= px <= 0.95 * h:
+        w = float(px)
+    else:
+        w = w_guess
+    return w, h
+
+
+def photo_mask(image: np.ndarray) -> np.ndarray:
+    """Foreground of a photo: what differs from the colour around its border, or the whole
+    picture when tiles fill it up to the border."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    border = np.concatenate([lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3),
+                             lab[:, :3].reshape(-1, 3), lab[:, -3:].reshape(-1, 3)])
+    bg = np.median(border.astype(np.float32), axis=0)
+    mask = foreground_mask(image, 16.0, bg)
+    if mask.mean() / 255 < 0.05 or _looks_like_tile_face(bg):
+        # a white page or tiles up to the border: take the bright bodies and their seams
+        mask = np.full(mask.shape, 255, np.uint8)
+    return mask
+
+
+def _looks_like_tile_face(lab_colour: np.ndarray) -> bool:
+    L, a, b = lab_colour
+    return L > 150 and abs(a - 128) < 14 and abs(b - 128) < 30
+
+
+def find_tiles_photo(image: np.ndarray) -> Finding:
+    """Tiles in an uncalibrated photo (a hand in a row, a grid of tiles), upright ones only,
+    the size estimated from the picture."""
+    mask = photo_mask(image)
+    w, h = tile_size_from_photo(image, mask)
+    return find_tiles(image, w, h, allow_across=False, mask=mask)
