@@ -86,13 +86,13 @@ class LightSettings:
     """How the seat lights and the buzzer show rulings (see :class:`hardware.lights.SeatLights`).
 
     ``winner``: seconds a winning claimant's light stays on. ``blink``: seconds a rejected
-    claimant's (or a violator's) light blinks, at ``blink_hz``. ``brightness``: for PWM lights.
+    claimant's (or a violator's) light blinks, at ``blink_hz``. ``pwm``: dimmable lights
+    (PWMLED) that fade in and out instead of switching hard.
     ``beep``: seconds per buzzer beep, ``beeps`` per violation.
     """
 
     active_high: bool = True
     pwm: bool = False
-    brightness: float = 1.0
     winner: float = 2.0
     blink: float = 1.5
     blink_hz: float = 4.0
@@ -149,7 +149,7 @@ class TableWiring:
 
 _BUTTON_KEYS = {"pull", "active_state", "debounce_ms", "chatter_presses", "chatter_window_ms",
                 "chatter_run_s", "recover_s"}
-_LIGHT_KEYS = {"active_high", "pwm", "brightness", "winner_s", "blink_s", "blink_hz"}
+_LIGHT_KEYS = {"active_high", "pwm", "winner_s", "blink_s", "blink_hz"}
 _BUZZER_KEYS = {"pin", "active_high", "beep_s", "beeps"}
 _SEAT_NAMES = {f"seat{seat}" for seat in SEATS}
 
@@ -369,8 +369,7 @@ class _Parser:
 
     def lights(self, t: dict) -> tuple[dict[int, int], LightSettings]:
         self.unknown_keys(t, "lights", _LIGHT_KEYS, True,
-                          "seat0-seat3, active_high, pwm, brightness, winner_s, blink_s, "
-                          "blink_hz")
+                          "seat0-seat3, active_high, pwm, winner_s, blink_s, blink_hz")
         lights: dict[int, int] = {}
         for key in t:
             if key not in _SEAT_NAMES:
@@ -380,14 +379,9 @@ class _Parser:
             if pin is not None:
                 lights[seat] = pin
         d = LightSettings()
-        pwm = self.flag(t, "lights", "pwm", d.pwm)
-        if "brightness" in t and not pwm:
-            self.problem(f"[lights] brightness = {_show(t['brightness'])}",
-                         "only with pwm = true")
         light = LightSettings(
             active_high=self.flag(t, "lights", "active_high", d.active_high),
-            pwm=pwm,
-            brightness=self.number(t, "lights", "brightness", d.brightness, maximum=1.0),
+            pwm=self.flag(t, "lights", "pwm", d.pwm),
             winner=self.number(t, "lights", "winner_s", d.winner, maximum=60),
             blink=self.number(t, "lights", "blink_s", d.blink, maximum=60),
             blink_hz=self.number(t, "lights", "blink_hz", d.blink_hz, maximum=50),
@@ -405,7 +399,7 @@ class _Parser:
             pin = self.pin(t["pin"], "[buzzer] pin", "buzzer")
         d = LightSettings()
         light = LightSettings(
-            active_high=light.active_high, pwm=light.pwm, brightness=light.brightness,
+            active_high=light.active_high, pwm=light.pwm,
             winner=light.winner, blink=light.blink, blink_hz=light.blink_hz,
             buzzer_active_high=self.flag(t, "buzzer", "active_high", d.buzzer_active_high),
             beep=self.number(t, "buzzer", "beep_s", d.beep, maximum=10),
