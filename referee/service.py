@@ -309,8 +309,10 @@ class TableService:
                 event = dict(item)
                 event["t"] = self.clock.from_mono(float(event["t"]))
                 self.submit(event, "buttons")
-                if self.table.health.get("buttons", {}).get("ok") is False:
-                    self.table.set_health("buttons", True, "")
+            elif hasattr(item, "health_ok"):  # hardware.ButtonFault: the panel's state
+                if item.text:
+                    log.warning("buttons: %s", item.text)
+                self.table.set_health("buttons", bool(item.health_ok), item.health_text or "")
             else:
                 text = item.get("text") if isinstance(item, dict) else str(item)
                 ok = bool(item.get("ok", False)) if isinstance(item, dict) else False

@@ -62,37 +62,25 @@ def read_recorded(path: Path) -> list[dict]:
         raise ConfigError(f"[service] replay: cannot read {path} ({exc.strerror})") from None
 
 
-def build_buttons(config: TableConfig, queue):
-    """Seat buttons on the GPIO pins of the config's ``[buttons]`` (hardware package)."""
-    try:
-        from hardware import SeatButtons  # noqa: F401
-    except ImportError as exc:
-        raise RefereeError(f"no seat-button support ({exc}); is the project fully installed?")
-    from hardware import SeatButtons
-    try:
-        return SeatButtons.from_config(config.path, queue=queue)
-    except RefereeError:
-        raise
-    except Exception as exc:  # lgpio/gpiozero: no /dev/gpiochip, not a Pi, no permission
-        raise RefereeError(
-            f"no GPIO: {exc} (hint: run on the Pi as a user in the 'gpio' group with "
-            "python3-lgpio installed; without a table try `riichi-referee demo`)") from None
+def load_wiring(config: TableConfig):
+    """The ``[buttons]``/``[lights]`` wiring (hardware package), checked."""
+    from hardware.config import load_table_config
+    return load_table_config(config.path)
 
 
-def build_lights(config: TableConfig):
-    try:
-        from hardware import SeatLights
-    except ImportError:
+def build_buttons(wiring, queue):
+    """Seat buttons on the GPIO pins of the wiring; their items go on ``queue``.
+
+    Edges are stamped on ``monotonic()``; the service puts them on the table clock."""
+    from hardware.buttons import SeatButtons
+    return SeatButtons(wiring, queue)
+
+
+def build_lights(wiring):
+    from hardware.lights import SeatLights
+    if not wiring.lights and wiring.buzzer is None:
         return None
-    if not config.section("lights"):
-        return None
-    try:
-        return SeatLights.from_config(config.path)
-    except RefereeError:
-        raise
-    except Exception as exc:
-        raise RefereeError(f"no GPIO for the seat lights: {exc} (hint: check [lights] pins "
-                           "and the 'gpio' group)") from None
+    return SeatLights(wiring)
 
 
 def build_camera(config: TableConfig):
@@ -130,8 +118,9 @@ def run(args: argparse.Namespace) -> int:
     import queue as queue_mod
     if recorded is None:
         buttons = queue_mod.Queue()
-        build_buttons(config, buttons)
-        lights = build_lights(config)
+        wiring = load_wiring(config)
+        build_buttons(wiring, buttons)
+        lights = build_lights(wiring)
         camera = build_camera(config)
     on_submit = None
     if args.ack:
