@@ -265,6 +265,8 @@ _WRC2015 = Ruleset(
         "kan_dora": "uncertain: assumed immediate as in the EMA rules",
         "red_fives": "WRC 2015 (no red fives)",
         "uma": "uncertain: assumed +15/+5/-5/-15 with 30,000 start as EMA 2016",
+        "ankan_chankan_kokushi": "uncertain: not checked in the WRC 2015 text; assumed not "
+                                 "allowed",
         "penalties": "dead hand for a false group from 5.4; the rest as ema2012 (project "
                      "reading)",
     },
@@ -356,6 +358,8 @@ _MLEAGUE = Ruleset(
         "red_fives": "M.League (one red five per suit)",
         "start_score": "M.League: 25,000 start, 30,000 return",
         "uma": "M.League: +30/+10/-10/-30 with oka +20 to first (uncertain on ties)",
+        "ankan_chankan_kokushi": "uncertain: not checked in the M.League rules; assumed not "
+                                 "allowed",
         "penalties": "uncertain: Japanese pro rules usually give a dead hand (agari houki) for "
                      "kuikae and false melds, chombo for false wins",
     },

@@ -1,0 +1,41 @@
+"""Event parsing: the spec's format accepted, everything the spec calls malformed refused
+with a message naming the line."""
+import pytest
+
+from referee.errors import MalformedEvent
+from referee.events import EventReader, dumps, parse_line
+
+
+def test_good_event_is_returned_with_extra_keys_kept():
+    ev = parse_line('{"type":"discard","t":1.5,"seat":2,"tile":"0p","riichi":true,"cam":7}', 4)
+    assert ev["tile"] == "0p" and ev["cam"] == 7
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("{nope", "not valid JSON"),
+    ('{"type":"shout","t":1}', "unknown event type"),
+    ('{"type":"discard","t":1,"seat":1,"tile":"8z"}', "unknown tile code"),
+    ('{"type":"discard","t":1,"seat":5,"tile":"1m"}', "outside 0-3"),
+    ('{"type":"call","t":1,"seat":1}', "missing key 'call'"),
+    ('{"type":"call","seat":1,"call":"pon"}', "missing key 't'"),
+    ('[1,2]', "JSON object"),
+])
+def test_malformed_lines_name_the_line(text, reason):
+    with pytest.raises(MalformedEvent) as exc:
+        parse_line(text, 12)
+    assert exc.value.line == 12 and str(exc.value).startswith("line 12: ")
+    assert reason in str(exc.value)
+
+
+def test_reader_refuses_time_going_backwards_after_yielding_earlier_lines():
+    lines = ['{"type":"dora","t":2,"indicator":"1m"}', "",
+             '{"type":"dora","t":1,"indicator":"2m"}']
+    got = []
+    with pytest.raises(MalformedEvent) as exc:
+        for n, ev in EventReader(lines):
+            got.append(n)
+    assert got == [1] and exc.value.line == 3 and "back in time" in str(exc.value)
+
+
+def test_dumps_is_one_compact_line():
+    assert dumps({"type": "claim", "tile": "5m"}) == '{"type":"claim","tile":"5m"}'
