@@ -1,1 +1,136 @@
-"""web package of riichi-referee."""
+"""The live dashboard: the table as the referee assistant sees it, every ruling as it happens.
+
+``create_app(table, pin_hash=..., secret_key=..., config=...)`` builds the Flask app for any
+TableSource (:class:`referee.live.LiveTable` in the demo, the journal-backed
+``referee.journal.JournalTable`` under gunicorn); :func:`serve` runs it in a thread for the
+demo and the browser tests. Blueprints: ``views`` (the page, ``/healthz``, ``/state.json``),
+``stream`` (``/stream``, server-sent events), ``referee`` (login and actions under
+``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``).
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from datetime import timedelta
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from .auth import PinGuard, RefereeSessions, csrf_token, is_referee
+from .state import Dashboard
+
+#: Defaults a caller may override through ``config``.
+DEFAULTS = {
+    "RIICHI_TABLE_NAME": "Riichi table",
+    # Seconds between keep-alive comments on an idle stream (at most 5: a phone that vanished
+    # must free its thread soon), and how often an idle stream checks its client is still there.
+    "RIICHI_KEEPALIVE": 4.0,
+    "RIICHI_STREAM_POLL": 1.0,
+    # Data a phone has not acknowledged for this long ends its stream (TCP_USER_TIMEOUT):
+    # a phone that walked out of Wi-Fi range never closes its connection.
+    "RIICHI_UNACKED_TIMEOUT": 5.0,
+    "RIICHI_LOCKOUT_FAILURES": 5,
+    "RIICHI_LOCKOUT_SECONDS": 300.0,
+    "RIICHI_REFEREE_HOURS": 12.0,
+    "RIICHI_MAX_TEXT": 500,
+    "SESSION_COOKIE_NAME": "riichi_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    # Plain http on a table's own Wi-Fi is the usual setup; set True behind TLS.
+    "SESSION_COOKIE_SECURE": False,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Phones revalidate the page script and style, so an update reaches them on reload.
+    "SEND_FILE_MAX_AGE_DEFAULT": 0,
+}
+
+
+def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
+               config: dict | None = None) -> Flask:
+    """The dashboard for one table.
+
+    ``table``: a TableSource: ``snapshot()``, ``hub``, ``submit(event)``, ``events()``,
+    ``rulings()``, ``clock()``. ``pin_hash``: the referee PIN's hash (:func:`web.pin.hash_pin`),
+    or a :class:`pathlib.Path` of the hash file, read at every login; None disables referee
+    login. ``secret_key`` signs session cookies; a random one (sessions end when the process
+    does) when None. ``config``: overrides of :data:`DEFAULTS` and Flask settings.
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.secret_key = secret_key or secrets.token_bytes(32)
+    hours = float(app.config["RIICHI_REFEREE_HOURS"])
+    app.permanent_session_lifetime = timedelta(hours=hours)
+    keepalive = float(app.config["RIICHI_KEEPALIVE"])
+    if not 0 < keepalive <= 5:
+        raise ValueError(f"RIICHI_KEEPALIVE must be above 0 and at most 5 s, not {keepalive}")
+
+    guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
+                     float(app.config["RIICHI_LOCKOUT_SECONDS"]))
+    app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600))
+
+    from . import actions, downloads, stream, views
+    app.register_blueprint(views.bp)
+    app.register_blueprint(stream.bp)
+    app.register_blueprint(actions.bp)
+    app.register_blueprint(downloads.bp)
+
+    app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee)
+
+    @app.errorhandler(HTTPException)
+    def _error(exc: HTTPException):
+        if request.path.endswith(".json") or \
+                request.accept_mimetypes.best == "application/json":
+            return jsonify(error=exc.description, status=exc.code), exc.code
+        return render_template("error.html", code=exc.code, name=exc.name,
+                               description=exc.description,
+                               table_name=app.config["RIICHI_TABLE_NAME"]), exc.code
+
+    @app.after_request
+    def _headers(response):
+        # Everything is served from here: no inline script, no framing by other sites.
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+            "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    return app
+
+
+class DashboardServer:
+    """A threaded werkzeug server running the dashboard (the demo, the browser tests)."""
+
+    def __init__(self, app: Flask, host: str, port: int):
+        from werkzeug.serving import make_server
+
+        self.app = app
+        self._server = make_server(host, port, app, threaded=True)
+        self.host = host
+        self.port = self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="dashboard", daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def shutdown(self) -> None:
+        """Close every stream, stop accepting, and wait for the serving thread."""
+        self.app.extensions["riichi"].stop()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000) -> DashboardServer:
+    """Run ``app`` on a threaded werkzeug server in a background thread; ``port`` 0 picks a
+    free one (see ``server.port``). Call ``server.shutdown()`` to stop it."""
+    return DashboardServer(app, host, port)
+
+
+__all__ = ["create_app", "serve", "DashboardServer", "DEFAULTS"]

@@ -1,0 +1,579 @@
+// riichi-referee dashboard: draws the table from the server-sent events of /stream.
+// The claim countdown runs on the table clock the server sends with every message
+// (`now`), advanced by the page's monotonic performance.now(): the phone's own clock
+// never judges anything.
+"use strict";
+
+(function () {
+  const body = document.body;
+  const REFEREE = body.dataset.referee === "1";
+  const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  const $ = (id) => document.getElementById(id);
+
+  // -- small DOM helper: h("span", {class: "x"}, "text", child) -------------------------
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") el.className = v;
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  // -- tiles --------------------------------------------------------------------------
+  // Kanji where the phone has a CJK font, Latin letters where it has none (no tofu boxes).
+  const CJK = (function () {
+    try {
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = "16px sans-serif";
+      const cjk = ctx.measureText("東南西北萬發中").width;
+      const missing = ctx.measureText("\uE000\uE001\uE002\uE003\uE004\uE005\uE006").width;
+      return Math.abs(cjk - missing) > 0.5;
+    } catch (e) { return false; }
+  })();
+  const HONOR = {
+    1: ["東", "E", "East"], 2: ["南", "S", "South"], 3: ["西", "W", "West"],
+    4: ["北", "N", "North"], 5: ["白", "", "White dragon"], 6: ["發", "F", "Green dragon"],
+    7: ["中", "C", "Red dragon"],
+  };
+  const WIND = { E: "East", S: "South", W: "West", N: "North" };
+  const WINDS = ["E", "S", "W", "N"];
+
+  function tileLabel(code) {
+    const n = code[0], s = code[1];
+    if (s === "z") return code + " " + HONOR[n][2];
+    return n === "0" ? "5" + s + " red" : code;
+  }
+
+  // opts: side (riichi / called, drawn sideways), gone (claimed by another seat),
+  // last (the latest discard), back (face down).
+  function tile(code, opts) {
+    opts = opts || {};
+    let el;
+    if (opts.back) {
+      el = h("span", { class: "tile back", role: "img", "aria-label": "face-down tile",
+                       title: "face-down tile" });
+    } else {
+      const n = code[0], s = code[1];
+      let cls = "tile " + s + (s === "z" ? " z" + n : "") + (n === "0" ? " red" : "");
+      if (opts.gone) cls += " gone";
+      if (opts.last) cls += " last";
+      let label = tileLabel(code);
+      if (opts.side) label += ", sideways";
+      if (opts.gone) label += ", called";
+      el = h("span", { class: cls, role: "img", "aria-label": label, title: label,
+                       "data-tile": code });
+      if (s === "z") {
+        el.append(h("span", { class: "n", "aria-hidden": "true" }, CJK ? HONOR[n][0] : HONOR[n][1]),
+                  h("span", { class: "k", "aria-hidden": "true" }));
+      } else {
+        el.append(h("span", { class: "n", "aria-hidden": "true" }, n === "0" ? "5" : n),
+                  h("span", { class: "k", "aria-hidden": "true" }, s === "m" ? (CJK ? "萬" : "m") : ""));
+      }
+    }
+    return opts.side ? h("span", { class: "side" }, el) : el;
+  }
+
+  // -- table clock --------------------------------------------------------------------
+  let now0 = null, recv0 = 0;
+  function sync(now) {
+    if (typeof now === "number") { now0 = now; recv0 = performance.now(); }
+  }
+  function tableNow() {
+    return now0 === null ? 0 : now0 + (performance.now() - recv0) / 1000;
+  }
+
+  // -- state --------------------------------------------------------------------------
+  const st = {
+    snap: null,
+    rulings: [],            // {seq, r}
+    rulingIds: new Set(),
+    referee: [],            // referee events
+    events: [],             // recent table events
+    health: {},
+    lastWindow: null,       // {w, closed, extra: [], result}
+    seq: 0,
+  };
+
+  function who(seat) {
+    if (seat === null || seat === undefined) return "—";
+    const names = st.snap && st.snap.names;
+    return names && names[seat] ? names[seat] + " (seat " + seat + ")" : "Seat " + seat;
+  }
+  const fmt = (x, d) => (typeof x === "number" ? x.toFixed(d === undefined ? 2 : d) : "?");
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+
+  // -- top: round, dora, health ---------------------------------------------------------
+  function renderCentre() {
+    const s = st.snap;
+    const r = s.round;
+    $("round").textContent = r ? (WIND[r.wind] || r.wind) + " " + r.number
+      : (s.game_over ? "Game over" : "Waiting for a hand");
+    $("honba").textContent = r ? plural(r.honba, "honba", "honba") : "";
+    $("sticks").textContent = r ? plural(r.riichi_sticks, "riichi stick", "riichi sticks") : "";
+    $("wall").textContent = r && typeof s.wall === "number" ? "Wall " + s.wall : "";
+    $("ruleset").textContent = s.ruleset || "—";
+    const dora = $("dora");
+    dora.replaceChildren(...(s.dora_indicators || []).map((c) => tile(c)));
+    const banner = $("banner");
+    const text = s.game_over ? "Game over" : (s.hand_over ? "Hand over" : "");
+    banner.textContent = text;
+    banner.hidden = !text;
+  }
+
+  function renderHealth() {
+    const box = $("health");
+    const names = ["camera", "buttons"];
+    for (const k of Object.keys(st.health)) if (!names.includes(k)) names.push(k);
+    box.replaceChildren(...names.map((name) => {
+      const e = st.health[name];
+      const title = name[0].toUpperCase() + name.slice(1);
+      if (!e) return h("span", { class: "hb", "data-component": name, title: "no report yet" },
+                       title + " ?");
+      return h("span", { class: "hb " + (e.ok ? "ok" : "bad"), "data-component": name,
+                         title: e.text || (e.ok ? "working" : "fault") },
+               title + (e.ok ? " ✓" : " ✗"),
+               !e.ok && e.text ? h("span", { class: "htext" }, ": " + e.text) : null);
+    }));
+  }
+
+  // -- seats ----------------------------------------------------------------------------
+  function renderSeats() {
+    const s = st.snap;
+    const dealer = s.round ? s.round.dealer : null;
+    let lastT = -Infinity, lastSeat = null;
+    for (const seat of s.seats) {
+      const p = seat.pond[seat.pond.length - 1];
+      if (p && p.t >= lastT) { lastT = p.t; lastSeat = seat.seat; }
+    }
+    const against = {};
+    for (const { r } of st.rulings) {
+      if (r.type === "violation") against[r.seat] = (against[r.seat] || 0) + 1;
+    }
+    for (const seat of s.seats) {
+      const box = $("seat-" + seat.seat);
+      if (!box) continue;
+      box.classList.toggle("turn", s.turn === seat.seat);
+      box.classList.toggle("dead", !!seat.dead_hand);
+      const wind = box.querySelector(".wind");
+      if (dealer === null || dealer === undefined) {
+        wind.textContent = "";
+        wind.title = "";
+      } else {
+        const w = WINDS[(seat.seat - dealer + 4) % 4];
+        wind.textContent = w;
+        wind.title = WIND[w] + (w === "E" ? " (dealer)" : "");
+      }
+      wind.classList.toggle("dealer", dealer === seat.seat);
+      box.querySelector(".name").textContent = who(seat.seat);
+      const score = s.scores ? s.scores[seat.seat] : null;
+      box.querySelector(".score").textContent = typeof score === "number" ? score.toLocaleString("en-US") : "";
+      const badges = [];
+      if (s.turn === seat.seat) badges.push(h("span", { class: "badge b-turn" }, "To play"));
+      if (seat.riichi) badges.push(h("span", { class: "badge b-riichi" }, "Riichi"));
+      if (seat.dead_hand) badges.push(h("span", { class: "badge b-dead" }, "Dead hand"));
+      if (against[seat.seat]) badges.push(h("span", { class: "badge b-viol" },
+        plural(against[seat.seat], "violation", "violations")));
+      box.querySelector(".badges").replaceChildren(...badges);
+
+      const rows = [];
+      for (let i = 0; i < seat.pond.length; i += 6) {
+        rows.push(h("div", { class: "row" }, seat.pond.slice(i, i + 6).map((p, j) =>
+          tile(p.tile, { side: p.riichi, gone: p.called,
+                         last: seat.seat === lastSeat && i + j === seat.pond.length - 1 }))));
+      }
+      if (!rows.length) rows.push(h("span", { class: "empty" }, "No discard yet"));
+      box.querySelector(".pond").replaceChildren(...rows);
+      box.querySelector(".melds").replaceChildren(...seat.melds.map(renderMeld));
+    }
+  }
+
+  function renderMeld(m) {
+    const tiles = m.tiles || [];
+    let calledDone = false;
+    const parts = tiles.map((c, i) => {
+      if (m.kind === "ankan" && (i === 0 || i === tiles.length - 1)) return tile(c, { back: true });
+      const side = !calledDone && m.called && c === m.called && m.kind !== "ankan";
+      if (side) calledDone = true;
+      return tile(c, { side });
+    });
+    const label = m.kind + " " + tiles.join(" ") + (m.from !== undefined && m.from !== null ? " from seat " + m.from : "");
+    return h("span", { class: "meld", title: label, "aria-label": label },
+      parts, m.from !== undefined && m.from !== null ? h("span", { class: "from" }, "← S" + m.from) : null);
+  }
+
+  // -- claim window: countdown and press timeline ----------------------------------------
+  let ticking = false;
+
+  function noteWindow() {
+    const w = st.snap && st.snap.window;
+    if (w) {
+      const same = st.lastWindow && !st.lastWindow.closed && st.lastWindow.w.opened === w.opened &&
+        st.lastWindow.w.discard_seat === w.discard_seat;
+      st.lastWindow = { w: w, closed: false, extra: [],
+                        result: same ? st.lastWindow.result : null };
+    } else if (st.lastWindow && !st.lastWindow.closed) {
+      st.lastWindow.closed = true;
+    }
+  }
+
+  function renderWindow() {
+    const box = $("window");
+    const lw = st.lastWindow;
+    if (!lw) {
+      box.className = "window idle";
+      $("w-what").textContent = "No discard open to claims";
+      $("w-tile").replaceChildren();
+      $("w-count").textContent = "";
+      $("w-presses").replaceChildren();
+      $("w-result").textContent = "";
+      return;
+    }
+    const w = lw.w;
+    const span = w.deadline - w.opened;
+    box.className = "window " + (lw.closed ? "closed" : "open");
+    let what = who(w.discard_seat) + (w.chankan ? " added a kan:" : " discarded");
+    if (w.last_discard) what += " (last discard: ron only)";
+    if (w.chankan) what += " (ron only: chankan)";
+    $("w-what").textContent = what;
+    $("w-tile").replaceChildren(tile(w.tile));
+    const presses = (w.presses || []).map((p) => Object.assign({}, p)).concat(lw.extra);
+    let scale = span * 1.25;
+    for (const p of presses) scale = Math.max(scale, p.t - w.opened + 0.25);
+    const winners = lw.result ? lw.result.winners || [] : [];
+    $("w-presses").replaceChildren(...presses.map((p) => {
+      const off = p.t - w.opened;
+      const late = p.t > w.deadline;
+      const won = winners.some((x) => x.seat === p.seat && x.call === p.call);
+      const mark = h("span", { class: "mark" });
+      mark.style.left = (100 * Math.max(0, off) / scale) + "%";
+      const line = h("span", { class: "deadline" });
+      line.style.left = (100 * span / scale) + "%";
+      return h("li", { class: "press" + (late ? " late" : "") + (won ? " won" : ""),
+                       "data-seat": p.seat, "data-call": p.call,
+                       "aria-label": who(p.seat) + " " + p.call + " at +" + fmt(off) + " s" + (late ? ", late" : "") },
+        h("span", { class: "who" }, "S" + p.seat + " " + p.call),
+        h("span", { class: "track" }, line, mark),
+        h("span", { class: "at" }, "+" + fmt(off) + " s"));
+    }));
+    $("w-result").textContent = lw.closed ? resultText(lw) : "";
+    updateCountdown();
+    if (!lw.closed && !ticking) {
+      ticking = true;
+      requestAnimationFrame(frame);
+    }
+  }
+
+  function resultText(lw) {
+    const r = lw.result;
+    if (!r) return lw.w.presses && lw.w.presses.length ? "Window closed." :
+      "Window closed: no claim.";
+    const won = (r.winners || []).map((x) => who(x.seat) + " " + x.call).join(" and ");
+    return "Decided after " + fmt(r.window) + " s: " + (won ? won + " awarded." : "no claim stands.");
+  }
+
+  function updateCountdown() {
+    const lw = st.lastWindow;
+    if (!lw) return;
+    const w = lw.w;
+    const span = Math.max(w.deadline - w.opened, 0.001);
+    if (lw.closed) {
+      $("w-count").textContent = "closed";
+      $("w-fill").style.transform = "scaleX(0)";
+      return;
+    }
+    const left = Math.max(0, w.deadline - tableNow());
+    $("w-count").textContent = left > 0 ? fmt(left, 1) + " s" : "deciding…";
+    $("w-count").dataset.left = left.toFixed(3);
+    $("w-fill").style.transform = "scaleX(" + (left / span).toFixed(4) + ")";
+  }
+
+  function frame() {
+    if (!st.lastWindow || st.lastWindow.closed) { ticking = false; updateCountdown(); return; }
+    updateCountdown();
+    requestAnimationFrame(frame);
+  }
+
+  // -- rulings ----------------------------------------------------------------------------
+  const REASONS = {
+    precedence: "a higher claim won", head_bump: "a nearer ron won",
+    late: "outside the claim window", wrong_seat: "chii only from the player on the left",
+    last_discard: "only ron may claim the last discard", no_wall: "no replacement tile for a kan",
+    kan_limit: "no more kans allowed",
+  };
+  const KINDS = {
+    kuikae: "Kuikae (swap call)", false_group: "False group", late_call: "Late call",
+    wrong_seat_call: "Call from the wrong seat", last_discard_call: "Call on the last discard",
+    illegal_kan: "Illegal kan", fifth_kan: "Fifth kan", furiten_ron: "Furiten ron",
+    no_yaku: "No yaku", false_win: "False win", riichi_open_hand: "Riichi with an open hand",
+    procedure: "Procedure",
+  };
+  const PENALTY = { none: "No penalty", warning: "Warning", dead_hand: "Dead hand", chombo: "Chombo" };
+
+  function addRuling(r) {
+    const id = r.ruling_id;
+    if (id !== undefined && id !== null) {
+      if (st.rulingIds.has(String(id))) return false;
+      st.rulingIds.add(String(id));
+    }
+    st.rulings.push({ seq: ++st.seq, r: r });
+    const lw = st.lastWindow;
+    if (r.type === "claim" && lw && lw.w.discard_seat === r.discard_seat && lw.w.tile === r.tile &&
+        !lw.result) lw.result = r;
+    return true;
+  }
+
+  function signed(n) { return (n > 0 ? "+" : "") + n; }
+
+  function rulingBody(r) {
+    const rule = r.rule ? "Rule: " + r.rule : null;
+    switch (r.type) {
+      case "claim": {
+        const winners = r.winners || [];
+        const main = winners.length
+          ? [winners.map((x) => who(x.seat) + " " + x.call).join(" and "), " on ", tile(r.tile),
+             " from " + who(r.discard_seat)]
+          : ["No claim stands on ", tile(r.tile), " from " + who(r.discard_seat)];
+        return [
+          h("p", { class: "rmain" }, main),
+          (r.rejected || []).length ? h("ul", { class: "rejected" }, r.rejected.map((x) =>
+            h("li", {}, who(x.seat) + " " + x.call + " rejected: " + x.reason +
+              (REASONS[x.reason] ? " (" + REASONS[x.reason] + ")" : "")))) : null,
+          h("p", { class: "rule" }, [rule, "decided " + fmt(r.window) + " s after the discard",
+                                     st.snap && st.snap.ruleset ? "ruleset " + st.snap.ruleset : null]
+            .filter(Boolean).join(" · ")),
+        ];
+      }
+      case "violation":
+        return [
+          h("p", { class: "rmain who" }, who(r.seat)),
+          h("p", { class: "seen" }, r.text || ""),
+          h("p", { class: "rule" }, rule || "No rule cited"),
+        ];
+      case "win": {
+        const how = r.from === null || r.from === undefined ? "tsumo" : "ron from " + who(r.from);
+        return [
+          h("p", { class: "rmain" }, who(r.seat) + " wins by " + how),
+          h("p", { class: "rsub" }, r.han + " han " + r.fu + " fu · " + r.points + " points" +
+            ((r.yaku || []).length ? " · " + r.yaku.join(", ") : "")),
+          r.payments ? h("p", { class: "rule" }, "Payments: " + r.payments.map((p, i) => "S" + i + " " + signed(p)).join(", ")) : null,
+          rule ? h("p", { class: "rule" }, rule) : null,
+        ];
+      }
+      case "hand_end":
+        return [
+          h("p", { class: "rmain" }, "Hand ends: " + r.result + (r.reason ? " (" + r.reason.replace(/_/g, " ") + ")" : "")),
+          r.scores ? h("p", { class: "rule" }, "Scores: " + r.scores.join(" / ")) : null,
+          rule ? h("p", { class: "rule" }, rule) : null,
+        ];
+      case "game_end":
+        return [
+          h("p", { class: "rmain" }, "Game ends"),
+          r.scores ? h("p", { class: "rsub" }, "Scores: " + r.scores.join(" / ")) : null,
+          r.final ? h("p", { class: "rule" }, "Final (after uma/oka): " + r.final.join(" / ")) : null,
+        ];
+      default:
+        return [h("p", { class: "rmain" }, r.text || JSON.stringify(r)), rule ? h("p", { class: "rule" }, rule) : null];
+    }
+  }
+
+  function overrideForm(r) {
+    const form = h("form", { method: "post", action: body.dataset.overrideUrl || "/referee/override" },
+      h("input", { type: "hidden", name: "csrf_token", value: CSRF }),
+      h("input", { type: "hidden", name: "ruling_id", value: r.ruling_id }),
+      h("label", {}, "Decision and why",
+        h("textarea", { name: "text", required: true, maxlength: 500, rows: 2 })),
+      h("button", { type: "submit" }, "Override " + r.ruling_id));
+    return h("details", { class: "override-box" }, h("summary", {}, "Override"), form);
+  }
+
+  function rulingItem(r) {
+    const decisions = st.referee.filter((e) => e.ruling_id !== undefined && e.ruling_id !== null &&
+                                                String(e.ruling_id) === String(r.ruling_id));
+    const overridden = decisions.some((e) => e.action === "override");
+    let cls = "ruling r-" + r.type + (overridden ? " is-overridden" : "");
+    let title = r.type.replace(/_/g, " ");
+    const head = [];
+    if (r.type === "violation") {
+      cls += " violation pen-" + r.penalty;
+      title = "Violation · " + (KINDS[r.kind] || r.kind);
+    }
+    head.push(h("span", { class: "rtype" }, title));
+    if (r.type === "violation") head.push(h("span", { class: "pen" }, PENALTY[r.penalty] || r.penalty));
+    head.push(h("span", { class: "rid" }, r.ruling_id || ""));
+    if (typeof r.t === "number") head.push(h("span", { class: "rt" }, "t " + fmt(r.t)));
+    return h("li", { class: cls, id: r.ruling_id ? "ruling-" + r.ruling_id : null,
+                     "data-ruling": r.ruling_id, "data-type": r.type },
+      h("div", { class: "rhead" }, head),
+      rulingBody(r),
+      decisions.map((e) => h("p", { class: e.action === "override" ? "overridden" : "rule" },
+        (e.action === "override" ? "Overridden by the referee: " :
+         e.action === "penalty" ? "Referee penalty (" + (PENALTY[e.penalty] || e.penalty || "?") + "): " :
+         "Referee " + e.action + ": ") + e.text)),
+      REFEREE && r.ruling_id ? overrideForm(r) : null);
+  }
+
+  function refereeItem(e) {
+    let what = "Referee " + e.action.replace(/_/g, " ");
+    if (e.action === "penalty" && e.seat !== undefined) what += " for " + who(e.seat) + " (" + (PENALTY[e.penalty] || e.penalty) + ")";
+    if (e.ruling_id !== undefined && e.ruling_id !== null) what += " on " + e.ruling_id;
+    return h("li", { class: "ruling r-referee", "data-type": "referee", "data-action": e.action },
+      h("div", { class: "rhead" }, h("span", { class: "rtype" }, what), h("span", { class: "rt" }, "t " + fmt(e.t))),
+      h("p", { class: "rsub" }, e.text));
+  }
+
+  function renderFeed() {
+    const items = st.rulings.map(({ seq, r }) => ({ seq, t: typeof r.t === "number" ? r.t : 0, el: () => rulingItem(r) }))
+      .concat(st.referee.map((e) => ({ seq: e.__seq, t: e.t, el: () => refereeItem(e) })));
+    items.sort((a, b) => (b.t - a.t) || (b.seq - a.seq));
+    const list = $("rulings");
+    // An override form the referee is typing in survives the redraw, text and all.
+    const typing = list.querySelector("details.override-box[open]");
+    const keep = typing ? typing.closest("li").dataset.ruling : null;
+    list.replaceChildren(...(items.length ? items.slice(0, 300).map((x) => x.el())
+      : [h("li", { class: "empty muted" }, "No ruling yet.")]));
+    if (keep) {
+      for (const li of list.querySelectorAll("li[data-ruling]")) {
+        if (li.dataset.ruling === keep) {
+          const fresh = li.querySelector("details.override-box");
+          if (fresh) fresh.replaceWith(typing);
+        }
+      }
+    }
+  }
+
+  // -- table events ----------------------------------------------------------------------
+  function describe(e) {
+    const s = e.seat !== undefined ? "S" + e.seat + " " : "";
+    switch (e.type) {
+      case "discard": return s + "discards " + e.tile + (e.riichi ? " (riichi)" : "");
+      case "call": return s + "presses " + e.call;
+      case "meld": return s + e.kind + " " + (e.tiles || []).join(" ");
+      case "dora": return "dora indicator " + e.indicator;
+      case "reveal": return s + "reveals " + (e.tiles || []).join(" ") + " (wins on " + e.win_tile + ")";
+      case "tenpai": return "tenpai: " + (e.seats || []).map((x) => "S" + x).join(", ");
+      case "hand_start": return "hand starts: " + (WIND[e.round_wind] || e.round_wind) + ", dealer S" + e.dealer;
+      case "game_start": return "game starts (" + e.ruleset + ")";
+      case "referee": return "referee " + e.action + ": " + e.text;
+      default: return e.type;
+    }
+  }
+
+  function renderEvents() {
+    const list = $("event-log");
+    const recent = st.events.slice(-15).reverse();
+    list.replaceChildren(...(recent.length ? recent.map((e) =>
+      h("li", { "data-type": e.type }, h("span", { class: "et" }, fmt(e.t)), h("span", {}, describe(e))))
+      : [h("li", { class: "empty muted" }, "No event yet.")]));
+  }
+
+  // -- undo target (referee) ---------------------------------------------------------------
+  let undoPending = false;
+  function refreshUndo() {
+    const box = $("undo-box");
+    if (!box || !box.open || undoPending) return;
+    undoPending = true;
+    fetch(body.dataset.undoTargetUrl || "/referee/undo-target",
+          { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((r) => r.json())
+      .then((j) => {
+        $("undo-target").value = j.key || "";
+        $("undo-what").textContent = j.text;
+      })
+      .catch(() => { $("undo-what").textContent = "(could not ask the table)"; })
+      .finally(() => { undoPending = false; });
+  }
+  const undoBox = $("undo-box");
+  if (undoBox) undoBox.addEventListener("toggle", refreshUndo);
+
+  // -- the stream ------------------------------------------------------------------------
+  function setLive(on) {
+    const el = $("live");
+    el.textContent = on ? "Live" : "Reconnecting…";
+    el.classList.toggle("off", !on);
+  }
+
+  function addEvent(e) {
+    st.events.push(e);
+    if (st.events.length > 60) st.events.splice(0, st.events.length - 60);
+    if (e.type === "referee") {
+      e.__seq = ++st.seq;
+      st.referee.push(e);
+    }
+  }
+
+  function renderAll() {
+    if (!st.snap) return;
+    renderCentre();
+    renderHealth();
+    renderSeats();
+    renderWindow();
+    renderFeed();
+    renderEvents();
+  }
+
+  function onState(msg) {
+    if (msg.full) {
+      st.rulings = []; st.rulingIds = new Set(); st.referee = []; st.events = [];
+      st.health = {};
+      st.lastWindow = null;
+      st.snap = msg.data;
+      for (const e of msg.events || []) if (e.type !== "referee") st.events.push(e);
+      for (const e of msg.referee || []) { e.__seq = ++st.seq; st.referee.push(e); }
+      st.events = st.events.concat(msg.referee || []).sort((a, b) => a.t - b.t).slice(-60);
+      for (const r of msg.rulings || []) addRuling(r);
+    } else {
+      st.snap = msg.data;
+    }
+    for (const e of st.snap.health || []) st.health[e.component] = e;
+    noteWindow();
+    renderAll();
+  }
+
+  function handle(kind, msg) {
+    sync(msg.now);
+    setLive(true);
+    if (kind === "state") return onState(msg);
+    if (!st.snap) return;
+    const d = msg.data;
+    if (kind === "ruling") {
+      if (addRuling(d)) { renderFeed(); renderSeats(); renderWindow(); }
+    } else if (kind === "event") {
+      addEvent(d);
+      const lw = st.lastWindow;
+      // A press after its window closed still belongs on that window's timeline (late).
+      if (d.type === "call" && lw && lw.closed && !(st.snap && st.snap.window) &&
+          st.snap.turn !== d.seat && d.t - lw.w.opened < 3 * (lw.w.deadline - lw.w.opened)) {
+        lw.extra.push({ seat: d.seat, call: d.call, t: d.t });
+        renderWindow();
+      }
+      if (d.type === "referee") renderFeed();
+      renderEvents();
+      refreshUndo();
+    } else if (kind === "health") {
+      st.health[d.component] = d;
+      renderHealth();
+    }
+  }
+
+  function connect() {
+    const es = new EventSource(body.dataset.stream || "/stream");
+    es.onopen = () => setLive(true);
+    es.onerror = () => setLive(false);
+    for (const kind of ["state", "event", "ruling", "health"]) {
+      es.addEventListener(kind, (ev) => {
+        let msg;
+        try { msg = JSON.parse(ev.data); } catch (e) { return; }
+        handle(kind, msg);
+      });
+    }
+    return es;
+  }
+
+  window.riichiDashboard = { tableNow: tableNow, state: st, cjk: CJK, source: connect() };
+})();

@@ -1,0 +1,41 @@
+"""The page, and two small JSON views for scripts and monitoring."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, render_template
+
+from referee.events import PENALTIES
+
+from .auth import is_referee
+from .stream import full_state
+
+bp = Blueprint("views", __name__)
+
+
+@bp.get("/")
+def table_page():
+    return render_template(
+        "table.html",
+        table_name=current_app.config["RIICHI_TABLE_NAME"],
+        referee=is_referee(),
+        penalties=PENALTIES,
+    )
+
+
+@bp.get("/state.json")
+def state_json():
+    """The same full state a stream starts with."""
+    response = jsonify(full_state(current_app.extensions["riichi"].table))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/healthz")
+def healthz():
+    """Liveness for systemd/monitoring: open streams and hub subscribers."""
+    dash = current_app.extensions["riichi"]
+    hub = dash.table.hub
+    return jsonify({
+        "ok": True,
+        "streams": dash.stream_count,
+        "subscribers": getattr(hub, "subscriber_count", None),
+    })
