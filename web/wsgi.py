@@ -1,0 +1,166 @@
+"""The dashboard under gunicorn: ``gunicorn -c web/gunicorn.conf.py 'web.wsgi:app'``.
+
+The table service runs in another process and journals everything in SQLite; this app reads
+that journal through ``referee.journal.JournalTable`` and hands referee actions to the
+service through it. Settings, environment first, then the ``[web]`` section of the table's
+TOML config named by ``RIICHI_CONFIG``:
+
+=========================  ==========================  =========================================
+environment                ``[web]`` key               meaning
+=========================  ==========================  =========================================
+``RIICHI_JOURNAL``         ``journal`` (else           the journal file the service writes
+                           ``[journal] path``)
+``RIICHI_PIN_HASH_FILE``   ``pin_hash_file``           the hash ``riichi-referee set-pin`` wrote
+``RIICHI_SECRET_KEY_FILE`` ``secret_key_file``         a file holding the cookie-signing key
+                                                       (made, owner-only, when missing); without
+                                                       one, sessions end when the process does
+``RIICHI_COOKIE_SECURE``   ``cookie_secure``           ``1`` behind TLS: cookies only over https
+``RIICHI_TABLE_NAME``      ``table_name``              shown at the top of the page
+=========================  ==========================  =========================================
+
+Relative paths in the config are relative to the config file. A setting that cannot be used
+stops gunicorn with one line saying which and why.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import tomllib
+from pathlib import Path
+
+from referee.errors import RefereeError
+
+from .pin import default_pin_file
+
+PREFIX = "riichi-referee dashboard"
+
+
+class SetupError(RefereeError):
+    """The dashboard cannot start: a setting is missing or unusable."""
+
+
+def _web_config(environ) -> tuple[dict, Path | None]:
+    path = environ.get("RIICHI_CONFIG")
+    if not path:
+        return {}, None
+    path = Path(path).expanduser()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SetupError(f"config {path} (RIICHI_CONFIG): no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupError(f"config {path} (RIICHI_CONFIG): cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(f"config {path} (RIICHI_CONFIG): not valid TOML ({exc})") from None
+    web = raw.get("web", {})
+    journal = raw.get("journal", {})
+    if not isinstance(web, dict) or not isinstance(journal, dict):
+        raise SetupError(f"config {path}: [web] and [journal] must be tables of keys")
+    merged = dict(web)
+    if "journal" not in merged and "path" in journal:
+        merged["journal"] = journal["path"]
+    for key in ("journal", "pin_hash_file", "secret_key_file", "table_name"):
+        if key in merged and not isinstance(merged[key], str):
+            raise SetupError(f"config {path}: [web] {key} must be a string")
+    if "cookie_secure" in merged and not isinstance(merged["cookie_secure"], bool):
+        raise SetupError(f"config {path}: [web] cookie_secure must be true or false")
+    return merged, path.parent
+
+
+def settings(environ=None) -> dict:
+    """The dashboard's settings from the environment and the config file (see above)."""
+    environ = os.environ if environ is None else environ
+    web, base = _web_config(environ)
+
+    def path_of(env: str, key: str) -> Path | None:
+        if environ.get(env):
+            return Path(environ[env]).expanduser()
+        if web.get(key):
+            p = Path(web[key]).expanduser()
+            return p if p.is_absolute() or base is None else base / p
+        return None
+
+    journal = path_of("RIICHI_JOURNAL", "journal")
+    if journal is None:
+        raise SetupError("no journal to show: set RIICHI_JOURNAL to the table service's journal "
+                         "file, or RIICHI_CONFIG to a table config with [journal] path")
+    secure = environ.get("RIICHI_COOKIE_SECURE")
+    return {
+        "journal": journal,
+        "pin_hash_file": path_of("RIICHI_PIN_HASH_FILE", "pin_hash_file") or default_pin_file(),
+        "secret_key_file": path_of("RIICHI_SECRET_KEY_FILE", "secret_key_file"),
+        "cookie_secure": (secure.strip().lower() in ("1", "true", "yes", "on")) if secure
+        else bool(web.get("cookie_secure", False)),
+        "table_name": environ.get("RIICHI_TABLE_NAME") or web.get("table_name"),
+    }
+
+
+def _secret_key(path: Path | None) -> bytes:
+    if path is None:
+        return secrets.token_bytes(32)
+    try:
+        key = path.read_bytes().strip()
+        if len(key) >= 32:
+            return key
+        raise SetupError(f"secret key file {path}: too short (delete it to make a new one)")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise SetupError(f"secret key file {path}: cannot be read ({exc.strerror})") from None
+    key = secrets.token_hex(32).encode()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key + b"\n")
+    except OSError as exc:
+        raise SetupError(f"secret key file {path}: cannot be written ({exc.strerror})") from None
+    return key
+
+
+def _journal_table(path: Path):
+    try:
+        from referee.journal import JournalTable
+    except ImportError as exc:
+        raise SetupError(f"referee.journal.JournalTable is not available ({exc})") from None
+    if not path.exists():
+        raise SetupError(f"journal {path}: no such file (start the table service first: it "
+                         "creates the journal)")
+    return JournalTable(path)
+
+
+def build_app(environ=None):
+    """The dashboard for the journal the settings name."""
+    from . import create_app
+
+    conf = settings(environ)
+    config = {"SESSION_COOKIE_SECURE": conf["cookie_secure"]}
+    if conf["table_name"]:
+        config["RIICHI_TABLE_NAME"] = conf["table_name"]
+    secret = _secret_key(conf["secret_key_file"])
+    table = _journal_table(conf["journal"])
+    # A Path: the PIN file is read at each login, so set-pin needs no restart.
+    return create_app(table, pin_hash=Path(conf["pin_hash_file"]), secret_key=secret,
+                      config=config)
+
+
+def _load():
+    try:
+        return build_app()
+    except RefereeError as exc:
+        message = f"{PREFIX}: {exc}"
+        try:
+            from gunicorn.errors import AppImportError
+        except ImportError:  # pragma: no cover - gunicorn is a runtime dependency
+            raise SystemExit(message) from None
+        # gunicorn prints this one line and stops instead of restarting the worker forever.
+        raise AppImportError(message) from None
+
+
+def __getattr__(name: str):
+    # Built on first access, so importing this module (tests, tools) needs no journal.
+    if name == "app":
+        app = _load()
+        globals()["app"] = app
+        return app
+    raise AttributeError(name)
