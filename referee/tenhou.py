@@ -45,7 +45,7 @@ from urllib.parse import unquote
 from . import tiles as T
 from .errors import RefereeError
 from .events import dumps
-from .scoring import Situation
+from .scoring import Situation, is_complete, is_tenpai
 
 WINDS = "ESWN"
 LIVE_WALL = 70  # 136 tiles - 52 dealt - 14 dead wall: draws a hand can have, rinshan included
@@ -150,6 +150,13 @@ class ExpectedHand:
     draw (``nine_terminals``, ``four_riichi``, ``four_kans``, ``four_winds``, ``triple_ron``) or
     ``nagashi_mangan``. ``tenpai`` lists the seats tenpai at an exhaustive draw. ``scores`` are
     the closing scores (riichi sticks paid in this hand deducted).
+
+    ``checkable`` is False when the log records a win without its value (some hand-made
+    tenhou.net/6 logs do): its figures cannot be compared, and ``note`` says why.
+    ``expected_violations`` (``{"seat", "kind"}``) are what a correct referee must flag
+    because the log itself shows it (such a hand-made "win" that is no winning hand).
+    ``final_hands`` are each seat's concealed tiles and melds when the hand ended (not
+    visible to a camera; for checking tenpai and waits).
     """
 
     index: int
@@ -165,6 +172,10 @@ class ExpectedHand:
     deltas: list[int]
     scores: list[int]
     tenpai: list[int] | None = None
+    checkable: bool = True
+    note: str | None = None
+    expected_violations: list[dict] = field(default_factory=list)
+    final_hands: list[tuple[list[str], list[dict]]] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -1000,17 +1011,32 @@ class _Replay:
             for act in h.actions:
                 if act[0] == "riichi_ok":
                     closing[act[1]] -= 1000
-        return ExpectedHand(index=self.index, round_wind=WINDS[h.round_index // 4 % 4],
-                            round_number=h.round_index % 4 + 1, dealer=h.dealer,
-                            honba=h.honba, riichi_sticks=h.sticks, start_scores=list(h.scores),
-                            result=end.result, reason=end.reason, wins=wins,
-                            deltas=list(end.deltas), scores=closing, tenpai=end.tenpai)
+        expected = ExpectedHand(index=self.index, round_wind=WINDS[h.round_index // 4 % 4],
+                                round_number=h.round_index % 4 + 1, dealer=h.dealer,
+                                honba=h.honba, riichi_sticks=h.sticks,
+                                start_scores=list(h.scores), result=end.result,
+                                reason=end.reason, wins=wins, deltas=list(end.deltas),
+                                scores=closing, tenpai=end.tenpai,
+                                final_hands=[(_hand_order(self.concealed[s]),
+                                              [dict(m) for m in self.melds[s]])
+                                             for s in range(4)])
+        for w in wins:
+            if w.han is not None:
+                continue
+            expected.checkable = False
+            if is_complete(w.concealed, w.melds):
+                expected.note = (f"the log records seat {w.seat}'s win without its value")
+            else:
+                expected.note = (f"the log records a win by seat {w.seat} on "
+                                 f"{T.hand_str(w.concealed)} (won on {w.win_tile}), which is "
+                                 "not a winning hand: a referee flags false_win")
+                expected.expected_violations.append({"seat": w.seat, "kind": "false_win"})
+        return expected
 
     def _tenpai_from(self, deltas: list[int]) -> list[int]:
         gain = [s for s in range(4) if deltas[s] > 0]
         if gain:
             return gain
-        from .scoring import is_tenpai
         return [s for s in range(4) if is_tenpai(self.concealed[s], self.melds[s])]
 
     def _wins(self, recorded: list[_Win]) -> list[ExpectedWin]:

@@ -1,0 +1,244 @@
+"""``riichi-referee check-tenhou PATH...``: replay real Tenhou games and compare with their logs.
+
+Each log (a file, or every ``*.mjlog``/``*.xml``/``*.json``/``*.gz`` under a folder) is
+imported (:mod:`referee.tenhou`) and its events fed to ``Referee("tenhou")``. The rulings are
+compared with what the log records:
+
+* every recorded win: a ``win`` ruling for the same seat with the same ``from``, ``han``,
+  ``fu`` (not for yakuman, whose fu Tenhou reports its own way), ``points`` and ``payments``;
+* every hand's ``hand_end``: the same result (and the reason of an abortive draw) and the same
+  closing ``scores``;
+* ``game_end`` (when the log has the final standings): the same scores and match points;
+* violations: a Tenhou game has none, so every violation is a false flag, except where the
+  log itself shows one (a hand-made log recording a "win" that is no winning hand).
+
+It prints, per file and in total: hands, wins matched, hand-end scores matched, violations,
+and exits with status 1 when anything does not match. ``--verbose`` prints each mismatch.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .errors import RefereeError
+from .tenhou import ExpectedHand, ExpectedWin, ImportedGame, import_log
+
+LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".gz")
+
+
+@dataclass
+class GameCheck:
+    """How one game's replay compares with its log."""
+
+    source: str
+    hands: int = 0
+    wins: int = 0
+    wins_matched: int = 0
+    hand_ends: int = 0
+    hand_ends_matched: int = 0
+    violations: int = 0
+    expected_violations: int = 0
+    unverifiable: int = 0
+    game_end: bool | None = None       # None: the log has no final standings
+    error: str | None = None
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return (self.error is None and self.wins_matched == self.wins
+                and self.hand_ends_matched == self.hand_ends and self.violations == 0
+                and self.game_end is not False)
+
+
+def _referee():
+    try:
+        from .core import Referee
+        return Referee("tenhou")
+    except (ImportError, NotImplementedError, AttributeError) as exc:
+        raise RefereeError(f"the rules core is not available ({exc})") from None
+
+
+def replay_by_hand(game: ImportedGame, referee=None) -> tuple[list[list[dict]], list[dict]]:
+    """Feed the game's events; return the rulings of each hand, and the ``game_end`` rulings.
+
+    A hand's rulings are those the core gives after its ``hand_start`` up to and including
+    the next ``hand_start`` (the core may close a hand only when the next one starts), and,
+    for the last hand, those of ``finish()``.
+    """
+    referee = referee or _referee()
+    per_hand: list[list[dict]] = []
+    before: list[dict] = []
+    for event in game.events:
+        rulings = referee.feed(event)
+        (per_hand[-1] if per_hand else before).extend(rulings)
+        if event["type"] == "hand_start":
+            per_hand.append([])
+    rulings = referee.finish()
+    (per_hand[-1] if per_hand else before).extend(rulings)
+    if per_hand:
+        per_hand[0][:0] = before
+    everything = [r for rs in per_hand for r in rs]
+    return per_hand, [r for r in everything if r["type"] == "game_end"]
+
+
+def _win_diff(want: ExpectedWin, got: dict) -> list[str]:
+    diff = []
+    if got.get("from") != want.from_seat:
+        diff.append(f"from {got.get('from')} (log {want.from_seat})")
+    if want.han is not None and got.get("han") != want.han:
+        diff.append(f"han {got.get('han')} (log {want.han})")
+    if want.fu is not None and not want.yakuman and got.get("fu") != want.fu:
+        diff.append(f"fu {got.get('fu')} (log {want.fu})")
+    if want.points is not None and got.get("points") != want.points:
+        diff.append(f"points {got.get('points')} (log {want.points})")
+    if got.get("payments") != want.payments:
+        diff.append(f"payments {got.get('payments')} (log {want.payments})")
+    return diff
+
+
+def _check_hand(hand: ExpectedHand, rulings: list[dict], check: GameCheck) -> None:
+    label = hand.label
+    violations = [r for r in rulings if r["type"] == "violation"]
+    expected = list(hand.expected_violations)
+    for v in violations:
+        match = next((x for x in expected if x["seat"] == v.get("seat")
+                      and x["kind"] == v.get("kind")), None)
+        if match is not None:
+            expected.remove(match)
+            check.expected_violations += 1
+            continue
+        check.violations += 1
+        check.mismatches.append(f"{label}: violation {v.get('kind')} by seat {v.get('seat')}: "
+                                f"{v.get('text')}")
+    if not hand.checkable:
+        check.unverifiable += 1
+        check.mismatches.append(f"{label}: not compared: {hand.note}")
+        return
+    wins = [r for r in rulings if r["type"] == "win"]
+    for want in hand.wins:
+        check.wins += 1
+        got = next((r for r in wins if r.get("seat") == want.seat), None)
+        if got is None:
+            check.mismatches.append(f"{label}: no win ruling for seat {want.seat} "
+                                    f"(log: {want.han} han {want.fu} fu {want.points})")
+            continue
+        wins.remove(got)
+        diff = _win_diff(want, got)
+        if diff:
+            check.mismatches.append(f"{label}: seat {want.seat}'s win: " + ", ".join(diff))
+        else:
+            check.wins_matched += 1
+    for extra in wins:
+        check.mismatches.append(f"{label}: a win ruling for seat {extra.get('seat')} the log "
+                                "does not have")
+    check.hand_ends += 1
+    ends = [r for r in rulings if r["type"] == "hand_end"]
+    if not ends:
+        check.mismatches.append(f"{label}: no hand_end ruling (log: {hand.result}"
+                                f"{' ' + hand.reason if hand.reason else ''}, scores "
+                                f"{hand.scores})")
+        return
+    end = ends[0]
+    diff = []
+    if end.get("result") != hand.result:
+        diff.append(f"result {end.get('result')} (log {hand.result})")
+    if hand.result == "abortive" and end.get("reason") != hand.reason:
+        diff.append(f"reason {end.get('reason')} (log {hand.reason})")
+    if end.get("scores") != hand.scores:
+        diff.append(f"scores {end.get('scores')} (log {hand.scores})")
+    if len(ends) > 1:
+        diff.append(f"{len(ends)} hand_end rulings")
+    if diff:
+        check.mismatches.append(f"{label}: hand_end " + ", ".join(diff))
+    else:
+        check.hand_ends_matched += 1
+
+
+def check_game(game: ImportedGame, referee=None) -> GameCheck:
+    """Replay one imported game and compare the rulings with the log's records."""
+    check = GameCheck(source=game.source, hands=len(game.hands))
+    per_hand, game_end = replay_by_hand(game, referee)
+    for hand, rulings in zip(game.hands, per_hand):
+        _check_hand(hand, rulings, check)
+    if game.final_scores is not None:
+        if not game_end:
+            check.game_end = False
+            check.mismatches.append(f"no game_end ruling (log: scores {game.final_scores}, "
+                                    f"final {game.final_points})")
+        else:
+            got = game_end[0]
+            ok = got.get("scores") == game.final_scores and \
+                [float(x) for x in got.get("final", [])] == game.final_points
+            check.game_end = ok
+            if not ok:
+                check.mismatches.append(f"game_end scores {got.get('scores')} final "
+                                        f"{got.get('final')} (log {game.final_scores} final "
+                                        f"{game.final_points})")
+    return check
+
+
+def find_logs(paths: Iterable[str]) -> list[Path]:
+    """The log files named, and those under the folders named (sorted)."""
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.is_file() and p.name.lower().endswith(LOG_SUFFIXES)))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise RefereeError(f"{path}: no such file or folder")
+    return found
+
+
+def _line(name: str, c: GameCheck) -> str:
+    if c.error:
+        return f"{name}: ERROR {c.error}"
+    text = (f"{name}: hands {c.hands}, wins {c.wins_matched}/{c.wins} matched, hand-end scores "
+            f"{c.hand_ends_matched}/{c.hand_ends} matched, violations {c.violations}")
+    extras = []
+    if c.expected_violations:
+        extras.append(f"{c.expected_violations} violation(s) the log itself shows")
+    if c.unverifiable:
+        extras.append(f"{c.unverifiable} hand(s) not comparable")
+    if c.game_end is not None:
+        extras.append("game end " + ("matched" if c.game_end else "MISMATCH"))
+    if extras:
+        text += " (" + "; ".join(extras) + ")"
+    return text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", metavar="PATH", nargs="+",
+                        help="Tenhou logs (mjlog XML, plain or gzip, or tenhou.net/6 JSON) or "
+                             "folders of them")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print each mismatch under its file")
+
+
+def run(args: argparse.Namespace) -> int:
+    logs = find_logs(args.paths)
+    if not logs:
+        raise RefereeError(f"no Tenhou logs in {' '.join(args.paths)}")
+    _referee()  # fail early, in one line, when the core is missing
+    total = GameCheck(source="total")
+    all_ok = True
+    for path in logs:
+        try:
+            check = check_game(import_log(path), _referee())
+        except RefereeError as exc:
+            check = GameCheck(source=str(path), error=str(exc))
+        print(_line(str(path), check))
+        if args.verbose:
+            for m in check.mismatches:
+                print(f"    {m}")
+        for name in ("hands", "wins", "wins_matched", "hand_ends", "hand_ends_matched",
+                     "violations", "expected_violations", "unverifiable"):
+            setattr(total, name, getattr(total, name) + getattr(check, name))
+        all_ok = all_ok and check.ok
+    print(_line(f"total ({len(logs)} files)", total))
+    return 0 if all_ok else 1
