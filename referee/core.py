@@ -64,6 +64,8 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
 """
 from __future__ import annotations
 
+import math
+
 from .claims import ClaimWindow, arbitrate
 from .errors import RefereeError
 from .rulesets import get_ruleset
@@ -805,4 +807,11 @@ def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[floa
     else:
         for rank, s in enumerate(order):
             per_seat[s] = bonus[rank]
+    if ruleset.final_rounding == "tenhou":
+        ret = ruleset.return_score // 1000
+        out = [0.0] * 4
+        for s in order[1:]:
+            out[s] = float(math.floor(scores[s] / 1000 + 0.5) - ret + per_seat[s])
+        out[order[0]] = -sum(out[s] for s in order[1:])
+        return [round(x, 1) + 0.0 for x in out]
     return [round((scores[s] - ruleset.return_score) / 1000 + per_seat[s], 1) for s in range(4)]

@@ -77,6 +77,9 @@ class Ruleset:
     rules: dict
     sources: dict = field(default_factory=dict)
     uncertain: tuple = ()
+    #: ``none``: match points to 0.1; ``tenhou``: each seat but first rounds its score to
+    #: whole thousands, 500 rounding up (19,500 -> 20), first place takes the balance
+    final_rounding: str = "none"
 
     def penalty(self, kind: str) -> str:
         return self.penalties.get(kind, "none")
@@ -94,6 +97,7 @@ class Ruleset:
             "red_fives": self.red_fives, "open_tanyao": self.open_tanyao,
             "start_score": self.start_score, "return_score": self.return_score,
             "uma": list(self.uma), "uma_ties": self.uma_ties,
+            "final_rounding": self.final_rounding,
             "penalties": dict(self.penalties), "rules": dict(self.rules),
             "sources": dict(self.sources), "uncertain": list(self.uncertain),
         }
@@ -312,12 +316,14 @@ _TENHOU = Ruleset(
         "kan_dora": "shared data README (open-kan dora after the discard); closed kan at once",
         "ankan_chankan_kokushi": "Tenhou allows thirteen orphans to rob a closed kan",
         "start_score": "Tenhou: 25,000 start, 30,000 return",
-        "uma": "uncertain: Tenhou's default +20/+10/-10/-20 with oka to first; ties by seat "
-               "order from the first dealer",
+        "uma": "Tenhou +20/+10/-10/-20 with oka to first; ties by seat order from the first "
+               "dealer; rounding to thousands with 500 up, first takes the balance (checked "
+               "against the final points of the 35 shared Tenhou logs that record them)",
         "penalties": "the Tenhou client makes these impossible; chombo is the usual Japanese "
                      "ruling at a physical table (project reading)",
     },
-    uncertain=("uma", "penalties"),
+    uncertain=("penalties",),
+    final_rounding="tenhou",
 )
 
 # -- M-League -----------------------------------------------------------------------------
