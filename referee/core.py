@@ -298,7 +298,7 @@ class Referee:
             hand.abort_check = "four_winds"
         kan_blocked = "kan_limit" if len(hand.kans) >= ruleset.kan_limit else None
         cw = ruleset.claim_window
-        self.window = ClaimWindow(seat_no, tile, t, t + cw if cw is not None else None,
+        self.window = ClaimWindow(seat_no, tile, t, round(t + cw, 6) if cw is not None else None,
                                   last_discard=hand.wall <= 0, discard_index=index,
                                   kan_blocked=kan_blocked)
         self.late_presses = set()
@@ -343,6 +343,7 @@ class Referee:
                                 "no more kans are allowed in this hand.", t)
             return
         if hand.over:
+            self._press_after_early_win(seat_no, call, t)
             return
         if seat_no == hand.turn:
             if call == "ron":
@@ -366,6 +367,20 @@ class Referee:
         self._emit({"type": "claim", "discard_seat": last.discard_seat, "tile": last.tile,
                     "winners": [], "rejected": [{"seat": seat_no, "call": call,
                                                  "reason": "late"}],
+                    "window": round(t - last.opened, 3)}, t)
+
+    def _press_after_early_win(self, seat_no: int, call: str, t: float) -> None:
+        """A press inside a window that was decided early for a win: it lost to that win, and
+        the referee sees it (once) as rejected rather than lost without a word."""
+        last = self.last_closed
+        if last is None or last.deadline is None or t > last.deadline \
+                or seat_no == last.discard_seat or (seat_no, call) in self.late_presses:
+            return
+        self.late_presses.add((seat_no, call))
+        reason = "head_bump" if call == "ron" else "precedence"
+        self._emit({"type": "claim", "discard_seat": last.discard_seat, "tile": last.tile,
+                    "winners": [], "rejected": [{"seat": seat_no, "call": call,
+                                                 "reason": reason}],
                     "window": round(t - last.opened, 3)}, t)
 
     def _check_own_kan(self, seat_no: int, t: float) -> bool:
@@ -522,7 +537,7 @@ class Referee:
                 if other.riichi:
                     other.passed_since_riichi.append(tile)
         cw = self.table.ruleset.claim_window
-        self.window = ClaimWindow(seat_no, tile, t, t + cw if cw is not None else None,
+        self.window = ClaimWindow(seat_no, tile, t, round(t + cw, 6) if cw is not None else None,
                                   chankan=True, ankan=ankan)
         self.late_presses = set()
 

@@ -78,7 +78,24 @@ def test_three_rons_on_ema2012_head_bump_to_the_next_seat_at_once():
     rulings, _ = judge("ema2012", "1 d0 3p", "1.2 c3 ron", "1.4 c2 ron", "1.5 c1 ron")
     c = only_claim(rulings)
     assert c["winners"] == [{"seat": 1, "call": "ron"}]
+    assert c["rejected"] == [{"seat": 2, "call": "ron", "reason": "head_bump"},
+                             {"seat": 3, "call": "ron", "reason": "head_bump"}]
     assert not [r for r in rulings if r["type"] == "hand_end"]
+
+
+def test_ron_pressed_after_an_early_head_bump_decision_is_shown_rejected():
+    rulings, _ = judge("ema2012", "1 d0 3p", "1.5 c1 ron", "2.0 c3 ron", "2.1 c3 ron",
+                       "5.0 c2 ron")
+    found = claims(rulings)
+    assert found[0]["winners"] == [{"seat": 1, "call": "ron"}] and found[0]["t"] == 1.5
+    assert found[1]["winners"] == [] and found[1]["t"] == 2.0
+    assert found[1]["rejected"] == [{"seat": 3, "call": "ron", "reason": "head_bump"}]
+    assert len(found) == 2  # a repeat and a press after the window say nothing more
+
+
+def test_deadline_is_clean_on_the_table_clock():
+    _, ref = judge("ema2012", "1.1 d0 3p", finish=False)
+    assert ref.next_deadline() == 4.1
 
 
 def test_early_decision_under_head_bump_when_the_next_seat_rons():
