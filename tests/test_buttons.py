@@ -1,0 +1,268 @@
+"""SeatButtons on gpiozero's MockFactory: pins driven with drive_low/drive_high, edge times
+placed exactly by standing in for the clock the mock pins stamp edges with."""
+import dataclasses
+import queue
+import threading
+import time
+
+import gpiozero.pins.mock
+import pytest
+from gpiozero import LED
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import ButtonFault, SeatButtons, edge_clock, reporting_lag
+from hardware.config import SAMPLE_CONFIG, load_table_config
+from hardware.pins import PinsUnavailable
+from referee.events import parse_event
+
+WIRING = load_table_config(SAMPLE_CONFIG)
+
+
+class EdgeClock:
+    """The mock pins' clock, set by the test. It starts at the real monotonic time, so deadlines
+    the worker waits for on the real clock (held presses, recovery) still come."""
+
+    def __init__(self):
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def set(self, t: float) -> None:
+        self.now = t
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    c = EdgeClock()
+    monkeypatch.setattr(gpiozero.pins.mock, "monotonic", c)
+    return c
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory()
+    yield f
+    f.close()
+
+
+def open_panel(factory, wiring=WIRING):
+    items: queue.Queue = queue.Queue()
+    return SeatButtons(wiring, items, pin_factory=factory), items
+
+
+@pytest.fixture
+def panel(factory, clock):
+    buttons, items = open_panel(factory)
+    yield buttons, items
+    buttons.close()
+
+
+def drain(buttons, items) -> list:
+    assert buttons.sync()
+    out = []
+    while True:
+        try:
+            out.append(items.get_nowait())
+        except queue.Empty:
+            return out
+
+
+def level(factory, clock, pin, t, closed, wiring=WIRING):
+    clock.set(t)
+    p = factory.pin(pin)
+    (p.drive_high if closed == wiring.pressed_level else p.drive_low)()
+
+
+def press(factory, clock, pin, t, hold=0.08, wiring=WIRING):
+    level(factory, clock, pin, t, True, wiring)
+    level(factory, clock, pin, t + hold, False, wiring)
+
+
+def call(t, seat, name):
+    return {"type": "call", "t": t, "seat": seat, "call": name}
+
+
+def test_every_button_is_its_seat_and_call(panel, factory, clock):
+    buttons, items = panel
+    base = clock.now
+    for i, b in enumerate(WIRING.buttons):
+        press(factory, clock, b.pin, base + i * 0.01)
+    got = drain(buttons, items)
+    assert got == [call(base + i * 0.01, b.seat, b.call) for i, b in enumerate(WIRING.buttons)]
+    for event in got:
+        assert parse_event(dict(event)) == event       # the table-event format, exactly
+
+
+def test_the_time_is_the_edge_not_when_the_callback_ran(panel, factory, clock):
+    buttons, items = panel
+    # the factory reports an edge that happened 1.5 s ago (as lgpio does, with its kernel stamp)
+    edge = time.monotonic() - 1.5
+    press(factory, clock, WIRING.button(2, "ron").pin, edge)
+    assert drain(buttons, items) == [call(edge, 2, "ron")]
+
+
+def test_contact_bounce_is_one_press_at_the_first_closing(panel, factory, clock):
+    buttons, items = panel
+    pin = WIRING.button(1, "pon").pin
+    t0 = clock.now
+    for dt, closed in [(0, True), (0.0002, False), (0.0005, True), (0.0011, False),
+                       (0.0016, True), (0.120, False), (0.1203, True), (0.1207, False)]:
+        level(factory, clock, pin, t0 + dt, closed)
+    assert drain(buttons, items) == [call(t0, 1, "pon")]
+
+
+def test_a_held_button_counts_once(panel, factory, clock):
+    buttons, items = panel
+    b = WIRING.button(3, "kan")
+    t0 = clock.now
+    level(factory, clock, b.pin, t0, True)
+    assert buttons.button(3, "kan").is_pressed
+    level(factory, clock, b.pin, t0 + 30.0, False)
+    assert drain(buttons, items) == [call(t0, 3, "kan")]
+
+
+def test_four_seats_within_a_millisecond_keep_their_order(panel, factory, clock):
+    buttons, items = panel
+    t0 = clock.now
+    order = [(2, "ron"), (0, "ron"), (3, "pon"), (1, "chii")]
+    for i, (seat, name) in enumerate(order):
+        level(factory, clock, WIRING.button(seat, name).pin, t0 + i * 0.0003, True)
+    got = drain(buttons, items)
+    assert [(e["seat"], e["call"]) for e in got] == order
+    times = [e["t"] for e in got]
+    assert times == [t0 + i * 0.0003 for i in range(4)]
+    assert times == sorted(times) and times[-1] - times[0] < 0.001
+    for seat, name in order:
+        level(factory, clock, WIRING.button(seat, name).pin, t0 + 0.1, False)
+
+
+def test_a_quick_second_press_comes_after_a_pause_with_its_own_time(panel, factory, clock):
+    buttons, items = panel
+    pin = WIRING.button(0, "pon").pin
+    t0 = time.monotonic()
+    press(factory, clock, pin, t0, hold=0.05)
+    press(factory, clock, pin, t0 + 0.15, hold=0.05)
+    assert drain(buttons, items) == [call(t0, 0, "pon")]
+    # held back until the button pauses for the chatter window, then let through
+    assert items.get(timeout=3) == call(t0 + 0.15, 0, "pon")
+
+
+def test_a_chattering_button_is_a_fault_and_its_presses_are_not_calls(factory, clock):
+    wiring = dataclasses.replace(WIRING, debounce=dataclasses.replace(WIRING.debounce,
+                                                                      recover=0.3))
+    buttons, items = open_panel(factory, wiring)
+    try:
+        chii, ron = wiring.button(0, "chii").pin, wiring.button(3, "ron").pin
+        t0 = clock.now
+        timeline = [(t0 + i * 0.01, chii, True) for i in range(50)]
+        timeline += [(t0 + i * 0.01 + 0.004, chii, False) for i in range(50)]
+        timeline += [(t0 + 0.2001, ron, True), (t0 + 0.28, ron, False)]
+        for t, pin, closed in sorted(timeline):
+            level(factory, clock, pin, t, closed)
+        got = drain(buttons, items)
+        assert got[0] == call(t0, 0, "chii")              # looked like a real press
+        fault = got[1]
+        assert isinstance(fault, ButtonFault)
+        assert (fault.seat, fault.call, fault.pin, fault.ok) == (0, "chii", chii, False)
+        assert fault.suspect == t0 and fault.since == t0
+        assert not fault.health_ok
+        assert fault.text.startswith("seat 0 chii button (GPIO17) chatters: 5 presses in ")
+        assert got[2:] == [call(t0 + 0.2001, 3, "ron")]   # other buttons still count
+        assert buttons.health[0] is False
+
+        recovered = items.get(timeout=3)                  # still for 0.3 s: it counts again
+        assert isinstance(recovered, ButtonFault) and recovered.ok and recovered.health_ok
+        assert recovered.t == pytest.approx(t0 + 0.494 + 0.3)
+        t1 = time.monotonic()
+        press(factory, clock, chii, t1)
+        assert drain(buttons, items) == [call(t1, 0, "chii")]
+    finally:
+        buttons.close()
+
+
+def test_panel_health_names_every_chattering_button(panel, factory, clock):
+    buttons, items = panel
+    t0 = clock.now
+    pins = [WIRING.button(1, "kan").pin, WIRING.button(2, "chii").pin]
+    for i in range(6):
+        for pin in pins:
+            level(factory, clock, pin, t0 + i * 0.01, True)
+            level(factory, clock, pin, t0 + i * 0.01 + 0.004, False)
+    faults = [i for i in drain(buttons, items) if isinstance(i, ButtonFault)]
+    assert len(faults) == 2
+    assert faults[-1].health_text == ("seat 1 kan button (GPIO11) chatters; "
+                                      "seat 2 chii button (GPIO5) chatters")
+
+
+@pytest.mark.parametrize("pull, active", [("down", None), ("none", True)])
+def test_buttons_switching_to_3v3(factory, clock, pull, active):
+    wiring = dataclasses.replace(WIRING, pull=pull, active_state=active)
+    buttons, items = open_panel(factory, wiring)
+    try:
+        b = wiring.button(2, "kan")
+        t0 = clock.now
+        press(factory, clock, b.pin, t0, wiring=wiring)
+        assert drain(buttons, items) == [call(t0, 2, "kan")]
+    finally:
+        buttons.close()
+
+
+def test_a_pin_in_use_is_one_clear_line_and_nothing_stays_claimed(factory, clock):
+    squatter = LED(WIRING.button(1, "chii").pin, pin_factory=factory)
+    with pytest.raises(PinsUnavailable) as info:
+        open_panel(factory)
+    assert str(info.value) == (f"{SAMPLE_CONFIG}: GPIO10 (seat 1 chii button): already in use "
+                               "(by another device here, or another program)")
+    squatter.close()
+    buttons, _ = open_panel(factory)                      # the first four were released
+    buttons.close()
+
+
+def test_close_stops_the_worker_and_releases_the_pins(factory, clock):
+    before = threading.active_count()
+    buttons, items = open_panel(factory)
+    assert buttons._thread.is_alive()
+    buttons.close()
+    assert not buttons._thread.is_alive()
+    buttons.close()                                       # twice is fine
+    again, _ = open_panel(factory)
+    again.close()
+    assert threading.active_count() == before             # no worker or hold thread left
+
+
+def test_a_watchdog_report_is_not_an_edge(panel, factory, clock):
+    buttons, items = panel
+    button = buttons.button(0, "ron")
+    button.pin.when_changed(clock.now, 2)                 # lgpio's level 2: watchdog timeout
+    assert drain(buttons, items) == []
+
+
+class WrappingFactory:
+    """A factory with pigpio-like ticks: microseconds that wrap at 2**32."""
+
+    def __init__(self, now_ticks):
+        self.now_ticks = now_ticks
+
+    def ticks(self):
+        return self.now_ticks
+
+    @staticmethod
+    def ticks_diff(later, earlier):
+        return ((later - earlier) % 2**32) / 1e6
+
+
+def test_ticks_of_other_factories_are_mapped_by_the_edges_age():
+    convert = edge_clock(WrappingFactory(5_000_000), clock=lambda: 100.0)
+    assert convert(5_000_000 - 1500) == pytest.approx(100.0 - 0.0015)
+    wrapped = edge_clock(WrappingFactory(100), clock=lambda: 100.0)
+    assert wrapped(2**32 - 1400) == pytest.approx(100.0 - 0.0015)
+    # gpiozero's own monotonic-seconds factories are taken as they are
+    assert edge_clock(MockFactory())(123.456) == 123.456
+
+
+def test_an_lgpio_debounce_would_be_taken_off_the_stamp():
+    lgpio_factory = type("LGPIOFactory", (), {"__module__": "gpiozero.pins.lgpio"})()
+    pin = type("Pin", (), {"bounce": 0.01})()
+    assert reporting_lag(lgpio_factory, pin) == 0.01
+    assert reporting_lag(MockFactory(), pin) == 0.0

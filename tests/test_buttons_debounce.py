@@ -1,0 +1,172 @@
+"""The per-button state machine, on synthetic edge times (milliseconds in the tables)."""
+import pytest
+
+from hardware.config import DebounceSettings
+from hardware.debounce import Chatter, Debouncer, Press, Quiet
+
+SETTINGS = DebounceSettings(debounce=0.005, chatter_presses=5, chatter_window=0.25,
+                            chatter_run=2.0, recover=2.0)
+MS = 1e-3
+
+
+def feed(edges, settings=SETTINGS, closed=False, until=None):
+    """Run ``edges`` [(ms, closed)], then let time pass to ``until`` ms; all outputs."""
+    d = Debouncer(settings, closed)
+    out = []
+    for ms, level in edges:
+        out += d.edge(ms * MS, level)
+    if until is not None:
+        out += d.advance(until * MS)
+    return out
+
+
+def presses(outputs):
+    return [round(o.t / MS, 3) for o in outputs if isinstance(o, Press)]
+
+
+def press(at, hold=80, bounce=()):
+    """A press closing at ``at`` ms, held ``hold`` ms; ``bounce`` = offsets (ms) of extra edges
+    right after the close (and mirrored after the release)."""
+    edges = [(at, True)]
+    level = True
+    for b in bounce:
+        level = not level
+        edges.append((at + b, level))
+    if not level:
+        edges.append((at + (bounce[-1] if bounce else 0) + 0.05, True))
+    release = at + hold
+    edges.append((release, False))
+    level = False
+    for b in bounce:
+        level = not level
+        edges.append((release + b, level))
+    if level:
+        edges.append((release + bounce[-1] + 0.05, False))
+    return edges
+
+
+@pytest.mark.parametrize("edges, expected", [
+    # a clean press is stamped at its closing edge
+    (press(100), [100]),
+    # bounce on closing and on release: still one press, at the first closing edge
+    (press(100, bounce=(0.2, 0.5, 0.9, 1.4, 2.0, 3.1)), [100]),
+    # held for ten seconds: one press
+    ([(100, True), (10_100, False)], [100]),
+    # two presses 300 ms apart: two presses
+    (press(100) + press(400), [100, 400]),
+    # re-closing 4.9 ms after opening is bounce; 5.1 ms after is a new press
+    ([(0, True), (50, False), (54.9, True), (120, False)], [0]),
+    ([(0, True), (50, False), (55.1, True), (120, False)], [0, 55.1]),
+    # the same level reported twice is not an edge
+    ([(0, True), (1, True), (2, True), (80, False)], [0]),
+    # an edge delivered late (stamped before the last one) does not run time backwards
+    ([(0, True), (50, False), (49, True)], [0]),
+])
+def test_bounce_and_hold(edges, expected):
+    out = feed(edges, until=10_000)
+    assert presses(out) == expected
+    assert not any(isinstance(o, Chatter) for o in out)
+
+
+def test_a_button_held_at_start_is_not_a_press_until_pressed_again():
+    assert presses(feed([(0, False), (300, True), (400, False)], closed=True)) == [300]
+
+
+def test_no_debounce_makes_every_closing_a_press():
+    s = DebounceSettings(debounce=0.0, chatter_presses=50, chatter_window=0.25)
+    assert presses(feed([(0, True), (0.2, False), (0.4, True), (1, False)], s,
+                        until=10_000)) == [0, 0.4]
+
+
+def test_a_quick_second_press_is_held_back_then_reported_with_its_own_time():
+    d = Debouncer(SETTINGS)
+    assert d.edge(0, True) == [Press(0)]          # the first press goes out at once
+    assert d.edge(0.08, False) == []
+    assert d.edge(0.15, True) == []                # 150 ms later: held back for now
+    assert d.next_deadline() == pytest.approx(0.40)
+    assert d.advance(0.39) == []
+    assert d.advance(0.40) == [Press(0.15)]        # a 250 ms pause: it was a finger
+    assert d.next_deadline() is None
+
+
+def test_a_finger_mashing_is_reported_press_by_press_in_order():
+    # seven presses 140 ms apart (7 Hz): no chatter, all reported with their times
+    edges = [e for i in range(7) for e in press(i * 140, hold=60)]
+    out = feed(edges, until=2_000)
+    assert presses(out) == [i * 140 for i in range(7)]
+    assert not any(isinstance(o, Chatter) for o in out)
+
+
+def test_chatter_at_100_hz_is_a_fault_and_makes_at_most_one_call():
+    # a contact closing every 10 ms (5 ms closed, 5.5 ms open) for a second
+    edges = [e for i in range(100) for e in ((i * 10.5, True), (i * 10.5 + 5, False))]
+    d = Debouncer(SETTINGS)
+    out = []
+    for ms, level in edges:
+        out += d.edge(ms * MS, level)
+    out += d.advance(1.5)
+    assert presses(out) == [0]
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert len(chatter) == 1
+    assert chatter[0].suspect == 0 and chatter[0].since == 0
+    assert chatter[0].t == pytest.approx(4 * 10.5 * MS)   # the fifth press shows it
+    assert "5 presses in 42 ms" in chatter[0].reason
+    assert d.faulty
+    # still for 2 s after its last edge: it counts again, and a real press is a press
+    last = edges[-1][0] * MS
+    assert d.advance(last + 1.99) == []
+    # edges counted from the one that showed the fault: 200 - 8
+    assert d.advance(last + 2.0) == [Quiet(pytest.approx(last + 2.0), 192)]
+    assert d.edge(last + 2.5, True) == [Press(last + 2.5)]
+
+
+def test_chatter_faster_than_the_debounce_is_a_fault_too():
+    # a contact flickering every 2 ms never looks open for 5 ms: a bounce that never ends
+    edges = [(i * 2, i % 2 == 0) for i in range(200)]
+    out = feed(edges)
+    assert presses(out) == [0]
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert len(chatter) == 1
+    assert "kept bouncing for 252 ms" in chatter[0].reason
+    assert chatter[0].suspect == 0
+
+
+def test_slow_chatter_that_never_pauses_is_a_fault_after_the_run_limit():
+    # 10 Hz for 3 s: a finger could do 10 Hz for a moment, not without a pause for 2 s
+    edges = [e for i in range(30) for e in ((i * 100, True), (i * 100 + 50, False))]
+    out = feed(edges)
+    assert presses(out) == [0]                      # the rest were held, then dropped
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert len(chatter) == 1
+    assert chatter[0].t == pytest.approx(2.1) and "2.1 s without a 250 ms pause" in \
+        chatter[0].reason
+
+
+def test_nothing_counts_while_faulty_and_edges_keep_the_fault_alive():
+    d = Debouncer(SETTINGS)
+    for i in range(5):
+        d.edge(i * 0.02, True)
+        d.edge(i * 0.02 + 0.01, False)
+    assert d.faulty
+    # edges every 1.5 s: never 2 s of quiet, never a press
+    t = 0.09
+    for _ in range(4):
+        t += 1.5
+        assert d.edge(t, True) == []
+        assert d.edge(t + 0.1, False) == []
+        t += 0.1
+    assert d.faulty
+    assert d.next_deadline() == pytest.approx(t + 2.0)
+
+
+def test_a_fault_long_after_the_last_real_press_names_no_suspect():
+    d = Debouncer(SETTINGS)
+    d.edge(0, True)
+    d.edge(0.1, False)
+    out = []
+    for i in range(5):
+        out += d.edge(10 + i * 0.02, True)
+        out += d.edge(10 + i * 0.02 + 0.01, False)
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert chatter and chatter[0].suspect == 10.0   # the chatter's own first press
+    assert presses(out) == [10000.0]
