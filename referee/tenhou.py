@@ -151,8 +151,11 @@ class ExpectedHand:
     ``nagashi_mangan``. ``tenpai`` lists the seats tenpai at an exhaustive draw. ``scores`` are
     the closing scores (riichi sticks paid in this hand deducted).
 
-    ``checkable`` is False when the log records a win without its value (some hand-made
-    tenhou.net/6 logs do): its figures cannot be compared, and ``note`` says why.
+    ``checkable`` is False when the log's record of the hand cannot be the expected result
+    (hand-edited tenhou.net/6 logs: a win recorded without its value, payments that do not
+    add up with the riichi sticks); ``note`` says why. The scores of such a hand, and the
+    payments of its wins, are not to be compared; a win's han, fu and points still are
+    where the log gives them.
     ``expected_violations`` (``{"seat", "kind"}``) are what a correct referee must flag
     because the log itself shows it (such a hand-made "win" that is no winning hand).
     ``final_hands`` are each seat's concealed tiles and melds when the hand ended (not
@@ -1000,8 +1003,7 @@ class _Replay:
             base = self.window_ms if self.window_ms is not None else self.clock.ms
             self.emit(base + 3500, {"type": "tenpai", "seats": end.tenpai})
         elif end.reason == "triple_ron" and self.last_discard is not None:
-            d_seat = self.last_discard[0]
-            for k, seat in enumerate(s for s in _nearest(d_seat)):
+            for k, seat in enumerate(_nearest(self.last_discard[0])):
                 self.emit(self.window_ms + 400 + 200 * k, {"type": "call", "seat": seat,
                                                             "call": "ron"})
         if end.closing is not None:
@@ -1020,6 +1022,14 @@ class _Replay:
                                 final_hands=[(_hand_order(self.concealed[s]),
                                               [dict(m) for m in self.melds[s]])
                                              for s in range(4)])
+        # A real log's payments move exactly the riichi sticks on the table (to the winner);
+        # a hand-edited one may not, and then its figures cannot be the expected result.
+        sticks = 1000 * (h.sticks + self.riichi_paid) if wins else 0
+        if end.closing is None and sum(end.deltas) != sticks:
+            expected.checkable = False
+            expected.note = (f"the log's payments {end.deltas} do not add up with "
+                             f"{sticks // 1000} riichi stick(s) on the table (a hand-edited "
+                             "log?): its scores are not compared")
         for w in wins:
             if w.han is not None:
                 continue
@@ -1051,13 +1061,15 @@ class _Replay:
             if self.last_discard is None:
                 raise _LogError("a ron with no discard to win on")
             order = sorted(recorded, key=lambda w: _nearest(w.from_seat).index(w.seat))
+            delay = min(self.press_delay(), 1100)  # room for a second and third press
             for k, w in enumerate(order):
-                self.emit(self.window_ms + self.press_delay() + 200 * k,
+                self.emit(self.window_ms + delay + 200 * k,
                           {"type": "call", "seat": w.seat, "call": "ron"})
             reveal_ms = [self.window_ms + 3300 + 100 * k for k in range(len(recorded))]
             recorded = order
         for k, w in enumerate(recorded):
-            concealed, win_tile, situation = self._won_hand(w)
+            # Tenhou gives honba and sticks to the winner nearest the discarder alone.
+            concealed, win_tile, situation = self._won_hand(w, bonus=k == 0)
             record = {"type": "reveal", "seat": w.seat, "tiles": _hand_order(concealed),
                       "win_tile": win_tile}
             if situation.riichi or situation.double_riichi:
@@ -1071,7 +1083,7 @@ class _Replay:
                                    situation=situation))
         return out
 
-    def _won_hand(self, w: _Win) -> tuple[list[str], str, Situation]:
+    def _won_hand(self, w: _Win, bonus: bool = True) -> tuple[list[str], str, Situation]:
         h = self.hand
         seat = w.seat
         tsumo = w.from_seat is None
@@ -1114,8 +1126,8 @@ class _Replay:
             chiihou=tsumo and first_turn and seat != h.dealer,
             dora_indicators=tuple(self.dora),
             ura_indicators=tuple(ura),
-            honba=h.honba,
-            kyoutaku=h.sticks + self.riichi_paid,
+            honba=h.honba if bonus else 0,
+            kyoutaku=h.sticks + self.riichi_paid if bonus else 0,
         )
         return concealed, win_tile, situation
 
