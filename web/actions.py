@@ -13,7 +13,7 @@ from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, rend
                    request, session, url_for)
 
 from referee.errors import RefereeError
-from referee.events import PENALTIES
+from referee.events import PENALTIES, VIOLATION_KINDS
 
 from .auth import check_csrf, client_address, is_referee
 from .pin import verify_pin
@@ -115,7 +115,7 @@ def _known_ruling(ruling_id: str) -> dict:
     for ruling in _dash().table.rulings():
         if str(ruling.get("ruling_id")) == ruling_id:
             return ruling
-    abort(400, description=f"There is no ruling {ruling_id!r} in this game.")
+    abort(400, description=f"There is no ruling {ruling_id[:20]} in this game.")
 
 
 def _submit(event: dict, done: str):
@@ -212,6 +212,11 @@ def penalty():
     if kind not in PENALTIES:
         abort(400, description=f"Choose a penalty: {', '.join(PENALTIES)}.")
     event = {"action": "penalty", "seat": seat, "penalty": kind, "text": _text()}
+    violation_kind = request.form.get("kind", "")
+    if violation_kind:
+        if violation_kind not in VIOLATION_KINDS:
+            abort(400, description=f"Unknown kind of violation: {violation_kind[:30]}.")
+        event["kind"] = violation_kind
     ruling_id = request.form.get("ruling_id", "").strip()
     if ruling_id:
         _known_ruling(ruling_id)

@@ -62,6 +62,9 @@ proc_name = "riichi-referee-dashboard"
 accesslog = os.environ.get("RIICHI_WEB_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = "info"
+# gunicorn >= 25 opens a control socket under $HOME by default: not wanted on a hardened
+# service with no home (older versions ignore this setting).
+control_socket_disable = True
 # Don't let a huge header from a misbehaving client tie up a thread.
 limit_request_line = 4094
 limit_request_fields = 50

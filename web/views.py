@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from referee.events import PENALTIES
+from referee.events import PENALTIES, VIOLATION_KINDS
 
 from .auth import is_referee
 from .stream import full_state
@@ -18,6 +18,7 @@ def table_page():
         table_name=current_app.config["RIICHI_TABLE_NAME"],
         referee=is_referee(),
         penalties=PENALTIES,
+        violation_kinds=VIOLATION_KINDS,
     )
 
 

@@ -395,7 +395,8 @@
   function rulingItem(r) {
     const decisions = st.referee.filter((e) => e.ruling_id !== undefined && e.ruling_id !== null &&
                                                 String(e.ruling_id) === String(r.ruling_id));
-    const overridden = decisions.some((e) => e.action === "override");
+    const overridden = decisions.some((e) => e.action === "override") ||
+      ((st.snap && st.snap.overrides) || []).some((o) => String(o.ruling_id) === String(r.ruling_id));
     let cls = "ruling r-" + r.type + (overridden ? " is-overridden" : "");
     let title = r.type.replace(/_/g, " ");
     const head = [];
