@@ -239,13 +239,14 @@ class TableService:
     while everything else goes on. ``lights``: an object with ``show(ruling)``.
     ``recorded``: events to play back (rehearsal, demo, crash tests) at ``clock.speed``.
     ``inbox``: take the dashboard process's referee actions from the journal.
+    ``grace``: real seconds a window stays open past its deadline for presses on their way.
     """
 
     def __init__(self, table: ResumableTable, clock: TableClock | VirtualClock | None = None,
                  buttons: queue.Queue | None = None, cameras: Iterable = (),
                  lights: Any = None, recorded: list[dict] | None = None, inbox: bool = True,
                  notifier: Any = None, camera_timeout: float = 5.0,
-                 on_submit: Callable[[dict, int], None] | None = None):
+                 on_submit: Callable[[dict, int], None] | None = None, grace: float = 0.03):
         self.table = table
         self.clock = clock if clock is not None else TableClock()
         self.buttons = buttons
@@ -256,6 +257,7 @@ class TableService:
         self.notifier = notifier
         self.camera_timeout = camera_timeout
         self.on_submit = on_submit
+        self.grace = grace
         self.stop_event = threading.Event()
         self.finished = threading.Event()  # the recorded game has been played to its end
         self._wake = threading.Event()
@@ -282,19 +284,24 @@ class TableService:
 
     # -- threads ----------------------------------------------------------------------
     def _timer_loop(self) -> None:
-        """Close each claim window at its deadline, even when no further event comes."""
+        """Close each claim window at its deadline, even when no further event comes.
+
+        The window is closed ``grace`` (real) seconds after its deadline, as of the deadline:
+        a press stamped just inside the window is still on its way from the button thread
+        then, and must be judged in time rather than late.
+        """
         while not self.stop_event.is_set():
             deadline = self.table.next_deadline()
             if deadline is None:
                 wait = 1.0
             else:
-                wait = self.clock.real_seconds(deadline - self.clock())
+                wait = self.clock.real_seconds(deadline - self.clock()) + self.grace
             if wait > 0:
                 self._wake.wait(min(wait, 1.0))
                 self._wake.clear()
                 continue
             try:
-                self.table.tick(self.clock())
+                self.table.tick(deadline)
             except JournalError as exc:
                 self._status(f"journal: {exc}")
                 self.stop_event.wait(0.5)

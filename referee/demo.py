@@ -1,0 +1,253 @@
+"""``riichi-referee demo``: a simulated table playing a whole game, no hardware needed.
+
+The same table service as ``run``, with the table simulated around it:
+
+* the game is a real Tenhou game (``../shared/data/tenhou``, via :mod:`referee.tenhou`) when
+  the shared data is there, else one the project builds (:func:`referee.simulate.simulate`);
+* every call press goes through gpiozero ``MockFactory`` pins (driven low and high like a
+  contact closing) and the real :class:`hardware.buttons.SeatButtons` code, debounce and all,
+  and every ruling lights the seats through :class:`hardware.lights.SeatLights` on mock pins;
+* discards, melds, dora flips and reveals go to the table as the camera tracker would hand
+  them over (the demo does not render frames through the vision pipeline yet);
+* the dashboard runs in this process at http://127.0.0.1:8000 on the same table.
+
+``--speed 10`` plays ten times faster (the claim window shrinks with it: the table clock runs
+``speed`` times faster). Ctrl-C stops cleanly. The journal goes to a temporary folder unless
+``--journal`` names one (then ``riichi-referee export --journal PATH`` gives the game back).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import queue
+import sys
+import tempfile
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+from .errors import RefereeError
+from .events import EventReader, parse_event
+from .journal import Journal
+from .paths import shared_data_dir
+from .service import ResumableTable, TableClock, TableService, default_referee_factory
+
+log = logging.getLogger("riichi-referee.demo")
+
+DEMO_PIN = "1234"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="how many times faster than real time (default 1)")
+    parser.add_argument("--host", default="127.0.0.1", help="dashboard address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000,
+                        help="dashboard port (default 8000; 0 picks a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="don't open a browser")
+    parser.add_argument("--no-web", action="store_true", help="no dashboard (benchmarks, tests)")
+    parser.add_argument("--game", metavar="LOG",
+                        help="play this game: a Tenhou log or a table-event .jsonl file")
+    parser.add_argument("--simulated", action="store_true",
+                        help="play the project's own simulated game even if Tenhou logs exist")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the simulated game")
+    parser.add_argument("--hands", type=int, default=8, help="hands in the simulated game")
+    parser.add_argument("--journal", metavar="PATH",
+                        help="keep the journal here (default: a temporary folder)")
+    parser.add_argument("--exit-at-end", action="store_true",
+                        help="stop when the game is over (default: keep the dashboard up)")
+
+
+def load_game(args) -> tuple[list[dict], str]:
+    """The events to play and a line saying where they come from."""
+    if args.game:
+        path = Path(args.game)
+        if path.suffix == ".jsonl":
+            try:
+                with open(path, encoding="utf-8") as f:
+                    return [e for _, e in EventReader(f)], f"events from {path}"
+            except OSError as exc:
+                raise RefereeError(f"--game {path}: cannot read it ({exc.strerror})") from None
+        from .tenhou import import_log
+        return import_log(path).events, f"Tenhou game {path.name}"
+    data = shared_data_dir()
+    if data is not None and not args.simulated:
+        logs = sorted((data / "tenhou" / "mjlog").glob("*.mjlog"))
+        if logs:
+            from .tenhou import import_log
+            game = import_log(logs[0])
+            return game.events, f"real Tenhou game {logs[0].name} (from {data / 'tenhou'})"
+    from .simulate import simulate
+    return (simulate(seed=args.seed, hands=args.hands),
+            f"simulated game (seed {args.seed}, {args.hands} hands; no ../shared/data/tenhou)")
+
+
+class SimulatedTable:
+    """Plays a game's events at the table: presses on mock pins, the rest as the camera would.
+
+    ``service``: the running :class:`TableService`; ``buttons``: the real SeatButtons on a
+    MockFactory; ``clock``: the table clock (``speed`` times real time).
+    """
+
+    def __init__(self, service: TableService, buttons, clock: TableClock, events: list[dict],
+                 press_seconds: float = 0.08):
+        self.service = service
+        self.table = service.table
+        self.buttons = buttons
+        self.clock = clock
+        self.events = [parse_event(dict(e)) for e in events]
+        self.press_seconds = press_seconds
+        self.stop_event = threading.Event()
+        self.done = threading.Event()
+        self.presses = 0
+        self.thread = threading.Thread(target=self._run, name="simulated-table", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _press(self, seat: int, call: str) -> None:
+        button = self.buttons.button(seat, call)
+        pin = button.pin
+        pressed_low = not self.buttons.wiring.pressed_level
+        before = len(self.table.events())
+        (pin.drive_low if pressed_low else pin.drive_high)()
+        # The press reaches the table through the debouncer and the service's button thread;
+        # wait for it so the next event (a meld, a reveal) is judged after it, as at a table.
+        deadline = time.monotonic() + 2.0
+        while len(self.table.events()) <= before and time.monotonic() < deadline \
+                and not self.stop_event.is_set():
+            time.sleep(0.001)
+        self.stop_event.wait(max(0.0, self.press_seconds - 0.0))
+        (pin.drive_high if pressed_low else pin.drive_low)()
+        self.presses += 1
+
+    def _run(self) -> None:
+        try:
+            events = self.events
+            start = 0
+            journaled = self.table.events()
+            if journaled and journaled[0] == events[0]:
+                start = len(journaled)  # a --journal kept from an interrupted demo
+            if start >= len(events):
+                return
+            t0 = float(events[start]["t"])
+            shift = self.clock() + 1.0 - t0
+            for event in events[start:]:
+                due = float(event["t"]) + shift
+                wait = self.clock.real_seconds(due - self.clock())
+                if self.stop_event.wait(wait):
+                    return
+                if event["type"] == "call":
+                    self._press(event["seat"], event["call"])
+                else:
+                    event = dict(event, t=max(due, self.clock()))
+                    self.service.submit(event, "camera")
+            # Let the last windows close on the timer.
+            while not self.stop_event.is_set() and self.table.next_deadline() is not None:
+                self.stop_event.wait(0.05)
+        except Exception:
+            log.exception("the simulated table failed")
+        finally:
+            self.done.set()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.thread.join(timeout=3)
+
+
+def scaled_wiring(wiring, speed: float):
+    """The buttons' and lights' timings as the players see them at ``speed``: at 10x a
+    player's two quick presses are ten times closer in real time, and must not look like a
+    chattering switch."""
+    if speed == 1:
+        return wiring
+    d, li = wiring.debounce, wiring.light
+    debounce = dataclasses.replace(d, debounce=d.debounce / speed,
+                                   chatter_window=d.chatter_window / speed,
+                                   chatter_run=d.chatter_run / speed, recover=d.recover / speed)
+    light = dataclasses.replace(li, winner=li.winner / speed, blink=li.blink / speed,
+                                blink_hz=li.blink_hz * speed, beep=li.beep / speed)
+    return dataclasses.replace(wiring, debounce=debounce, light=light)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    if args.speed <= 0:
+        raise RefereeError("--speed must be above 0 (1 = real time, 10 = ten times faster)")
+    events, origin = load_game(args)
+
+    from hardware.buttons import SeatButtons
+    from hardware.config import SAMPLE_CONFIG, load_table_config
+    from hardware.lights import SeatLights
+    from hardware.pins import mock_pin_factory
+
+    tmpdir = None
+    if args.journal:
+        journal_path = Path(args.journal)
+    else:
+        tmpdir = tempfile.TemporaryDirectory(prefix="riichi-demo-")
+        journal_path = Path(tmpdir.name) / "journal.sqlite"
+    journal = Journal(journal_path)
+    clock = TableClock(offset=journal.clock_offset(), speed=args.speed)
+    table = ResumableTable(journal, default_referee_factory(), clock=clock)
+
+    wiring = scaled_wiring(load_table_config(SAMPLE_CONFIG), args.speed)
+    factory = mock_pin_factory()
+    button_queue: queue.Queue = queue.Queue()
+    buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
+    lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
+    service = TableService(table, clock=clock, buttons=button_queue, lights=lights, inbox=False)
+    service.start()
+    player = SimulatedTable(service, buttons, clock, events,
+                            press_seconds=min(0.08, 0.15 / args.speed))
+
+    server = None
+    if not args.no_web:
+        import web
+        from web.pin import hash_pin
+        app = web.create_app(table, pin_hash=hash_pin(DEMO_PIN),
+                             config={"RIICHI_TABLE_NAME": "Demo table"})
+        try:
+            server = web.serve(app, args.host, args.port)
+        except OSError as exc:
+            raise RefereeError(f"cannot serve the dashboard on {args.host}:{args.port} "
+                               f"({exc.strerror}); try --port 0 for a free port") from None
+    print(f"riichi-referee demo: {origin}, {len(events)} events at {args.speed:g}x speed",
+          flush=True)
+    print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",
+          flush=True)
+    print("  discards, melds, reveals: handed to the table directly (no camera frames rendered)",
+          flush=True)
+    print(f"  journal: {journal_path}", flush=True)
+    if server is not None:
+        print(f"  dashboard: {server.url}  (referee PIN {DEMO_PIN}); Ctrl-C stops", flush=True)
+        if not args.no_browser:
+            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+    started = time.monotonic()
+    player.start()
+    try:
+        while not player.done.wait(0.2):
+            pass
+        snap = table.snapshot()
+        print(f"game over after {time.monotonic() - started:.1f} s: {len(table.events())} events,"
+              f" {len(table.rulings())} rulings, {player.presses} button presses; "
+              f"scores {snap.get('scores')}", flush=True)
+        if not args.exit_at_end and server is not None:
+            print("the dashboard stays up; Ctrl-C stops", flush=True)
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        print("stopping", file=sys.stderr, flush=True)
+    finally:
+        player.stop()
+        if server is not None:
+            server.shutdown()
+        service.stop()
+        buttons.close()
+        if lights is not None:
+            lights.close()
+        journal.close()
+        if tmpdir is not None:
+            tmpdir.cleanup()
+    return 0
