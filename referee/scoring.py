@@ -385,6 +385,9 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
         if y.is_yakuman:
             yakuman += han // 13
     cost = result.cost
+    limit = cost.get("yaku_level", "") or ""
+    if not yakuman and "yakuman" in limit and not limit.startswith("kazoe"):
+        limit = "kazoe " + limit  # 13+ han from ordinary yaku; the library labels it plainly
     if situation.tsumo:
         dealer_pay = 0 if situation.is_dealer else cost["main"]
         other_pay = cost["additional"]
@@ -395,7 +398,7 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
         dealer_pay = other_pay = 0
         points = ron_pay
     return WinScore(han=result.han, fu=result.fu, yaku=tuple(yaku), yakuman=yakuman,
-                    limit=cost.get("yaku_level", "") or "", points=points,
+                    limit=limit, points=points,
                     ron_payment=ron_pay, dealer_payment=dealer_pay,
                     non_dealer_payment=other_pay, total=cost["total"])
 
