@@ -295,7 +295,8 @@ class TableService:
             if deadline is None:
                 wait = 1.0
             else:
-                wait = self.clock.real_seconds(deadline - self.clock()) + self.grace
+                late = self.clock() - deadline  # table seconds past the deadline
+                wait = self.grace - late / self.clock.speed if self.clock.speed else 0.0
             if wait > 0:
                 self._wake.wait(min(wait, 1.0))
                 self._wake.clear()
