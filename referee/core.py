@@ -66,12 +66,15 @@ from __future__ import annotations
 
 import math
 
+from . import payments
 from .claims import ClaimWindow, arbitrate
 from .errors import RefereeError
 from .rulesets import get_ruleset
+from .scoring import is_complete
 from .table import Hand, Table
 from .tiles import base, is_honor
 from .violations import kuikae_kinds, meld_problem, violation
+from .wins import judge, nagashi_seats, nine_terminals
 
 _CALL_TO_MELD = {"chii": "chii", "pon": "pon", "kan": "daiminkan"}
 _WINDS = ("1z", "2z", "3z", "4z")
@@ -194,6 +197,11 @@ class Referee:
         self.table.game_started = True
         self.table.scores = list(e["scores"])
         self.table.names = list(e["names"]) if e.get("names") else None
+        # extra keys a log may carry: a game without red fives, an east-only game
+        if isinstance(e.get("red_fives"), bool):
+            self.table.red_fives = e["red_fives"]
+        if e.get("game_length") in ("east", "south"):
+            self.table.game_length = e["game_length"]
         self._reset_hand_tracking()
 
     def _reset_hand_tracking(self) -> None:
@@ -212,6 +220,7 @@ class Referee:
         if hand is not None and hand.exhaustive_pending:
             # no tenpai event came: everyone is taken as noten
             self._end_hand(t, "exhaustive", tenpai=[])
+        self._settle_unrevealed(t)
         if table.first_dealer is None:
             table.first_dealer = e["dealer"]
         table.hand = Hand(e["round_wind"], e["dealer"], e["honba"], e["riichi_sticks"],
@@ -274,6 +283,7 @@ class Referee:
             seat.riichi_pending = True
             seat.riichi_index = index
             seat.riichi_turn = seat.turns
+            seat.double_riichi = seat.turns == 0 and hand.uninterrupted
         seat.turns += 1
         seat.called_this_turn = False
         seat.passed_since_turn = []
@@ -505,28 +515,36 @@ class Referee:
         if why:
             self._violation("false_group", seat_no, f"Seat {seat_no} exposed a {kind} "
                             f"{' '.join(tiles)}: {why}; a false group, the hand is dead.", t)
-        self._record_kan(seat_no, kind, tiles[0] if tiles else None)
+        self._record_kan(seat_no, kind, tiles[0] if tiles else None,
+                         stands=not (kind == "shouminkan" and added is not None))
         if kind == "shouminkan" and added is not None:
             self._open_chankan(seat_no, added, t, ankan=False)
         elif kind == "ankan" and ruleset.ankan_chankan_kokushi and tiles \
                 and is_honor_or_terminal(tiles[0]):
             self._open_chankan(seat_no, tiles[0], t, ankan=True)
 
-    def _record_kan(self, seat_no: int, kind: str, tile: str | None) -> None:
+    def _record_kan(self, seat_no: int, kind: str, tile: str | None, stands: bool = True) -> None:
         hand = self.table.hand
         hand.kans.append({"seat": seat_no, "kind": kind, "tile": tile})
         hand.seats[seat_no].kans += 1
         hand.wall = max(0, hand.wall - 1)  # the dead wall is replenished from the live wall
         hand.rinshan = seat_no
         hand.turn = seat_no
-        hand.uninterrupted = False
-        for s in hand.seats:
-            s.ippatsu = False
+        if stands:
+            # an added kan stands only once its chankan window passes: a robbing ron still
+            # has its ippatsu (see _close_window)
+            self._break_first_turn()
         if self.table.ruleset.kan_dora == "after_discard" and kind != "ankan":
             hand.pending_dora += 1
         if (len(hand.kans) == 4 and "four_kans" in self.table.ruleset.abortive_draws
                 and len({k["seat"] for k in hand.kans}) > 1):
             hand.abort_check = "four_kans"
+
+    def _break_first_turn(self) -> None:
+        hand = self.table.hand
+        hand.uninterrupted = False
+        for s in hand.seats:
+            s.ippatsu = False
 
     def _open_chankan(self, seat_no: int, tile: str, t: float, ankan: bool) -> None:
         hand = self.table.hand
@@ -603,6 +621,7 @@ class Referee:
             hand = self.table.hand
             if hand is not None and hand.exhaustive_pending:
                 self._end_hand(t, "exhaustive", tenpai=[])
+            self._settle_unrevealed(t)
             self._end_game(t)
 
     def _referee_penalty(self, e: dict, t: float) -> None:
@@ -693,12 +712,14 @@ class Referee:
         if winners and winners[0]["call"] == "ron":
             discarder.riichi_pending = False  # a riichi discard that deals in is no bet
             for win in winners:
-                self._declare_win(win["seat"], w.discard_seat, w.tile, t, chankan=w.chankan)
+                self._declare_win(win["seat"], w.discard_seat, w.tile, t, chankan=w.chankan,
+                                  ankan=w.ankan)
             self._judge_deferred(t)
             return
         if w.chankan:
             hand.chankan_tile = None
             hand.turn = w.discard_seat
+            self._break_first_turn()
             self._judge_deferred(t)
             return
         if discarder.riichi_pending:
@@ -746,31 +767,181 @@ class Referee:
         seat.ippatsu = True
         hand.riichi_count += 1
         hand.riichi_sticks += 1
+        hand.riichi_seats.append(seat.seat)
         self.table.scores[seat.seat] -= 1000
 
-    # -- hand and game end: the place issue 3 (scoring) plugs in -------------------------
+    # -- wins, hand end and game end ---------------------------------------------------
     def _declare_win(self, seat: int, from_seat: int | None, tile: str | None, t: float,
-                     chankan: bool = False) -> None:
+                     chankan: bool = False, ankan: bool = False) -> None:
         """A win was called (ron awarded, or tsumo pressed). Play stops; the win is judged
-        when the hand is revealed (:meth:`_judge_reveal`)."""
+        when the hand is revealed (:meth:`_judge_reveal`), from the state kept here."""
         hand = self.table.hand
+        s = hand.seats[seat]
         hand.declared_wins.append({
             "seat": seat, "from": from_seat, "tile": tile, "t": t, "chankan": chankan,
+            "ankan": ankan,
             "rinshan": from_seat is None and hand.rinshan == seat,
             "haitei": hand.wall <= 0,
+            "first_turn": hand.uninterrupted and s.turns == 0,
+            "ippatsu": s.ippatsu,
+            "judged": False,
         })
         hand.over = True
         hand.turn = None
 
     def _judge_reveal(self, e: dict, t: float) -> None:
-        """Hook for judging a revealed hand (completeness, yaku, furiten, han/fu, payments).
+        """Judge a revealed hand (:mod:`referee.wins`): a ``win`` ruling with its payments, or
+        ``false_win``/``furiten_ron``/``no_yaku`` with the ruleset's penalty. The hand ends
+        once every declared win is judged.
 
-        Not judged yet: the reveal is accepted as it is."""
-        return None
+        A reveal with no win called: on the seat's first turn, before any call, with nine or
+        more kinds of terminals and honours and no winning hand, it is kyuushu kyuuhai (an
+        abortive ``nine_terminals`` where the ruleset has it); on the seat's own turn
+        otherwise it is taken as a tsumo (``procedure``: press the button first); any other
+        time it is a hand laid open without a win (``false_win``)."""
+        hand = self.table.hand
+        seat_no = e["seat"]
+        win = next((w for w in hand.declared_wins
+                    if w["seat"] == seat_no and not w["judged"]), None)
+        if win is None:
+            if hand.result is not None or hand.over:
+                self._violation("procedure", seat_no, f"Seat {seat_no} laid its hand open with "
+                                "no win of its own to judge; nothing changes.", t)
+                return
+            ruleset = self.table.ruleset
+            seat = hand.seats[seat_no]
+            own_turn = hand.turn == seat_no
+            if own_turn and "nine_terminals" in ruleset.abortive_draws and hand.uninterrupted \
+                    and seat.turns == 0 and nine_terminals(e["tiles"]) \
+                    and not is_complete(e["tiles"], seat.melds):
+                self._end_hand(t, "abortive", reason="nine_terminals", seat=seat_no)
+                return
+            if own_turn:
+                self._violation("procedure", seat_no, f"Seat {seat_no} showed a winning hand "
+                                "without pressing the button; taken as a tsumo.", t)
+                self._declare_win(seat_no, None, None, t)
+                win = hand.declared_wins[-1]
+            else:
+                self._chombo("false_win", seat_no, f"Seat {seat_no} laid its hand open with "
+                             "no win called: a false win.", t)
+                self._finish_reveals(t)
+                return
+        win["judged"] = True
+        ruleset = self.table.ruleset
+        j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives),
+                  pao=ruleset.pao)
+        if j.score is None:
+            self._chombo(j.kind, seat_no, j.text, t)
+        else:
+            self._pay_win(seat_no, win, j, t)
+        self._finish_reveals(t)
+
+    def _pay_win(self, seat_no: int, win: dict, j, t: float) -> None:
+        hand = self.table.hand
+        ruleset = self.table.ruleset
+        ws = j.score
+        honba, sticks = hand.honba, hand.riichi_sticks
+        from_seat = win["from"]
+        if from_seat is None:
+            if j.liable is not None:
+                d = payments.pao_tsumo(seat_no, j.liable, ws.points, honba, sticks)
+            else:
+                d = payments.tsumo(seat_no, hand.dealer, ws.dealer_payment,
+                                   ws.non_dealer_payment, honba, sticks)
+        else:
+            rons = [w["seat"] for w in hand.declared_wins if w["from"] == from_seat]
+            nearest = payments.nearest_first(from_seat, rons)[0] == seat_no
+            h = honba if nearest or ruleset.multiple_ron_honba == "each" else 0
+            st = sticks if nearest else 0
+            if j.liable is not None:
+                d = payments.pao_ron(seat_no, from_seat, j.liable, ws.points, h, st)
+            else:
+                d = payments.ron(seat_no, from_seat, ws.points, h, st)
+        ruling = {"type": "win", "seat": seat_no, "from": from_seat, "han": ws.han,
+                  "fu": ws.fu, "yaku": ws.yaku_names, "points": ws.points, "payments": d,
+                  "yaku_han": [[name, han] for name, han in ws.yaku if han],
+                  "limit": ws.limit, "yakuman": ws.yakuman}
+        if j.liable is not None:
+            ruling["liable"] = j.liable
+        self._emit(ruling, t)
+        hand.wins_judged.append(ruling)
+        hand.win_changes = payments.add(hand.win_changes, d)
+
+    def _chombo(self, kind: str, seat_no: int, text: str, t: float) -> None:
+        hand = self.table.hand
+        r = self._violation(kind, seat_no, text, t)
+        if r["penalty"] == "chombo":
+            rs = self.table.ruleset
+            hand.chombos.append(seat_no)
+            hand.win_changes = payments.add(hand.win_changes, payments.chombo(
+                seat_no, hand.dealer, rs.chombo_style, rs.chombo_amount))
+
+    def _finish_reveals(self, t: float) -> None:
+        """End the hand once every declared win has been judged."""
+        hand = self.table.hand
+        if hand.result is not None or any(not w["judged"] for w in hand.declared_wins):
+            return
+        if hand.wins_judged:
+            self._end_hand(t, "tsumo" if hand.wins_judged[0]["from"] is None else "ron")
+        elif hand.chombos:
+            self._end_hand(t, "abortive", reason="chombo")
+        else:
+            self._end_hand(t, "abortive", reason="no_reveal")
+
+    def _settle_unrevealed(self, t: float) -> None:
+        """Before the table moves on: wins called and never shown are not counted."""
+        hand = self.table.hand
+        if hand is None or hand.result is not None:
+            return
+        pending = [w for w in hand.declared_wins if not w["judged"]]
+        if not pending:
+            return
+        for w in pending:
+            w["judged"] = True
+            self._violation("procedure", w["seat"], f"Seat {w['seat']} called a win but did "
+                            "not show its hand; the win is not counted.", t)
+        self._finish_reveals(t)
 
     def _settle(self, result: str, reason: str | None, extra: dict) -> list[int]:
-        """Score changes for a hand that ended; hook for payments (none yet)."""
+        """Score changes for a hand that ended (riichi sticks taken when accepted)."""
+        hand = self.table.hand
+        if hand is None:
+            return [0, 0, 0, 0]
+        ruleset = self.table.ruleset
+        if result in ("ron", "tsumo"):
+            hand.sticks_after = 0
+            return list(hand.win_changes)
+        if reason == "chombo":
+            changes = list(hand.win_changes)
+            for s in hand.riichi_seats:  # the hand is replayed: its riichi bets go back
+                changes[s] += payments.STICK
+            hand.sticks_after = hand.riichi_sticks - len(hand.riichi_seats)
+            return changes
+        hand.sticks_after = hand.riichi_sticks
+        if result == "exhaustive":
+            nagashi = nagashi_seats(hand) if ruleset.nagashi_mangan else []
+            if nagashi:
+                extra["nagashi"] = nagashi
+                return payments.nagashi_mangan(nagashi, hand.dealer)
+            return payments.exhaustive_draw(extra.get("tenpai") or [], ruleset.noten_total)
         return [0, 0, 0, 0]
+
+    def _next_hand(self, result: str, reason: str | None, extra: dict) -> tuple[int, int, bool]:
+        """Dealer and honba of the next hand, and whether the dealer keeps the deal."""
+        hand = self.table.hand
+        dealer, honba = hand.dealer, hand.honba
+        if result in ("ron", "tsumo"):
+            won = any(w["seat"] == dealer for w in hand.wins_judged)
+            nd, nh = payments.next_hand(dealer, honba, result, dealer_won=won)
+        elif reason == "chombo":
+            nd, nh = payments.next_hand(dealer, honba, "chombo",
+                                        chombo_repeats=self.table.ruleset.chombo_repeats)
+        elif result == "exhaustive":
+            nd, nh = payments.next_hand(dealer, honba, result,
+                                        dealer_tenpai=dealer in (extra.get("tenpai") or []))
+        else:
+            nd, nh = payments.next_hand(dealer, honba, "abortive")
+        return nd, nh, nd == dealer
 
     def _end_hand(self, t: float, result: str, reason: str | None = None, **extra) -> None:
         hand = self.table.hand
@@ -782,19 +953,45 @@ class Referee:
             ruling["reason"] = reason
         ruling["scores"] = list(self.table.scores)
         ruling.update(extra)
+        ruling["changes"] = list(changes)
+        kept = False
+        if hand is not None:
+            nd, nh, kept = self._next_hand(result, reason, extra)
+            ruling["next"] = {"dealer": nd, "honba": nh, "riichi_sticks": hand.sticks_after}
         self._emit(ruling, t)
         if hand is not None:
             hand.over = True
             hand.exhaustive_pending = False
             hand.turn = None
             hand.result = ruling
+            if not self.table.game_over and self._game_over_after(hand, result, kept):
+                self._end_game(t)
+
+    def _game_over_after(self, hand: Hand, result: str, dealer_kept: bool) -> bool:
+        table = self.table
+        rs = table.ruleset
+        first = table.first_dealer or 0
+        wind = "ESWN".index(hand.round_wind) if hand.round_wind in "ESWN" else 0
+        round_index = wind * 4 + (hand.dealer - first) % 4
+        return payments.game_over(
+            round_index, hand.dealer, table.scores, dealer_kept,
+            result="abortive" if result not in ("ron", "tsumo", "exhaustive") else result,
+            length=table.game_length or rs.game_length, target=rs.target_score,
+            extension=rs.extension, bust_below_zero=rs.bust_below_zero,
+            dealer_stops_when_top=rs.dealer_stops_when_top)
 
     def _end_game(self, t: float) -> None:
         table = self.table
+        if table.game_over:
+            return
         table.game_over = True
+        first = table.first_dealer or 0
+        sticks = table.sticks_on_table() if table.ruleset.leftover_sticks == "first" else 0
+        table.scores = payments.final_scores(table.scores, sticks, first)
+        if table.hand is not None:
+            table.hand.sticks_after = 0
         self._emit({"type": "game_end", "scores": list(table.scores),
-                    "final": final_points(table.scores, table.ruleset, table.first_dealer or 0)},
-                   t)
+                    "final": final_points(table.scores, table.ruleset, first)}, t)
 
 
 def is_honor_or_terminal(tile: str) -> bool:

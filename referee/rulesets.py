@@ -80,6 +80,45 @@ class Ruleset:
     #: ``none``: match points to 0.1; ``tenhou``: each seat but first rounds its score to
     #: whole thousands, 500 rounding up (19,500 -> 20), first place takes the balance
     final_rounding: str = "none"
+    #: options for :func:`referee.scoring.score_win` (``red_fives`` and ``open_tanyao`` are
+    #: taken from the fields above): ``double_yakuman``, ``kiriage``, ``kazoe_limit``,
+    #: ``renhou``, ``open_pinfu_fu``
+    scoring: dict = field(default_factory=dict)
+    #: liability (pao) for the seat that fed the last dragon / wind set of a daisangen /
+    #: daisuushii: it pays a tsumo alone, half of a ron
+    pao: bool = False
+    #: nagashi mangan at an exhaustive draw (paid as a mangan tsumo instead of noten payments)
+    nagashi_mangan: bool = False
+    #: noten payments at an exhaustive draw: the noten seats pay this total to the tenpai seats
+    noten_total: int = 3000
+    #: on a multiple ron, honba to the winner nearest the discarder (``nearest``) or to every
+    #: winner (``each``); riichi sticks always go to the nearest
+    multiple_ron_honba: str = "each"
+    #: what a chombo costs: ``mangan`` (paid as a mangan tsumo to the others), ``fixed``
+    #: (``chombo_amount`` taken from the offender, nobody gains) or ``split`` (shared by the
+    #: others); ``chombo_repeats``: the hand is replayed with the same dealer and honba
+    chombo_style: str = "mangan"
+    chombo_amount: int = 20000
+    chombo_repeats: bool = True
+    #: how the game ends: ``game_length`` ``east``/``south``; ``extension`` into the next wind
+    #: while nobody has ``target_score``; ``bust_below_zero``; ``dealer_stops_when_top`` (the
+    #: last dealer who wins or is tenpai alone on top with ``target_score`` ends the game)
+    game_length: str = "south"
+    extension: bool = False
+    bust_below_zero: bool = False
+    dealer_stops_when_top: bool = False
+    target_score: int = 30000
+    #: riichi sticks still on the table at the end of the game: to first place (``first``) or
+    #: lost (``none``)
+    leftover_sticks: str = "first"
+
+    def scoring_options(self, red_fives: bool | None = None) -> dict:
+        """The options :func:`referee.scoring.score_win` needs for this profile (``red_fives``
+        overrides the profile's, as a game played without red fives says)."""
+        opts = dict(self.scoring)
+        opts["red_fives"] = self.red_fives if red_fives is None else bool(red_fives)
+        opts["open_tanyao"] = self.open_tanyao
+        return opts
 
     def penalty(self, kind: str) -> str:
         return self.penalties.get(kind, "none")
@@ -98,6 +137,14 @@ class Ruleset:
             "start_score": self.start_score, "return_score": self.return_score,
             "uma": list(self.uma), "uma_ties": self.uma_ties,
             "final_rounding": self.final_rounding,
+            "scoring": dict(self.scoring), "pao": self.pao,
+            "nagashi_mangan": self.nagashi_mangan, "noten_total": self.noten_total,
+            "multiple_ron_honba": self.multiple_ron_honba, "chombo_style": self.chombo_style,
+            "chombo_amount": self.chombo_amount, "chombo_repeats": self.chombo_repeats,
+            "game_length": self.game_length, "extension": self.extension,
+            "bust_below_zero": self.bust_below_zero,
+            "dealer_stops_when_top": self.dealer_stops_when_top,
+            "target_score": self.target_score, "leftover_sticks": self.leftover_sticks,
             "penalties": dict(self.penalties), "rules": dict(self.rules),
             "sources": dict(self.sources), "uncertain": list(self.uncertain),
         }
@@ -120,6 +167,12 @@ _EMA2012 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
+    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "sanbaiman",
+             "renhou": "mangan"},
+    pao=True, nagashi_mangan=False, multiple_ron_honba="each",
+    chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
+    game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
+    leftover_sticks="none",
     penalties={
         "kuikae": "warning", "false_group": "dead_hand", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
@@ -170,9 +223,21 @@ _EMA2012 = Ruleset(
         "added_kan_turn": "RCR 2012 3.3.7 (not in a turn where a tile was claimed for chow or "
                           "pung)",
         "precedence": "RCR 2012 3.1 (a win before any claim; kong or pung before chow)",
+        "scoring": "RCR 2012 (no double yakuman; 13+ han from ordinary yaku is sanbaiman; "
+                   "renhou a mangan); uncertain: kiriage assumed not used",
+        "pao": "RCR 2012 3.3.9 (liability for the third dragon / fourth wind set: the feeder "
+               "pays a tsumo alone and half a ron). NOTE: there the discarder alone pays the "
+               "counters of a ron; here the liable seat does, as on Tenhou",
+        "nagashi_mangan": "RCR 2012 (no nagashi mangan; project reading)",
+        "chombo_style": "RCR 2012 (chombo: 20,000 points taken from the offender's score, "
+                        "the hand replayed with the same dealer and counters)",
+        "game_length": "RCR 2012 (a hanchan of East and South; no bust, no extension, no "
+                       "stop for a leading last dealer)",
+        "leftover_sticks": "uncertain: riichi sticks left on the table at the end of the game "
+                           "are assumed lost (no oka: scores count from 30,000)",
     },
     uncertain=("multiple_ron", "kuikae_forbidden", "abortive_draws", "ankan_chankan_kokushi",
-               "penalties"),
+               "penalties", "scoring", "leftover_sticks"),
 )
 
 # -- EMA 2016 -----------------------------------------------------------------------------
@@ -192,6 +257,12 @@ _EMA2016 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
+    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "sanbaiman",
+             "renhou": "none"},
+    pao=False, nagashi_mangan=False, multiple_ron_honba="each",
+    chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
+    game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
+    leftover_sticks="none",
     penalties=dict(_EMA2012.penalties),
     rules={
         "kuikae": "EMA RCR 2016 3.3.2",
@@ -219,8 +290,16 @@ _EMA2016 = Ruleset(
         "uma": "assumed unchanged from 2012 (+15/+5/-5/-15)",
         "ankan_chankan_kokushi": "uncertain (not checked in the 2016 text)",
         "penalties": "as ema2012 (project reading; not checked section by section)",
+        "scoring": "riichi.wiki summary of RCR 2016 (no renhou, no double yakuman, 13+ han "
+                   "sanbaiman); kiriage assumed not used",
+        "multiple_ron_honba": "uncertain: each winner of a multiple ron assumed to get the "
+                              "honba; riichi sticks to the nearest",
+        "chombo_style": "as ema2012 (20,000 points from the offender)",
+        "game_length": "as ema2012",
+        "leftover_sticks": "as ema2012 (assumed lost)",
     },
-    uncertain=("claim_window", "uma", "ankan_chankan_kokushi", "penalties"),
+    uncertain=("claim_window", "uma", "ankan_chankan_kokushi", "penalties", "scoring",
+               "multiple_ron_honba", "leftover_sticks"),
 )
 
 # -- WRC 2015 -----------------------------------------------------------------------------
@@ -240,6 +319,12 @@ _WRC2015 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
+    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "yakuman",
+             "renhou": "none"},
+    pao=False, nagashi_mangan=False, multiple_ron_honba="each",
+    chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
+    game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
+    leftover_sticks="none",
     penalties=dict(_EMA2012.penalties),
     rules={
         "kuikae": "WRC 2015 5.4",
@@ -295,6 +380,12 @@ _TENHOU = Ruleset(
     return_score=30000,
     uma=(20, 10, -10, -20),
     uma_ties="seat_order",
+    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "yakuman",
+             "renhou": "none"},
+    pao=True, nagashi_mangan=True, multiple_ron_honba="nearest",
+    chombo_style="mangan", chombo_repeats=True,
+    game_length="south", extension=True, bust_below_zero=True, dealer_stops_when_top=True,
+    leftover_sticks="first",
     penalties={
         "kuikae": "chombo", "false_group": "chombo", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "chombo",
@@ -321,6 +412,16 @@ _TENHOU = Ruleset(
                "against the final points of the 35 shared Tenhou logs that record them)",
         "penalties": "the Tenhou client makes these impossible; chombo is the usual Japanese "
                      "ruling at a physical table (project reading)",
+        "scoring": "Tenhou: no double yakuman, no kiriage, kazoe yakuman, no renhou (checked "
+                   "against the wins of the shared Tenhou logs)",
+        "pao": "Tenhou: liability for daisangen and daisuushii (pao-tsumo.mjlog)",
+        "nagashi_mangan": "Tenhou: nagashi mangan, paid as a mangan tsumo, no honba",
+        "multiple_ron_honba": "Tenhou: honba and riichi sticks to the winner nearest the "
+                              "discarder (double-ron logs)",
+        "chombo_style": "Tenhou has no chombo; the usual Japanese mangan-tsumo payment "
+                        "(project reading)",
+        "game_length": "Tenhou hanchan: East and South, West extension until someone has "
+                       "30,000, bust below zero, the last dealer stops when on top",
     },
     uncertain=("penalties",),
     final_rounding="tenhou",
@@ -343,6 +444,12 @@ _MLEAGUE = Ruleset(
     return_score=30000,
     uma=(30, 10, -10, -30),
     uma_ties="seat_order",
+    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "yakuman",
+             "renhou": "none"},
+    pao=True, nagashi_mangan=True, multiple_ron_honba="each",
+    chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
+    game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
+    leftover_sticks="first",
     penalties={
         "kuikae": "dead_hand", "false_group": "dead_hand", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
@@ -368,9 +475,16 @@ _MLEAGUE = Ruleset(
                                  "allowed",
         "penalties": "uncertain: Japanese pro rules usually give a dead hand (agari houki) for "
                      "kuikae and false melds, chombo for false wins",
+        "scoring": "uncertain: no double yakuman, no kiriage, kazoe yakuman assumed",
+        "pao": "uncertain: liability for daisangen and daisuushii assumed",
+        "nagashi_mangan": "uncertain: nagashi mangan assumed",
+        "chombo_style": "uncertain: M.League takes 20 match points for a chombo; modelled as "
+                        "20,000 points from the offender",
+        "game_length": "uncertain: East and South, no bust, no extension assumed",
     },
     uncertain=("claim_window", "multiple_ron", "abortive_draws", "kan_dora", "penalties",
-               "ankan_chankan_kokushi"),
+               "ankan_chankan_kokushi", "scoring", "pao", "nagashi_mangan", "chombo_style",
+               "game_length"),
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (_EMA2012, _EMA2016, _WRC2015, _TENHOU,

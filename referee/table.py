@@ -57,6 +57,7 @@ class Seat:
 
     __slots__ = ("seat", "pond", "melds", "riichi", "riichi_index", "riichi_turn",
                  "riichi_pending", "ippatsu", "dead_hand", "dead_reasons", "turns",
+                 "double_riichi",
                  "passed_since_turn", "passed_since_riichi", "called_this_turn",
                  "kuikae", "kans")
 
@@ -70,6 +71,8 @@ class Seat:
         self.riichi_turn: int | None = None
         #: the riichi discard is out but its window has not closed (a ron on it voids it)
         self.riichi_pending = False
+        #: the riichi was declared on the seat's first discard with no call before it
+        self.double_riichi = False
         self.ippatsu = False
         self.dead_hand = False
         #: ruling ids of the violations that made the hand dead (an override lifts one)
@@ -107,7 +110,8 @@ class Hand:
                  "seats", "wall", "turn", "discards", "last_discard", "uninterrupted",
                  "kans", "rinshan", "chankan_tile", "over", "result", "declared_wins",
                  "exhaustive_pending", "abort_check", "riichi_count", "t_start",
-                 "pending_dora")
+                 "pending_dora", "win_changes", "wins_judged", "chombos", "riichi_seats",
+                 "sticks_after")
 
     def __init__(self, round_wind: str, dealer: int, honba: int, riichi_sticks: int,
                  dora_indicators: list[str], t: float):
@@ -143,6 +147,15 @@ class Hand:
         self.t_start = t
         #: dora indicators owed by kans under kan_dora = after_discard
         self.pending_dora = 0
+        #: score changes of the wins and chombos judged so far (summed at the hand's end)
+        self.win_changes = [0, 0, 0, 0]
+        #: ``win`` rulings given in this hand, and chombos ruled at a reveal: [seat]
+        self.wins_judged: list[dict] = []
+        self.chombos: list[int] = []
+        #: seats whose riichi was accepted in this hand (their stick is refunded on a chombo)
+        self.riichi_seats: list[int] = []
+        #: riichi sticks left on the table once the hand has ended
+        self.sticks_after: int | None = None
 
     @property
     def haitei(self) -> bool:
@@ -165,6 +178,16 @@ class Table:
         #: ruling_id -> {"t", "text"} for rulings a referee overrode
         self.overrides: dict[str, dict] = {}
         self.hands_played = 0
+        #: what the game_start said of this game: played without red fives, east/south game
+        self.red_fives: bool | None = None
+        self.game_length: str | None = None
+
+    def sticks_on_table(self) -> int:
+        """Riichi sticks on the table now (those of a hand in play included)."""
+        hand = self.hand
+        if hand is None:
+            return 0
+        return hand.sticks_after if hand.sticks_after is not None else hand.riichi_sticks
 
     def snapshot(self) -> dict:
         hand = self.hand

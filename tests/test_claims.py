@@ -186,8 +186,10 @@ def test_ron_on_own_turn_is_tsumo(ruleset):
     rulings, ref = judge(ruleset, "1 d0 3p", "4.5 c1 ron",
                          "5 reveal 1 123456789m1122p 2p")
     assert claims(rulings) == []
-    assert ref.hand.declared_wins == [{"seat": 1, "from": None, "tile": None, "t": 4.5,
-                                       "chankan": False, "rinshan": False, "haitei": False}]
+    keys = ("seat", "from", "tile", "t", "chankan", "rinshan", "haitei")
+    assert [{k: w[k] for k in keys} for w in ref.hand.declared_wins] == [
+        {"seat": 1, "from": None, "tile": None, "t": 4.5, "chankan": False, "rinshan": False,
+         "haitei": False}]
     assert ref.snapshot()["hand_over"] is True
 
 
