@@ -75,6 +75,15 @@ def foreground_mask(image: np.ndarray, threshold: float = 16.0,
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with every region it encloses filled in."""
+    h, w = mask.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    flood[1:-1, 1:-1] = mask
+    cv2.floodFill(flood, None, (0, 0), 128)
+    return np.where(flood[1:-1, 1:-1] == 128, 0, 255).astype(np.uint8)
+
+
 def _cuts(profile: np.ndarray, sizes: list[float], tol: float = 0.16,
           heights: np.ndarray | None = None, split_height: float = 0.0) -> list[int] | None:
     """Cut ``[0, len(profile)]`` into pieces whose lengths are each one of ``sizes`` (within
@@ -126,7 +135,7 @@ def _cuts(profile: np.ndarray, sizes: list[float], tol: float = 0.16,
                 tall = (csum[c] - csum[a]) / length
                 if (k == 0) != (tall > split_height):
                     continue
-            value = best[a][0] + score[c] - 2.0 * dev
+            value = best[a][0] + score[c] - 6.0 * dev
             if top is None or value > top[0]:
                 top = (value, a)
         if top is not None:
@@ -149,9 +158,17 @@ def _dips(gray: np.ndarray, axis: int, window: float) -> np.ndarray:
 
 def _seam_profile(dips: np.ndarray, body: np.ndarray, axis: int) -> np.ndarray:
     """Seam score along one axis (0..1): the share of the band that is a gap or a dark line
-    there. A seam between touching tiles crosses the whole band; a stroke of a tile's face
-    does not. ``axis`` = 0 scores columns, 1 scores rows."""
-    return _smooth((dips | ~body).mean(axis=axis))
+    there. A seam between touching tiles crosses the whole band, its blank margins included;
+    a stroke of a tile's face does not reach the margins. ``axis`` = 0 scores columns,
+    1 scores rows."""
+    line = dips | ~body
+    n = line.shape[axis]
+    q = max(1, n // 4)
+    if axis == 0:
+        parts = (line, line[:q], line[n - q:])
+    else:
+        parts = (line, line[:, :q], line[:, n - q:])
+    return _smooth(np.minimum.reduce([p.mean(axis=axis) for p in parts]))
 
 
 def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
@@ -188,8 +205,7 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
             if xb - xa < 0.5 * w:
                 continue
             prof = xprof[xa:xb]
-            xcuts = _cuts(prof, band_sizes, heights=heights[xa:xb] if mixed else None,
-                          split_height=0.9 * (w + h) / 2) or _even(xb - xa, band_sizes)
+            xcuts = _cut_run(prof, heights[xa:xb], band_sizes, mixed, 0.9 * (w + h) / 2)
             for c1, c2 in zip(xcuts[:-1], xcuts[1:]):
                 # a cut's seam score: the best within a pixel of it (seams are thin)
                 inner = [prof[max(c - 1, 0):c + 2].max() for c in (c1, c2) if 0 < c < len(prof)]
@@ -197,6 +213,44 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
                           if 0 < c < H and body[max(c - 2, 0):c + 2, xa + c1:xa + c2].any()]
                 out.append(((xa + c1, y1, xa + c2, y2), min(inner) if inner else 1.0))
     return out
+
+
+def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: bool,
+             split_height: float) -> list[int]:
+    """Cuts of a run of touching tiles. Where the body is shorter than ``split_height`` the
+    tiles lie across (``sizes[1]``), elsewhere upright (``sizes[0]``); each stretch is cut
+    evenly (tiles in a row are the same size) and each cut then moved to the clearest seam
+    within a few percent of a tile."""
+    n = len(prof)
+    stretches = [(0, n, 0)]
+    if mixed:
+        short = heights < split_height
+        stretches = [(a, b, 1) for a, b in _runs(short)] + \
+            [(a, b, 0) for a, b in _runs(~short)]
+        # a sliver (a rounded corner) is not a tile: fold it into its neighbour
+        stretches = sorted(st for st in stretches if st[1] - st[0] >= 0.4 * sizes[0])
+        if not stretches:
+            return [0, n]
+        fixed = []
+        for i, (a, b, k) in enumerate(stretches):
+            a = 0 if i == 0 else fixed[-1][1]
+            b = n if i == len(stretches) - 1 else b
+            fixed.append((a, b, k))
+        stretches = fixed
+    cuts = [0]
+    for a, b, k in stretches:
+        size = sizes[min(k, len(sizes) - 1)]
+        count = max(1, int(round((b - a) / size)))
+        for i in range(1, count + 1):
+            c = a + int(round(i * (b - a) / count))
+            if a < c < n and i < count:
+                r = max(1, int(0.08 * size))
+                lo, hi = max(c - r, 1), min(c + r + 1, n - 1)
+                if hi > lo and prof[lo:hi].max() > 0.5:
+                    c = lo + int(np.argmax(prof[lo:hi]))
+            cuts.append(c)
+    cuts[-1] = n
+    return sorted(set(cuts))
 
 
 def _smooth(p: np.ndarray) -> np.ndarray:
@@ -263,6 +317,12 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
     w, h = float(tile_w_px) * scale, float(tile_h_px) * scale
     if mask is None:
         fg = foreground_mask(small)
+        # a tile's green or dark strokes can match the felt: close them into the body and
+        # fill the holes they leave
+        k = max(3, int(w / 5) | 1)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        fg = fill_holes(fg)
     else:
         fg = mask if scale == 1.0 else cv2.resize(mask, (small.shape[1], small.shape[0]),
                                                   interpolation=cv2.INTER_NEAREST)

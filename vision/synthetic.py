@@ -170,7 +170,7 @@ class TableState:
                 if col == 6 and row < 3:
                     x, row, col = c - 80, row + 1, 0
             # melds from the right-hand corner leftwards
-            right = s - 62
+            right = s - 72
             for codes, called, added in self.melds[seat]:
                 widths = [TILE_H_MM if i == called else TILE_W_MM for i in range(len(codes))]
                 x = right - sum(widths) - gap * (len(codes) - 1)
@@ -196,12 +196,13 @@ class TableState:
                 for k in range(17):
                     put(seat, "back", c - 8.5 * TILE_W_MM + (k + 0.5) * (TILE_W_MM + 0.3),
                         c + 265, False)
-        # dead wall: seven stacks, indicators face up from the third
-        for k in range(7):
+        # the dead wall's top row (six stacks, drawn in the middle where the camera sees it
+        # best): indicators face up from the second
+        for k in range(6):
             code = "back"
-            if 2 <= k < 2 + len(self.dora):
-                code = self.dora[k - 2]
-            out.append(PlacedTile(code, c - 92.75 + (k + 0.5) * (TILE_W_MM + 0.5), c, 0))
+            if 1 <= k < 1 + len(self.dora):
+                code = self.dora[k - 1]
+            out.append(PlacedTile(code, c - 79.5 + (k + 0.5) * (TILE_W_MM + 0.5), c, 0))
         return out
 
 
@@ -380,7 +381,7 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
         shot([Hand(200 + k * 100, 420 + 20 * k, 0, 60)])
     shot(n=3)
     # a new dora indicator is flipped (a kan elsewhere, say)
-    shot([Hand(400 - 92.75 + 3.5 * 26.5, 400, 2)], n=1)
+    shot([Hand(400 - 79.5 + 2.5 * 26.5, 400, 2)], n=1)
     state.dora.append("7z")
     expected.append({"type": "dora", "t": now(), "indicator": "7z"})
     shot(n=5)
@@ -413,7 +414,7 @@ class ArtClassifier:
 
     SIZE = (12, 16)
 
-    def __init__(self, reject: float = 0.22):
+    def __init__(self, reject: float = 0.25):
         self.reject = reject
         labels, feats = [], []
         for code in list(TILE_CODES) + ["back"]:
@@ -440,6 +441,6 @@ class ArtClassifier:
             f = self._feature(crop)
             d = np.sqrt(np.mean((self.feats - f) ** 2, axis=1))
             i = int(np.argmin(d))
-            conf = float(max(0.0, 1.0 - d[i] / self.reject))
+            conf = float(max(0.0, 1.0 - d[i] / (2 * self.reject)))
             out.append((self.labels[i], round(conf, 3)) if d[i] < self.reject else ("none", 0.0))
         return out

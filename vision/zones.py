@@ -91,14 +91,14 @@ def default_zones(table_w: float = 800.0, table_h: float = 800.0) -> list[Zone]:
     # along the edge the hand (left) and the melds (right, clear of the corner marker).
     pond = (c - 84, c + 93, c + 94, c + 93 + 4 * TILE_H_MM + 10)
     hand = (58.0, s - 95, c + 32, s - 10)
-    meld = (c + 34, s - 95, s - 58, s - 10)
+    meld = (c + 34, s - 95, s - 66, s - 10)
     for seat in range(4):
         # seat 1 (right edge) faces left: a quarter turn clockwise brings its view upright
         rot = seat
         zones.append(Zone("pond", seat, _rotate_rect(pond, seat, s, s), rot))
         zones.append(Zone("meld", seat, _rotate_rect(meld, seat, s, s), rot))
         zones.append(Zone("hand", seat, _rotate_rect(hand, seat, s, s), rot))
-    zones.append(Zone("dora", None, (c - 95, c - 25, c + 95, c + 25), 0))
+    zones.append(Zone("dora", None, (c - 88, c - 25, c + 88, c + 25), 0))
     return zones
 
 
