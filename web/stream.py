@@ -32,9 +32,12 @@ RECENT_EVENTS = 40
 def full_state(table) -> dict:
     """What a phone needs when it connects: snapshot, rulings, referee events, recent events."""
     events = table.events()
+    # Times on the page count from the game's start: table-clock seconds mean nothing to people.
+    starts = [e["t"] for e in events if e.get("type") == "game_start"]
     return {
         "now": table.clock(),
         "full": True,
+        "game_t0": starts[-1] if starts else (events[0]["t"] if events else None),
         "data": table.snapshot(),
         "rulings": table.rulings(),
         "referee": [e for e in events if e.get("type") == "referee"],

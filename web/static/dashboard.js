@@ -98,6 +98,7 @@
     health: {},
     lastWindow: null,       // {w, closed, extra: [], result}
     seq: 0,
+    t0: null,               // table-clock time of the game's start
   };
 
   function who(seat) {
@@ -106,6 +107,16 @@
     return names && names[seat] ? names[seat] + " (seat " + seat + ")" : "Seat " + seat;
   }
   const fmt = (x, d) => (typeof x === "number" ? x.toFixed(d === undefined ? 2 : d) : "?");
+  // A table-clock time as minutes:seconds since the game started.
+  function clockText(t, decimals) {
+    if (typeof t !== "number") return "?";
+    if (typeof st.t0 !== "number") return fmt(t, 1);
+    const d = decimals || 0, k = Math.pow(10, d);
+    const total = Math.floor(Math.max(0, t - st.t0) * k + 1e-6) / k;
+    const m = Math.floor(total / 60);
+    const sec = total - 60 * m;
+    return m + ":" + (sec < 10 ? "0" : "") + sec.toFixed(d);
+  }
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
 
   // -- top: round, dora, health ---------------------------------------------------------
@@ -189,23 +200,33 @@
       }
       if (!rows.length) rows.push(h("span", { class: "empty" }, "No discard yet"));
       box.querySelector(".pond").replaceChildren(...rows);
-      box.querySelector(".melds").replaceChildren(...seat.melds.map(renderMeld));
+      box.querySelector(".melds").replaceChildren(...seat.melds.map((m) => renderMeld(m, seat.seat)));
     }
   }
 
-  function renderMeld(m) {
-    const tiles = m.tiles || [];
-    let calledDone = false;
-    const parts = tiles.map((c, i) => {
-      if (m.kind === "ankan" && (i === 0 || i === tiles.length - 1)) return tile(c, { back: true });
-      const side = !calledDone && m.called && c === m.called && m.kind !== "ankan";
-      if (side) calledDone = true;
-      return tile(c, { side });
-    });
-    const label = m.kind + " " + tiles.join(" ") + (m.from !== undefined && m.from !== null ? " from seat " + m.from : "");
-    return h("span", { class: "meld", title: label, "aria-label": label },
-      parts, m.from !== undefined && m.from !== null ? h("span", { class: "from" }, "← S" + m.from) : null);
+  // As on the table: the called tile lies sideways on the side of the seat it came from
+  // (first from the left, in the middle from across, last from the right).
+  function renderMeld(m, owner) {
+    const tiles = (m.tiles || []).slice();
+    const from = m.from !== undefined && m.from !== null ? m.from : null;
+    let parts;
+    if (m.kind === "ankan") {
+      parts = tiles.map((c, i) => tile(c, { back: i === 0 || i === tiles.length - 1 }));
+    } else {
+      const at = m.called ? tiles.indexOf(m.called) : -1;
+      if (at >= 0) tiles.splice(at, 1);
+      parts = tiles.map((c) => tile(c));
+      if (at >= 0) {
+        const rel = from === null ? 3 : (from - owner + 4) % 4;
+        const pos = rel === 3 ? 0 : rel === 2 ? 1 : parts.length;
+        parts.splice(pos, 0, tile(m.called, { side: true }));
+      }
+    }
+    const label = m.kind + " " + (m.tiles || []).join(" ") + (from !== null ? " from seat " + from : "");
+    return h("span", { class: "meld", title: label, "aria-label": label, "data-kind": m.kind },
+      parts, from !== null ? h("span", { class: "from" }, "from S" + from) : null);
   }
+
 
   // -- claim window: countdown and press timeline ----------------------------------------
   let ticking = false;
@@ -407,7 +428,7 @@
     head.push(h("span", { class: "rtype" }, title));
     if (r.type === "violation") head.push(h("span", { class: "pen" }, PENALTY[r.penalty] || r.penalty));
     head.push(h("span", { class: "rid" }, r.ruling_id || ""));
-    if (typeof r.t === "number") head.push(h("span", { class: "rt" }, "t " + fmt(r.t)));
+    if (typeof r.t === "number") head.push(h("span", { class: "rt", title: "game time" }, clockText(r.t)));
     return h("li", { class: cls, id: r.ruling_id ? "ruling-" + r.ruling_id : null,
                      "data-ruling": r.ruling_id, "data-type": r.type },
       h("div", { class: "rhead" }, head),
@@ -424,13 +445,20 @@
     if (e.action === "penalty" && e.seat !== undefined) what += " for " + who(e.seat) + " (" + (PENALTY[e.penalty] || e.penalty) + ")";
     if (e.ruling_id !== undefined && e.ruling_id !== null) what += " on " + e.ruling_id;
     return h("li", { class: "ruling r-referee", "data-type": "referee", "data-action": e.action },
-      h("div", { class: "rhead" }, h("span", { class: "rtype" }, what), h("span", { class: "rt" }, "t " + fmt(e.t))),
+      h("div", { class: "rhead" }, h("span", { class: "rtype" }, what), h("span", { class: "rt", title: "game time" }, clockText(e.t))),
       h("p", { class: "rsub" }, e.text));
+  }
+
+  // A referee penalty the core turned into a violation ruling is shown once, as that card.
+  function becameRuling(e) {
+    return e.action === "penalty" && st.rulings.some(({ r }) =>
+      r.type === "violation" && r.by_referee && r.text === e.text && Math.abs(r.t - e.t) < 1e-6);
   }
 
   function renderFeed() {
     const items = st.rulings.map(({ seq, r }) => ({ seq, t: typeof r.t === "number" ? r.t : 0, el: () => rulingItem(r) }))
-      .concat(st.referee.map((e) => ({ seq: e.__seq, t: e.t, el: () => refereeItem(e) })));
+      .concat(st.referee.filter((e) => !becameRuling(e))
+        .map((e) => ({ seq: e.__seq, t: e.t, el: () => refereeItem(e) })));
     items.sort((a, b) => (b.t - a.t) || (b.seq - a.seq));
     const list = $("rulings");
     // An override form the referee is typing in survives the redraw, text and all.
@@ -469,7 +497,7 @@
     const list = $("event-log");
     const recent = st.events.slice(-15).reverse();
     list.replaceChildren(...(recent.length ? recent.map((e) =>
-      h("li", { "data-type": e.type }, h("span", { class: "et" }, fmt(e.t)), h("span", {}, describe(e))))
+      h("li", { "data-type": e.type }, h("span", { class: "et" }, clockText(e.t, 1)), h("span", {}, describe(e))))
       : [h("li", { class: "empty muted" }, "No event yet.")]));
   }
 
@@ -524,6 +552,7 @@
       st.health = {};
       st.lastWindow = null;
       st.snap = msg.data;
+      st.t0 = msg.game_t0;
       for (const e of msg.events || []) if (e.type !== "referee") st.events.push(e);
       for (const e of msg.referee || []) { e.__seq = ++st.seq; st.referee.push(e); }
       st.events = st.events.concat(msg.referee || []).sort((a, b) => a.t - b.t).slice(-60);
@@ -545,6 +574,7 @@
     if (kind === "ruling") {
       if (addRuling(d)) { renderFeed(); renderSeats(); renderWindow(); }
     } else if (kind === "event") {
+      if (d.type === "game_start") st.t0 = d.t;
       addEvent(d);
       const lw = st.lastWindow;
       // A press after its window closed still belongs on that window's timeline (late).

@@ -1,0 +1,337 @@
+"""The dashboard in headless Chromium, on the real rules core: what a referee's phone shows.
+
+Screenshots at 360x800 (a phone held upright) and 1280x800 go to ``test-output/`` at the
+repository root on every run.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.core import Referee
+from referee.live import LiveTable, monotonic
+from web import create_app, serve
+from web.pin import hash_pin
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "test-output"
+CHROMIUM = "/usr/bin/chromium"
+PIN = "8642"
+PIN_HASH = hash_pin(PIN)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} not found (Debian package 'chromium')")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Python Playwright is not installed (pip install playwright)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class TableClock:
+    """The table clock: monotonic, far from any other clock (so a page that used its own
+    would show nonsense), and able to jump ahead or stand still for the test."""
+
+    def __init__(self):
+        self.offset = 86_400.0 * 3
+        self.frozen: float | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.frozen if self.frozen is not None else monotonic() + self.offset
+
+    def skip(self, seconds: float) -> None:
+        with self._lock:
+            if self.frozen is not None:
+                self.frozen += seconds
+            else:
+                self.offset += seconds
+
+    def freeze(self) -> None:
+        self.frozen = self()
+
+
+class Dashboard:
+    def __init__(self):
+        self.clock = TableClock()
+        self.table = LiveTable(Referee(), clock=self.clock)
+        self.app = create_app(self.table, pin_hash=PIN_HASH, secret_key="browser-tests",
+                              config={"RIICHI_TABLE_NAME": "Table 3"})
+        self.server = serve(self.app, "127.0.0.1", 0)
+        self.url = self.server.url
+
+    def event(self, **event):
+        event.setdefault("t", self.clock())
+        return self.table.submit(event)
+
+    def close_window(self) -> list[dict]:
+        """Let the claim window run out on the table clock and have the table notice."""
+        self.clock.skip(self.table.snapshot()["claim_window"] + 0.05)
+        return self.table.tick()
+
+    def start(self, names=("Aoi", "Ben", "Chie", "Dan")):
+        self.event(type="game_start", ruleset="ema2012", scores=[25000] * 4, names=list(names))
+        self.event(type="hand_start", round_wind="E", dealer=0, honba=1, riichi_sticks=0,
+                   dora_indicators=["3m"])
+
+
+@pytest.fixture
+def dash():
+    d = Dashboard()
+    yield d
+    d.server.shutdown()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def opener(url, width=390, height=844):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        if page.locator("#live").count():
+            page.wait_for_selector("#live:not(.off)", timeout=5000)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def wait_visible(page, selector, within: float):
+    """Wait for ``selector``; return how long it took (fails past ``within`` seconds)."""
+    started = time.monotonic()
+    page.wait_for_selector(selector, state="visible", timeout=within * 1000)
+    return time.monotonic() - started
+
+
+# -- live ---------------------------------------------------------------------------------
+
+def test_a_discard_and_a_claim_appear_within_a_second(dash, open_page):
+    dash.start()
+    page = open_page(dash.url)
+    dash.clock.freeze()  # table time moves only when the test says, for exact offsets
+    dash.event(type="discard", seat=0, tile="6s")
+    assert wait_visible(page, '#seat-0 .pond .tile[data-tile="6s"].last', 1.0) < 1.0
+    dash.clock.skip(0.7)
+    dash.event(type="call", seat=1, call="chii")
+    assert wait_visible(page, '#w-presses li[data-seat="1"][data-call="chii"]', 1.0) < 1.0
+    assert "+0.70 s" in page.text_content('#w-presses li[data-seat="1"]')
+
+    (ruling,) = dash.close_window()  # the core decides the claim
+    assert ruling["type"] == "claim" and ruling["winners"] == [{"seat": 1, "call": "chii"}]
+    item = f'#rulings li[data-ruling="{ruling["ruling_id"]}"]'
+    assert wait_visible(page, item, 1.0) < 1.0
+    text = page.text_content(item)
+    assert "Ben (seat 1) chii" in text and "from Aoi (seat 0)" in text
+    assert page.text_content("#w-count") == "closed"
+    assert "Ben (seat 1) chii awarded" in page.text_content("#w-result")
+
+
+def test_a_violation_card_shows_penalty_rule_and_what_was_seen(dash, open_page):
+    dash.start()
+    page = open_page(dash.url)
+    dash.event(type="discard", seat=0, tile="8s")
+    (violation,) = dash.event(type="call", seat=2, call="chii")  # chii across the table
+    assert violation["kind"] == "wrong_seat_call"
+    card = f'#rulings li.violation[data-ruling="{violation["ruling_id"]}"]'
+    wait_visible(page, card, 1.0)
+    text = page.text_content(card)
+    assert violation["rule"] in text and violation["text"] in text
+    assert "Call from the wrong seat" in text and "No penalty" in text
+    assert "1 violation" in page.text_content("#seat-2 .badges")
+
+
+def test_the_countdown_runs_on_the_table_clock(dash, open_page):
+    dash.start()
+    page = open_page(dash.url)
+    dash.event(type="discard", seat=0, tile="9p")
+    page.wait_for_selector("#window.open", timeout=1000)
+    deadline = dash.table.snapshot()["window"]["deadline"]
+
+    def reading():
+        left = float(page.get_attribute("#w-count", "data-left"))
+        return left, deadline - dash.clock()
+
+    first, truth = reading()
+    # The table clock is days away from any clock the page has: only the server's `now`
+    # can give the right remaining time.
+    assert first == pytest.approx(truth, abs=0.25)
+    scale1 = page.evaluate("getComputedStyle(document.getElementById('w-fill')).transform")
+    time.sleep(0.5)
+    second, truth = reading()
+    assert second == pytest.approx(truth, abs=0.25)
+    assert 0.3 < first - second < 0.8
+    scale2 = page.evaluate("getComputedStyle(document.getElementById('w-fill')).transform")
+    assert scale1 != scale2  # the bar shrinks with it
+    dash.close_window()
+    page.wait_for_selector("#window.closed", timeout=1000)
+    assert page.text_content("#w-result") == "Window closed: no claim."
+
+
+# -- the referee and the spectator ----------------------------------------------------------
+
+def claim_ruling(dash) -> dict:
+    dash.start()
+    dash.event(type="discard", seat=0, tile="5m")
+    dash.clock.skip(0.4)
+    dash.event(type="call", seat=2, call="pon")
+    (ruling,) = dash.close_window()
+    return ruling
+
+
+def test_a_referee_logs_in_and_overrides_a_ruling(dash, open_page):
+    ruling = claim_ruling(dash)
+    rid = ruling["ruling_id"]
+    page = open_page(dash.url + "/referee/login")
+    page.fill("#pin", PIN)
+    page.click("text=Log in")
+    page.wait_for_selector("text=Logged in as referee.", timeout=3000)
+    page.wait_for_selector("#live:not(.off)", timeout=3000)
+    item = f'#rulings li[data-ruling="{rid}"]'
+    page.click(f"{item} details.override-box summary")
+    page.fill(f"{item} textarea[name=text]", "Seat 2 pressed after the window: no pon")
+    page.click(f"{item} button:has-text('Override {rid}')")
+    page.wait_for_selector("text=Ruling " + rid + " overridden.", timeout=3000)
+    event = dash.table.events()[-1]
+    assert {k: event[k] for k in ("type", "action", "ruling_id", "text")} == {
+        "type": "referee", "action": "override", "ruling_id": rid,
+        "text": "Seat 2 pressed after the window: no pon"}
+    assert dash.table.snapshot()["overrides"][0]["ruling_id"] == rid  # the core took it
+    wait_visible(page, f"{item}.is-overridden .overridden", 1.0)
+    assert "no pon" in page.text_content(f"{item} .overridden")
+
+
+def test_a_spectator_cannot_act_nor_can_a_form_without_its_token(dash, open_page):
+    ruling = claim_ruling(dash)
+    form = {"ruling_id": ruling["ruling_id"], "text": "I say so"}
+    spectator = open_page(dash.url)
+    assert spectator.locator(".override-box").count() == 0
+    assert spectator.locator("#referee").count() == 0
+    token = spectator.get_attribute('meta[name="csrf-token"]', "content")
+    r = spectator.request.post(dash.url + "/referee/override",
+                               form={**form, "csrf_token": token})
+    assert r.status == 403
+    referee = open_page(dash.url + "/referee/login")
+    referee.fill("#pin", PIN)
+    referee.click("text=Log in")
+    referee.wait_for_selector("#referee", timeout=3000)
+    r = referee.request.post(dash.url + "/referee/override", form=form)  # no token
+    assert r.status == 403
+    assert [e["type"] for e in dash.table.events()].count("referee") == 0
+
+
+# -- how it looks ---------------------------------------------------------------------------
+
+def busy_table(dash) -> None:
+    """A hand in progress on the real core: ponds with a riichi, a called tile and a pon,
+    claim rulings, two violation cards, health reports, and a window open with two presses."""
+    d = dash
+    d.start()
+    for seat, tile in [(0, "1z"), (1, "9m"), (2, "2z"), (3, "7z"), (0, "1p")]:
+        d.event(type="discard", seat=seat, tile=tile)
+        d.close_window()
+    d.event(type="discard", seat=1, tile="5p")
+    d.clock.skip(0.6)
+    d.event(type="call", seat=2, call="pon")
+    d.clock.skip(0.3)
+    d.event(type="call", seat=3, call="chii")
+    d.close_window()
+    d.event(type="meld", seat=2, kind="pon", tiles=["0p", "5p", "5p"], called="5p",
+            **{"from": 1})
+    d.event(type="discard", seat=2, tile="8s")
+    d.close_window()
+    for seat, tile, riichi in [(3, "4z", False), (0, "0s", False), (1, "3z", True),
+                               (2, "6m", False), (3, "2m", False), (0, "9s", False),
+                               (1, "7p", False), (2, "1s", False)]:
+        d.event(type="discard", seat=seat, tile=tile, riichi=riichi)
+        d.close_window()
+    d.event(type="referee", action="penalty", seat=3, penalty="warning", kind="procedure",
+            text="Seat 3 keeps pressing chii on discards from across the table.")
+    d.table.set_health("camera", True, "30 fps")
+    d.table.set_health("buttons", False, "seat 3 button not answering")
+    d.clock.freeze()  # the window below stays open for the screenshots
+    d.event(type="discard", seat=3, tile="6p")
+    d.clock.skip(0.45)
+    d.event(type="call", seat=0, call="chii")
+    d.clock.skip(0.8)
+    d.event(type="call", seat=2, call="pon")
+
+
+def assert_fits(page, width: int) -> None:
+    overflow = page.evaluate("""(width) => {
+        const out = [];
+        for (const el of document.querySelectorAll('body *')) {
+            const r = el.getBoundingClientRect();
+            if (r.width && (r.right > width + 0.5 || r.left < -0.5)) out.push(el.tagName + '.' + el.className);
+        }
+        return {out, scroll: document.documentElement.scrollWidth};
+    }""", width)
+    assert overflow["scroll"] <= width, "the page scrolls sideways"
+    assert overflow["out"] == [], "elements stick out of the screen"
+
+
+@pytest.mark.parametrize("width,height", [(360, 800), (1280, 800)])
+def test_screenshots_phone_and_desktop(dash, open_page, width, height):
+    busy_table(dash)
+    OUTPUT.mkdir(exist_ok=True)
+    page = open_page(dash.url, width, height)
+    page.wait_for_selector("#rulings li.violation", timeout=3000)
+    page.wait_for_selector('#w-presses li[data-seat="2"]', timeout=3000)
+    page.wait_for_selector('.hb.bad[data-component="buttons"]', timeout=3000)
+    assert_fits(page, width)
+    # Tiles are drawn by the page, labelled, and big enough to read at arm's length.
+    red = page.locator('#seat-0 .tile[data-tile="0s"]')
+    assert red.get_attribute("aria-label") == "5s red"
+    riichi = page.locator('#seat-1 .side .tile[data-tile="3z"]')
+    assert riichi.get_attribute("aria-label") == "3z West, sideways"
+    called = page.locator('#seat-1 .tile[data-tile="5p"]')
+    assert called.get_attribute("aria-label") == "5p, called"
+    box = page.locator('#seat-0 .pond .tile').first.bounding_box()
+    assert box["width"] >= 28 and box["height"] >= 38
+    # the pon's called tile lies sideways, first: it came from the left (seat 1)
+    assert page.locator("#seat-2 .meld .side").count() == 1
+    assert page.locator("#seat-2 .meld > :first-child").get_attribute("class") == "side"
+    # the referee's penalty is one card (the core's ruling), not a card and a duplicate entry
+    assert page.locator("#rulings li.violation:has-text('referee decision')").count() == 1
+    assert page.locator('#rulings li[data-action="penalty"]').count() == 0
+    page.screenshot(path=str(OUTPUT / f"dashboard-{width}x{height}.png"))
+    if width < 600:
+        page.screenshot(path=str(OUTPUT / f"dashboard-{width}x{height}-full.png"),
+                        full_page=True)
+
+
+def test_referee_view_fits_a_phone(dash, open_page):
+    busy_table(dash)
+    OUTPUT.mkdir(exist_ok=True)
+    page = open_page(dash.url + "/referee/login", 360, 800)
+    page.fill("#pin", PIN)
+    page.click("text=Log in")
+    page.wait_for_selector("#referee", timeout=3000)
+    page.wait_for_selector("#rulings li.violation", timeout=3000)
+    for summary in page.locator("#referee summary").all():
+        summary.click()
+    page.locator("#rulings details.override-box summary").first.click()
+    page.wait_for_function("document.getElementById('undo-what').textContent !== '…'",
+                           timeout=3000)
+    assert page.text_content("#undo-what") == "pon pressed by seat 2"
+    assert_fits(page, 360)
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky claim window sits at the top
+    page.screenshot(path=str(OUTPUT / "dashboard-referee-360x800-full.png"), full_page=True)
