@@ -21,6 +21,7 @@ import argparse
 import dataclasses
 import logging
 import queue
+import socket
 import sys
 import tempfile
 import threading
@@ -156,6 +157,20 @@ class SimulatedTable:
         self.thread.join(timeout=3)
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the dashboard could not listen on ``host:port`` (None: it can)."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def scaled_wiring(wiring, speed: float):
     """The buttons' and lights' timings as the players see them at ``speed``: at 10x a
     player's two quick presses are ten times closer in real time, and must not look like a
@@ -208,11 +223,17 @@ def run(args: argparse.Namespace) -> int:
         from web.pin import hash_pin
         app = web.create_app(table, pin_hash=hash_pin(DEMO_PIN),
                              config={"RIICHI_TABLE_NAME": "Demo table"})
-        try:
-            server = web.serve(app, args.host, args.port)
-        except OSError as exc:
+        problem = port_problem(args.host, args.port)
+        if problem is None:
+            try:
+                server = web.serve(app, args.host, args.port)
+            except (OSError, SystemExit) as exc:  # werkzeug exits on a port in use
+                problem = getattr(exc, "strerror", None) or "address in use"
+        if problem is not None:
+            service.stop()
+            buttons.close()
             raise RefereeError(f"cannot serve the dashboard on {args.host}:{args.port} "
-                               f"({exc.strerror}); try --port 0 for a free port") from None
+                               f"({problem}); try --port 0 for a free port")
     print(f"riichi-referee demo: {origin}, {len(events)} events at {args.speed:g}x speed",
           flush=True)
     print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",

@@ -1,0 +1,100 @@
+"""`riichi-referee demo`: a whole game through mock-pin buttons, the service and the dashboard."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from referee.core import Referee
+from referee.journal import Journal
+from referee.simulate import simulate
+
+
+def start_demo(*args, env=None):
+    return subprocess.Popen([sys.executable, "-m", "referee", "demo", "--no-browser",
+                             "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+
+
+def read_until(proc, prefix, timeout=60):
+    lines = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.strip().startswith(prefix):
+            return line, lines
+    raise AssertionError(f"no line starting {prefix!r} in {lines}; stderr: {proc.stderr.read()}")
+
+
+def without_time(ruling):
+    return {k: v for k, v in ruling.items() if k not in ("t", "window")}
+
+
+def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path):
+    journal = tmp_path / "demo.sqlite"
+    proc = start_demo("--simulated", "--hands", "2", "--speed", "40", "--exit-at-end",
+                      "--journal", str(journal))
+    try:
+        line, _ = read_until(proc, "dashboard:")
+        url = line.split()[1]
+        with urllib.request.urlopen(url + "/state.json", timeout=10) as resp:
+            assert resp.status == 200 and "seats" in json.load(resp)["data"]
+        with urllib.request.urlopen(url + "/", timeout=10) as resp:
+            assert resp.status == 200
+        over, _ = read_until(proc, "game over", timeout=120)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    game = simulate(seed=0, hands=2)
+    calls = sum(1 for e in game if e["type"] == "call")
+    assert f"{calls} button presses" in over
+    j = Journal(journal)
+    events = [e for _, e in j.game_events()]
+    stored = [r for _, r in j.game_rulings()]
+    # every press reached the journal as a call from the right seat, in the game's order
+    assert [(e["seat"], e["call"]) for e in events if e["type"] == "call"] == \
+        [(e["seat"], e["call"]) for e in game if e["type"] == "call"]
+    assert [e["type"] for e in events] == [e["type"] for e in game]
+    # the table judged the game as a replay of the recorded game does: the button path and
+    # the sped-up clock changed no decision
+    referee = Referee()
+    expected = [r for e in game for r in referee.feed(e)] + referee.finish()
+    assert [without_time(r) for r in stored] == [without_time(r) for r in expected]
+    assert len({r["ruling_id"] for r in stored}) == len(stored)
+
+
+def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
+    proc = start_demo("--speed", "20")
+    try:
+        first, _ = read_until(proc, "riichi-referee demo:")
+        assert "real Tenhou game" in first
+        read_until(proc, "dashboard:")
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_demo_port_in_use_is_one_clear_line():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "referee", "demo", "--no-browser",
+                                 "--simulated", "--hands", "1", "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "--port 0" in result.stderr
