@@ -190,14 +190,16 @@ class ImportedGame:
     """A Tenhou log as table ``events`` plus the ``hands`` the log records.
 
     ``final_scores``/``final_points`` are the log's end-of-game scores and match points (after
-    uma and oka) when it has them. ``red_fives`` and ``game_length`` (``east``/``south``) are
-    the game's rules as the log states them.
+    uma and oka) when it has them. ``red_fives``, ``open_tanyao`` and ``game_length``
+    (``east``/``south``) are the game's rules as the log states them; ``game_start`` carries
+    them as extra keys (``red_fives``/``open_tanyao`` only when false).
     """
 
     source: str
     format: str
     names: list[str]
     red_fives: bool
+    open_tanyao: bool
     game_length: str | None
     events: list[dict]
     hands: list[ExpectedHand]
@@ -314,8 +316,8 @@ _DRAW_TAG = re.compile(r"([TUVW])(\d+)$")
 _DISCARD_TAG = re.compile(r"([DEFG])(\d+)$")
 
 
-def _parse_mjlog(root: ET.Element) -> tuple[list[str], bool, str | None, list[_Hand],
-                                             list[int] | None, list[float] | None]:
+def _parse_mjlog(root: ET.Element) -> tuple:
+    """-> (names, red fives, game length, hands, final scores, final points, open tanyao)"""
     names = ["", "", "", ""]
     red = True
     length: str | None = None
@@ -326,6 +328,7 @@ def _parse_mjlog(root: ET.Element) -> tuple[list[str], bool, str | None, list[_H
     after_kan: list[bool] = [False] * 4
     final_scores = final_points = None
     seen_un = False
+    open_tanyao = True
 
     def finish_scores(el: ET.Element) -> list[int]:
         sc = _ints(el.get("sc"))
@@ -338,6 +341,7 @@ def _parse_mjlog(root: ET.Element) -> tuple[list[str], bool, str | None, list[_H
             if gtype & 0x10:
                 raise _LogError("a three-player game (GO type flag 0x10) is not supported")
             red = not gtype & 0x02
+            open_tanyao = not gtype & 0x04
             length = "south" if gtype & 0x08 else "east"
         elif tag == "UN":
             if not seen_un:
@@ -426,7 +430,7 @@ def _parse_mjlog(root: ET.Element) -> tuple[list[str], bool, str | None, list[_H
                             tenpai if result == "exhaustive" else None)
             if el.get("owari"):
                 final_scores, final_points = _owari(el.get("owari"))
-    return names, red, length, hands, final_scores, final_points
+    return names, red, length, hands, final_scores, final_points, open_tanyao
 
 
 def _owari(text: str) -> tuple[list[int], list[float]]:
@@ -695,8 +699,8 @@ def _t6_yaku(texts: list[str]) -> tuple[list[tuple[str, int]], int]:
     return yaku, yakuman
 
 
-def _parse_tenhou6(data: dict) -> tuple[list[str], bool, str | None, list[_Hand],
-                                        list[int] | None, list[float] | None]:
+def _parse_tenhou6(data: dict) -> tuple:
+    """-> (names, red fives, game length, hands, final scores, final points, open tanyao)"""
     log = data.get("log")
     if not isinstance(log, list):
         raise _LogError("no 'log' list")
@@ -704,9 +708,11 @@ def _parse_tenhou6(data: dict) -> tuple[list[str], bool, str | None, list[_Hand]
     if not isinstance(names, list) or len(names) != 4:
         raise _LogError("'name' must list four players")
     rule = data.get("rule") or {}
-    red = bool(rule.get("aka", 0) or rule.get("aka51", 0) or rule.get("aka52", 0)
-               or rule.get("aka53", 0))
+    red_keys = [k for k in ("aka", "aka51", "aka52", "aka53") if k in rule]
+    red = any(rule.get(k) for k in red_keys)
     disp = str(rule.get("disp", ""))
+    # Tenhou's room label: 喰 = open tanyao allowed (every ranked room has it).
+    open_tanyao = "喰" in disp if disp and not disp.isascii() else True
     length = None
     if "南" in disp or "South" in disp:
         length = "south"
@@ -720,12 +726,17 @@ def _parse_tenhou6(data: dict) -> tuple[list[str], bool, str | None, list[_Hand]
             raise _LogError(f"hand {number}: {exc}") from None
         except (TypeError, ValueError, IndexError, KeyError) as exc:
             raise _LogError(f"hand {number}: cannot read it ({exc})") from None
+    if not red_keys:  # no rule block: a red five in play says it
+        red = any(T.is_red(t) for h in hands for t in
+                  [x for hp in h.haipai for x in hp]
+                  + [a[2] for a in h.actions if a[0] in ("draw", "discard")])
     final_scores = final_points = None
     sc = data.get("sc")
     if isinstance(sc, list) and len(sc) == 8:
         final_scores = [int(sc[2 * i]) for i in range(4)]
         final_points = [float(sc[2 * i + 1]) for i in range(4)]
-    return [str(n) for n in names], red, length, hands, final_scores, final_points
+    return ([str(n) for n in names], red, length, hands, final_scores, final_points,
+            open_tanyao)
 
 
 def _t6_hand(entry: list) -> _Hand:
@@ -818,7 +829,6 @@ class _Replay:
         self.dora = [hand.dora]
         self.window_ms: int | None = None   # when the last discard (or added kan) was seen
         self.last_discard: tuple[int, str] | None = None
-        self.discard_after_last_draw = False
         self.kakan: tuple[int, str, int] | None = None  # (seat, added tile, meld ms)
         self.hold_dora: list[str] = []
         self.prev: str = "start"   # the last thing seen: start/discard/meld/ankan/shouminkan
@@ -860,8 +870,7 @@ class _Replay:
                             "round_wind": WINDS[h.round_index // 4 % 4], "dealer": h.dealer,
                             "honba": h.honba, "riichi_sticks": h.sticks,
                             "dora_indicators": [h.dora]})
-        actions = h.actions
-        for i, act in enumerate(actions):
+        for act in h.actions:
             getattr(self, "_" + act[0])(*act[1:])
         if h.end is None:
             raise _LogError("the hand has no result")
@@ -1203,7 +1212,7 @@ def import_text(text: str, source: str = "<log>") -> ImportedGame:
         else:
             raise RefereeError(f"{source}: not a Tenhou log (neither mjlog XML nor "
                                "tenhou.net/6 JSON)")
-        names, red, length, hands, final_scores, final_points = parsed
+        names, red, length, hands, final_scores, final_points, open_tanyao = parsed
         if not hands:
             raise _LogError("no hands in the log")
         last = hands[-1].end
@@ -1214,6 +1223,8 @@ def import_text(text: str, source: str = "<log>") -> ImportedGame:
             start["names"] = names
         if not red:
             start["red_fives"] = False
+        if not open_tanyao:
+            start["open_tanyao"] = False
         if length:
             start["game_length"] = length
         events.append(start)
@@ -1237,7 +1248,8 @@ def import_text(text: str, source: str = "<log>") -> ImportedGame:
         raise RefereeError(f"{source}: not a readable Tenhou log ({type(exc).__name__}: "
                            f"{exc})") from None
     return ImportedGame(source=source, format=fmt, names=names, red_fives=red,
-                        game_length=length, events=events, hands=expected,
+                        open_tanyao=open_tanyao, game_length=length, events=events,
+                        hands=expected,
                         final_scores=final_scores, final_points=final_points)
 
 

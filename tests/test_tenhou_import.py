@@ -221,6 +221,40 @@ def test_no_red_fives_when_the_game_has_none():
     assert "5p" in of_type(game.events, "reveal")[1]["tiles"]
 
 
+def test_no_open_tanyao_flag():
+    # GO type flag 0x04: a room without open tanyao
+    game = snippet_game(SNIPPET.replace('<GO type="169"', '<GO type="173"'))
+    assert game.open_tanyao is False and game.events[0]["open_tanyao"] is False
+    assert "open_tanyao" not in snippet_game().events[0]
+
+
+def nine_terminals_log(rule=None):
+    hands = [[11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 51, 12, 13],
+             [14, 15, 16, 17, 18, 22, 23, 24, 25, 26, 27, 28, 32],
+             [33, 34, 35, 36, 37, 38, 45, 45, 46, 46, 47, 47, 12],
+             [13, 14, 15, 16, 17, 18, 22, 23, 24, 25, 26, 27, 28]]
+    entry = [[0, 0, 0], [25000] * 4, [19], []]
+    for s, h in enumerate(hands):
+        entry += [h, [45] if s == 0 else [], []]
+    entry.append(["九種九牌"])
+    data = {"name": ["A", "B", "C", "D"], "log": [entry]}
+    if rule is not None:
+        data["rule"] = rule
+    return json.dumps(data)
+
+
+def test_tenhou6_red_fives_from_the_rule_or_the_tiles():
+    assert import_text(nine_terminals_log(), "t6.json").red_fives is True     # a 51 in play
+    assert import_text(nine_terminals_log({"disp": "般東喰", "aka": 0}),
+                       "t6.json").red_fives is False
+    game = import_text(nine_terminals_log({"disp": "般東", "aka": 1}), "t6.json")
+    assert (game.red_fives, game.open_tanyao, game.game_length) == (True, False, "east")
+    hand = game.hands[0]
+    assert (hand.result, hand.reason) == ("abortive", "nine_terminals")
+    # nothing but the hand's start: the declaration shows no discard, call or reveal
+    assert [e["type"] for e in game.events] == ["game_start", "hand_start"]
+
+
 # -- timing ----------------------------------------------------------------------------------
 
 def check_flow(events):
