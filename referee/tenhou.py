@@ -886,7 +886,7 @@ class _Replay:
     def _discard(self, seat: int, tile: str, riichi: bool) -> None:
         self._settle_kakan()
         if self.prev == "discard":
-            ms = self.clock.ms + self.gap()
+            ms = self.window_ms + self.gap()
         elif self.prev == "start":
             ms = self.start_ms + 2000
         else:
@@ -1007,7 +1007,7 @@ class _Replay:
         elif end.result == "exhaustive":
             tenpai = end.tenpai
             if tenpai is None:
-                tenpai = self._tenpai_from(end.deltas)
+                tenpai = self._tenpai_from(end.deltas, end.reason)
             end.tenpai = sorted(tenpai)
             base = self.window_ms if self.window_ms is not None else self.clock.ms
             self.emit(base + 3500, {"type": "tenpai", "seats": end.tenpai})
@@ -1052,9 +1052,11 @@ class _Replay:
                 expected.expected_violations.append({"seat": w.seat, "kind": "false_win"})
         return expected
 
-    def _tenpai_from(self, deltas: list[int]) -> list[int]:
+    def _tenpai_from(self, deltas: list[int], reason: str | None) -> list[int]:
+        # Noten payments name the tenpai seats, unless nagashi mangan was paid instead or
+        # nothing moved (all tenpai or all noten): then the hands tell.
         gain = [s for s in range(4) if deltas[s] > 0]
-        if gain:
+        if gain and reason is None:
             return gain
         return [s for s in range(4) if is_tenpai(self.concealed[s], self.melds[s])]
 
