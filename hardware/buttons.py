@@ -128,11 +128,14 @@ class ButtonPanel:
 
 
 class CallButton(Button):
-    """A gpiozero :class:`~gpiozero.Button` that also hands every raw edge, with the pin
-    factory's timestamp of it, to ``on_edge(ticks, state)``.
+    """A gpiozero :class:`~gpiozero.Button` that hands every raw edge, with the pin factory's
+    timestamp of it, to ``on_edge(ticks, state)`` and does nothing else with it.
 
     The stamp is the factory's (lgpio: when the kernel saw the interrupt), not the time the
-    callback runs. gpiozero's ``bounce_time`` is left off: debouncing is :mod:`hardware.debounce`'s.
+    callback runs. gpiozero's ``bounce_time`` is left off (debouncing is
+    :mod:`hardware.debounce`'s), and its events (``when_pressed``, ``when_held``,
+    ``wait_for_press``) are not fired: with a chattering contact they would wake a thread per
+    edge, and presses travel by the queue anyway. ``is_pressed`` reads the pin, as ever.
     """
 
     def __init__(self, pin, *, on_edge: Callable[[Any, Any], None], pull_up: bool | None = True,
@@ -143,7 +146,6 @@ class CallButton(Button):
 
     def _pin_changed(self, ticks, state):
         self._on_edge(ticks, state)
-        super()._pin_changed(ticks, state)
 
     def close(self):
         # Button's hold thread only looks at its stop flag every 0.1 s, so closing 16 of them

@@ -1,0 +1,301 @@
+"""Seat buttons on gpiozero mock pins: press-to-queue latency, and a chatter storm.
+
+1. Latency: 10,000 presses, round robin over the 16 buttons one per millisecond; for each,
+   the time from the pin's edge stamp to the call being taken off the queue (p50, p99, max).
+   A button comes round every 16 ms here, so this run uses a 10 ms chatter window (the
+   sample's 250 ms would rightly call that chatter); the path a press takes is the same.
+2. Storm: real presses on all 16 buttons; then all 16 chattering at 100 Hz (5 ms closed,
+   5 ms open) for 10 s; then, once they are still again, real presses again; then 8 buttons
+   chattering for 10 s while the other 8 are pressed for real (with contact bounce) every
+   0.4-0.7 s. Checks: every real press is one call, stamped inside the drive call that made
+   its edge; no call from a chattering button but (at most) the first press of each episode,
+   which its fault names as a suspect; one fault and one recovery per episode; no crash;
+   resident memory sampled every second stays flat.
+
+The sample pin map and its settings are used (hardware/table.toml). Mock pins keep a list of
+every state they went through; the driver clears it each second so that the memory figure
+is the referee's, not the mock's bookkeeping.
+
+    python bench/buttons.py [--presses 10000] [--storm-seconds 10]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import platform
+import queue
+import random
+import statistics
+import threading
+import time
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import ButtonFault, SeatButtons
+from hardware.config import SAMPLE_CONFIG, load_table_config
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# -- 1. latency -----------------------------------------------------------------------------
+
+def latency(presses: int) -> dict:
+    wiring = load_table_config(SAMPLE_CONFIG)
+    wiring = dataclasses.replace(wiring, debounce=dataclasses.replace(
+        wiring.debounce, chatter_window=0.010))
+    factory = MockFactory()
+    items: queue.Queue = queue.Queue()
+    pins = [factory.pin(b.pin) for b in wiring.buttons]
+    lat: list[float] = []
+    wrong = 0
+    last = [float("-inf")] * 16
+    with SeatButtons(wiring, items, pin_factory=factory):
+        start = time.monotonic()
+        for i in range(presses):
+            # one a millisecond, and never the same button again within 16 ms of its press or
+            # 10 ms of its release (after a slow moment, a catch-up burst would otherwise
+            # re-press a button inside its bounce time: one press, not two)
+            slot = max(start + i * 0.001, last[i % 16] + 0.016)
+            delay = slot - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            b, pin = wiring.buttons[i % 16], pins[i % 16]
+            last[i % 16] = time.monotonic()
+            pin.drive_low()
+            item = items.get(timeout=5)
+            lat.append(time.monotonic_ns() / 1e9 - item["t"])
+            if (item["seat"], item["call"]) != (b.seat, b.call):
+                wrong += 1
+            pin.drive_high()
+            last[i % 16] = max(last[i % 16], time.monotonic() - 0.006)
+            if i % 1000 == 999:
+                for p in pins:
+                    p.clear_states()
+        elapsed = time.monotonic() - start
+    factory.close()
+    us = [x * 1e6 for x in lat]
+    return {"presses": presses, "wrong_button": wrong, "seconds": round(elapsed, 2),
+            "p50_us": round(percentile(us, 50), 1), "p99_us": round(percentile(us, 99), 1),
+            "max_us": round(max(us), 1), "mean_us": round(statistics.fmean(us), 1),
+            "chatter_window_ms": 10}
+
+
+# -- 2. storm -------------------------------------------------------------------------------
+
+class Driver:
+    """Drives mock pins on a schedule in real time, recording each real press's edge window."""
+
+    def __init__(self, factory, wiring):
+        self.factory = factory
+        self.wiring = wiring
+        self.pins = {b.pin: factory.pin(b.pin) for b in wiring.buttons}
+        self.real: list[tuple[int, float, float]] = []     # (pin, before, after) of each press
+        self.edges = 0
+
+    def level(self, pin: int, closed: bool) -> tuple[float, float]:
+        before = time.monotonic()
+        (self.pins[pin].drive_low if closed else self.pins[pin].drive_high)()
+        self.edges += 1
+        return before, time.monotonic()
+
+    def run(self, schedule: list[tuple[float, int, str]], rss: list[int]) -> None:
+        """``schedule``: (seconds from now, pin, what) with what = "close", "open" (chatter)
+        or "press" (a real press closing, with bounce) / "release" (with bounce)."""
+        schedule.sort()
+        start = time.monotonic()
+        next_sample = start
+        for at, pin, what in schedule:
+            now = time.monotonic()
+            if now >= next_sample:
+                rss.append(rss_kib())
+                for p in self.pins.values():
+                    p.clear_states()
+                next_sample += 1.0
+            delay = start + at - now
+            if delay > 0:
+                time.sleep(delay)
+            if what == "close":
+                self.level(pin, True)
+            elif what == "open":
+                self.level(pin, False)
+            elif what == "press":
+                before, after = self.level(pin, True)       # this edge is the press
+                self.level(pin, False)                     # contact bounce...
+                self.level(pin, True)
+                self.real.append((pin, before, after))
+            elif what == "release":
+                self.level(pin, False)
+                self.level(pin, True)
+                self.level(pin, False)
+        rss.append(rss_kib())
+
+
+def chatter(pin: int, start: float, seconds: float) -> list:
+    out = []
+    for i in range(int(seconds * 100)):
+        out.append((start + i * 0.01, pin, "close"))
+        out.append((start + i * 0.01 + 0.005, pin, "open"))
+    return out
+
+
+def real_press(pin: int, at: float, hold: float = 0.08) -> list:
+    return [(at, pin, "press"), (at + hold, pin, "release")]
+
+
+def storm(seconds: float, seed: int = 1) -> dict:
+    wiring = load_table_config(SAMPLE_CONFIG)
+    recover = wiring.debounce.recover
+    rng = random.Random(seed)
+    factory = MockFactory()
+    items: queue.Queue = queue.Queue()
+    driver = Driver(factory, wiring)
+    all_pins = [b.pin for b in wiring.buttons]
+    chattering = all_pins[::2]                   # chii and kan of every seat in phase D
+    steady = all_pins[1::2]
+    rss: list[int] = []
+    got: list = []
+
+    def consume():
+        while True:
+            item = items.get()
+            if item is None:
+                return
+            got.append((time.monotonic(), item))
+
+    consumer = threading.Thread(target=consume, daemon=True)
+    with SeatButtons(wiring, items, pin_factory=factory) as buttons:
+        consumer.start()
+        rss_start = rss_kib()
+        phases = []
+        # A: every button pressed for real
+        plan = []
+        for i, pin in enumerate(all_pins):
+            plan += real_press(pin, 0.02 + i * 0.02)
+        phases.append(("A real presses", plan))
+        # B: all 16 chattering at 100 Hz
+        plan = []
+        for i, pin in enumerate(all_pins):
+            plan += chatter(pin, 0.0005 * i, seconds)
+        phases.append(("B 16 chattering", plan))
+        # C: still for the recovery time, then three real presses on each
+        plan = []
+        for i, pin in enumerate(all_pins):
+            for k in range(3):
+                plan += real_press(pin, recover + 0.3 + k * 0.35 + i * 0.011)
+        phases.append(("C real presses after", plan))
+        # D: 8 chattering, the other 8 pressed for real meanwhile
+        plan = []
+        for i, pin in enumerate(chattering):
+            plan += chatter(pin, 0.0007 * i, seconds)
+        for pin in steady:
+            at = rng.uniform(0.05, 0.3)
+            while at < seconds - 0.2:
+                plan += real_press(pin, at, hold=rng.uniform(0.05, 0.15))
+                at += rng.uniform(0.4, 0.7)
+        phases.append(("D 8 chattering, 8 pressed", plan))
+        timings = {}
+        for name, plan in phases:
+            t0 = time.monotonic()
+            driver.run(plan, rss)
+            timings[name] = round(time.monotonic() - t0, 2)
+            time.sleep(0.3)          # so no real press is a quick repeat of the phase before
+        time.sleep(recover + 0.5)                # let the last chatter recover
+        buttons.sync()
+        raw_left = buttons._raw.qsize()
+        rss_end = rss_kib()
+    items.put(None)
+    consumer.join(5)
+    factory.close()
+
+    # -- judge what came out -------------------------------------------------------------
+    by_pin = {b.pin: b for b in wiring.buttons}
+    calls = [(when, item) for when, item in got if isinstance(item, dict)]
+    faults = [item for _, item in got if isinstance(item, ButtonFault)]
+    real_left = list(driver.real)
+    matched = 0
+    doubled = 0
+    spurious = []
+    used = set()
+    latencies = []
+    for when, item in calls:
+        hit = None
+        for k, (pin, before, after) in enumerate(real_left):
+            b = by_pin[pin]
+            if (b.seat, b.call) == (item["seat"], item["call"]) and before <= item["t"] <= after:
+                hit = k
+                break
+        if hit is None:
+            spurious.append(item)
+        elif hit in used:
+            doubled += 1
+        else:
+            used.add(hit)
+            matched += 1
+            latencies.append((when - item["t"]) * 1e6)
+    lost = len(real_left) - matched
+    suspects = {(f.seat, f.call, f.suspect) for f in faults if not f.ok and f.suspect is not None}
+    unexplained = [c for c in spurious if (c["seat"], c["call"], c["t"]) not in suspects]
+    started = sum(1 for f in faults if not f.ok)
+    ended = sum(1 for f in faults if f.ok)
+    edges = driver.edges
+    run_s = sum(timings.values())
+    return {
+        "storm_seconds": seconds, "phases_seconds": timings,
+        "edges_driven": edges, "edges_per_second": round(edges / run_s),
+        "real_presses": len(driver.real), "real_calls": matched, "lost": lost,
+        "doubled": doubled,
+        "chatter_onset_calls": len(spurious) - len(unexplained),
+        "unexplained_calls": len(unexplained),
+        "chatter_episodes": 16 + len(chattering), "faults_started": started,
+        "faults_ended": ended, "edges_left_unjudged": raw_left,
+        "real_call_latency_p50_us": round(percentile(latencies, 50), 1),
+        "real_call_latency_p99_us": round(percentile(latencies, 99), 1),
+        "rss_kib_start": rss_start, "rss_kib_end": rss_end,
+        "rss_kib_min": min(rss), "rss_kib_max": max(rss), "rss_kib_growth": max(rss) - min(rss),
+        "rss_kib_samples": rss,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--presses", type=int, default=10_000)
+    ap.add_argument("--storm-seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    result = {"latency": latency(args.presses), "storm": storm(args.storm_seconds),
+              "python": platform.python_version(), "machine": platform.machine()}
+    ok = (result["storm"]["lost"] == 0 and result["storm"]["doubled"] == 0
+          and result["storm"]["unexplained_calls"] == 0
+          and result["storm"]["faults_started"] == result["storm"]["chatter_episodes"]
+          and result["storm"]["faults_ended"] == result["storm"]["chatter_episodes"]
+          and result["latency"]["wrong_button"] == 0)
+    result["ok"] = ok
+    for part in ("latency", "storm"):
+        print(f"{part}:")
+        for key, value in result[part].items():
+            if key != "rss_kib_samples":
+                print(f"  {key:>26}: {value}")
+    rss = result["storm"]["rss_kib_samples"]
+    print(f"  {'rss_kib each second':>26}: {' '.join(str(x) for x in rss)}")
+    print(f"{'ok':>28}: {ok}")
+    out = Path(__file__).resolve().parent / "results" / "buttons.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
