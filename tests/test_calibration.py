@@ -1,0 +1,131 @@
+"""Calibration: the four corner markers give a top-down view of the table in millimetres."""
+import tomllib
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.errors import RefereeError
+from vision.calibration import (Calibration, TableLayout, calibrate, detect_markers,
+                                load_calibration, marker_sheet, save_to_config,
+                                set_config_value)
+from vision.synthetic import TableState, render_camera, render_state
+
+LAYOUT = TableLayout()
+
+
+@pytest.fixture(scope="module")
+def camera_view():
+    top = render_state(TableState(dora=["3p"]), px_per_mm=2.0)
+    image, table_to_image = render_camera(top, LAYOUT, 2.0, tilt=0.15, turn_deg=6)
+    return image, table_to_image
+
+
+def test_markers_found_in_a_perspective_view(camera_view):
+    image, _ = camera_view
+    assert sorted(detect_markers(image)) == [0, 1, 2, 3]
+
+
+def test_reprojection_under_two_pixels_and_table_points_land_right(camera_view):
+    image, table_to_image = camera_view
+    cal = calibrate(image, LAYOUT)
+    assert cal.reprojection_px < 2.0
+    # points all over the table map back to where the camera saw them (within 2 px)
+    pts = np.array([[100, 100], [400, 400], [700, 150], [250, 720]], np.float64)
+    truth = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
+    assert np.abs(cal.table_to_image(pts) - truth).max() < 2.0
+    # and the image -> table direction is within a millimetre or two
+    assert np.abs(cal.image_to_table(truth) - pts).max() < 2.0
+
+
+def test_warped_view_is_top_down_at_the_scale(camera_view):
+    image, _ = camera_view
+    cal = calibrate(image, LAYOUT, px_per_mm=1.0)
+    top = cal.warp(image)
+    assert top.shape[:2] == (800, 800)
+    # the marker of id 0 sits in the top-left corner of the warped view
+    found = detect_markers(cv2.copyMakeBorder(top, 20, 20, 20, 20, cv2.BORDER_CONSTANT,
+                                              value=(255, 255, 255)))
+    centre = found[0].mean(axis=0) - 20
+    assert np.allclose(centre, [30, 30], atol=3)
+
+
+def test_a_marker_laid_turned_still_calibrates(camera_view):
+    image, _ = camera_view
+    found = detect_markers(image)
+    x1, y1 = found[2].min(axis=0).astype(int) - 2
+    x2, y2 = found[2].max(axis=0).astype(int) + 3
+    turned = image.copy()
+    turned[y1:y2, x1:x2] = np.rot90(image[y1:y2, x1:x2], 2)
+    cal = calibrate(turned, LAYOUT)
+    assert cal.reprojection_px < 2.0
+
+
+def test_missing_markers_are_named(camera_view):
+    image, _ = camera_view
+    found = detect_markers(image)
+    hidden = image.copy()
+    x1, y1 = found[1].min(axis=0).astype(int) - 3
+    x2, y2 = found[1].max(axis=0).astype(int) + 3
+    hidden[y1:y2, x1:x2] = 60
+    with pytest.raises(RefereeError, match=r"table markers 1 not found \(seen: 0, 2, 3\)"):
+        calibrate(hidden, LAYOUT)
+
+
+def test_saved_to_the_config_without_touching_other_sections(tmp_path, camera_view):
+    image, _ = camera_view
+    config = tmp_path / "table.toml"
+    config.write_text("# the table\n[buttons]\npins = [5, 6, 13, 19]  # seats 0-3\n\n"
+                      "[camera]\nsource = \"picamera\"\n\n[lights]\nred = 17\n")
+    cal = calibrate(image, LAYOUT)
+    written = save_to_config(cal, config)
+    data = tomllib.loads(config.read_text())
+    assert data["buttons"] == {"pins": [5, 6, 13, 19]}
+    assert data["lights"] == {"red": 17}
+    assert data["camera"] == {"source": "picamera", "calibration": "calibration.json"}
+    assert "# seats 0-3" in config.read_text()
+    loaded = load_calibration(config)
+    assert written == tmp_path / "calibration.json"
+    assert np.allclose(loaded.homography, cal.homography)
+    assert [z.name for z in loaded.zones] == [z.name for z in cal.zones]
+    # saving again replaces the key rather than adding a second one
+    save_to_config(cal, config)
+    assert config.read_text().count("calibration =") == 1
+
+
+def test_config_edit_creates_the_file_and_section(tmp_path):
+    config = tmp_path / "new.toml"
+    set_config_value(config, "camera", "calibration", "cal.json")
+    assert tomllib.loads(config.read_text()) == {"camera": {"calibration": "cal.json"}}
+
+
+def test_broken_calibration_file_is_one_line(tmp_path):
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{\"homography\": [1, 2]}")
+    with pytest.raises(RefereeError, match="not a calibration"):
+        Calibration.load(bad)
+    with pytest.raises(RefereeError, match="run riichi-referee calibrate"):
+        Calibration.load(tmp_path / "none.json")
+
+
+def test_marker_sheet_prints_markers_at_their_size():
+    page = marker_sheet(50.0, dpi=300)
+    assert page.shape == (int(297 * 300 / 25.4), int(210 * 300 / 25.4))
+    found = detect_markers(page)
+    assert sorted(found) == [0, 1, 2, 3]
+    side = np.linalg.norm(found[0][1] - found[0][0])
+    assert abs(side - 50 * 300 / 25.4) < 3
+
+
+def test_calibrate_command(tmp_path, camera_view):
+    from referee.cli import main
+
+    image, _ = camera_view
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), image)
+    config = tmp_path / "table.toml"
+    assert main(["calibrate", str(path), "--config", str(config),
+                 "--sheet", str(tmp_path / "sheet.png")]) == 0
+    assert (tmp_path / "calibration.json").is_file()
+    assert (tmp_path / "sheet.png").is_file()
+    assert main(["calibrate", str(tmp_path / "missing.jpg")]) == 2
