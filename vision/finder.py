@@ -410,15 +410,22 @@ def tile_size_from_photo(image: np.ndarray, mask: np.ndarray) -> tuple[float, fl
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
     bh, bw = g.shape
+    if bw > 2.5 * bh:
+        # one row of tiles (a hand): as tall as the row; the width from the seams' period
+        px, sx = _period(gx.mean(axis=0), int(0.5 * bh), int(bh))
+        w = float(px) if sx > 0.1 and 0.55 * bh <= px <= 0.95 * bh else 0.75 * bh
+        return w, float(bh)
     py, sy = _period(gy.mean(axis=1), max(8, bh // 16), bh // 1)
     px, sx = _period(gx.mean(axis=0), max(6, bw // 40), bw // 1)
-    h = float(py) if sy > 0.25 and py < 0.9 * bh else float(bh)
-    w_guess = 0.75 * h
-    if sx > 0.2 and 0.55 * h <= px <= 0.95 * h:
-        w = float(px)
-    else:
-        w = w_guess
-    return w, h
+    rows_ok = sy > 0.25 and py < 0.9 * bh
+    cols_ok = sx > 0.2 and px < 0.9 * bw
+    if rows_ok and cols_ok and 0.55 * py <= px <= 0.95 * py:
+        return float(px), float(py)
+    if rows_ok:
+        return 0.75 * py, float(py)
+    if cols_ok:
+        return float(px), px / 0.75
+    return 0.75 * bh, float(bh)
 
 
 def photo_mask(image: np.ndarray) -> np.ndarray:
@@ -445,4 +452,5 @@ def find_tiles_photo(image: np.ndarray) -> Finding:
     the size estimated from the picture."""
     mask = photo_mask(image)
     w, h = tile_size_from_photo(image, mask)
-    return find_tiles(image, w, h, allow_across=False, mask=mask)
+    # the size came from the seams' own period: cut on that grid even where a seam is faint
+    return find_tiles(image, w, h, allow_across=False, mask=mask, min_seam=0.0)
