@@ -251,8 +251,11 @@ def test_tenhou6_red_fives_from_the_rule_or_the_tiles():
     assert (game.red_fives, game.open_tanyao, game.game_length) == (True, False, "east")
     hand = game.hands[0]
     assert (hand.result, hand.reason) == ("abortive", "nine_terminals")
-    # nothing but the hand's start: the declaration shows no discard, call or reveal
-    assert [e["type"] for e in game.events] == ["game_start", "hand_start"]
+    # the dealer lays its fourteen tiles open on its first turn, no button pressed
+    assert [e["type"] for e in game.events] == ["game_start", "hand_start", "reveal"]
+    reveal = game.events[-1]
+    assert (reveal["seat"], reveal["win_tile"], len(reveal["tiles"])) == (0, "5z", 14)
+    assert reveal["t"] - game.events[1]["t"] >= 2.0
 
 
 # -- timing ----------------------------------------------------------------------------------
@@ -322,7 +325,10 @@ def check_flow(events):
             assert ok, where
         elif kind == "reveal":
             assert e["win_tile"] in e["tiles"], where
-            if presses.get(e["seat"]) == "ron" and window is not None \
+            if e["seat"] not in presses:
+                # nine terminals: laid open on its own turn, after the last window closed
+                assert window is None or t - window[0] >= 3.2, where
+            elif presses.get(e["seat"]) == "ron" and window is not None \
                     and t - window[0] >= 3.3 - EPS and t - window[0] <= 3.6:
                 pass                                        # ron after the window closed
             else:
@@ -491,6 +497,8 @@ def test_shared_edge_cases(shared_data):
                          ("four_reach.json", "four_riichi")]:
         hand = import_log(t6 / name).hands[0]
         assert (hand.result, hand.reason) == ("abortive", reason)
+    nine = import_log(t6 / "kyushukyuhai.json").events[-1]
+    assert (nine["type"], nine["seat"], len(nine["tiles"])) == ("reveal", 0, 14)
     edited = import_log(t6 / "confusing_nakis_2.json").hands[0]
     assert not edited.checkable
     assert edited.expected_violations == [{"seat": 1, "kind": "false_win"}]
