@@ -188,6 +188,19 @@ def test_stream_relays_events_and_window_state_as_they_happen(client, table, clo
     r.close()
 
 
+def test_stream_says_how_fast_the_table_clock_runs(clock):
+    clock.speed = 10.0  # a demo at ten times real speed
+    table = LiveTable(ScriptedReferee(), clock=clock)
+    r, it = open_stream(make_app(table).test_client())
+    assert next_message(it)[1]["rate"] == 10.0
+    table.set_health("camera", True, "ok")
+    assert next_message(it)[1]["rate"] == 10.0
+    r.close()
+    r, it = open_stream(make_app(LiveTable(ScriptedReferee(), clock=lambda: 1.0)).test_client())
+    assert next_message(it)[1]["rate"] == 1.0  # a plain clock runs at real speed
+    r.close()
+
+
 def test_idle_stream_sends_keep_alives(client):
     r, it = open_stream(client)
     next(it)

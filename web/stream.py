@@ -3,8 +3,9 @@
 The first message is a full ``state``: the snapshot plus every ruling, the referee's events
 and the latest table events, so a phone that (re)connects needs nothing else. Then every hub
 message follows as its own SSE event (``event``, ``ruling``, ``state``, ``health``). Each
-message's data is ``{"now": T, "data": ...}`` where ``T`` is the table clock when it was
-sent: the page runs the claim countdown against it, never against the phone's own clock.
+message's data is ``{"now": T, "rate": R, "data": ...}`` where ``T`` is the table clock when
+it was sent and ``R`` how fast that clock runs (1 but in a sped-up demo): the page runs the
+claim countdown from them, never from the phone's own clock.
 
 A stream holds a server thread for as long as the phone stays, so a stream ends as soon as
 its phone is known to be gone: a closed connection is seen within ``RIICHI_STREAM_POLL``
@@ -29,6 +30,15 @@ bp = Blueprint("stream", __name__)
 RECENT_EVENTS = 40
 
 
+def clock_rate(table) -> float:
+    """Table seconds per real second: 1 at a real table; a demo's sped-up clock says its
+    ``speed`` (0 for a clock that moves only with events), so the page's countdown keeps pace."""
+    speed = getattr(getattr(table, "clock", None), "speed", None)
+    if isinstance(speed, (int, float)) and not isinstance(speed, bool) and speed >= 0:
+        return float(speed)
+    return 1.0
+
+
 def full_state(table) -> dict:
     """What a phone needs when it connects: snapshot, rulings, referee events, recent events."""
     events = table.events()
@@ -36,6 +46,7 @@ def full_state(table) -> dict:
     starts = [e["t"] for e in events if e.get("type") == "game_start"]
     return {
         "now": table.clock(),
+        "rate": clock_rate(table),
         "full": True,
         "game_t0": starts[-1] if starts else (events[0]["t"] if events else None),
         "data": table.snapshot(),
@@ -93,6 +104,7 @@ def stream():
     table = dash.table
     keepalive = float(current_app.config["RIICHI_KEEPALIVE"])
     poll = min(float(current_app.config["RIICHI_STREAM_POLL"]), keepalive)
+    rate = clock_rate(table)
     sock = _client_socket(request.environ)
     _limit_unacked(sock, float(current_app.config["RIICHI_UNACKED_TIMEOUT"]))
 
@@ -117,8 +129,8 @@ def stream():
                     continue
                 if message is CLOSE:
                     return
-                payload = '{"now":%s,"data":%s}' % (
-                    dumps(table.clock()), dash.message_json(message))
+                payload = '{"now":%s,"rate":%s,"data":%s}' % (
+                    dumps(table.clock()), dumps(rate), dash.message_json(message))
                 yield _sse(message["kind"], payload, message.get("id"))
                 last_write = time.monotonic()
         finally:

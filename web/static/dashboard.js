@@ -80,12 +80,13 @@
   }
 
   // -- table clock --------------------------------------------------------------------
-  let now0 = null, recv0 = 0;
-  function sync(now) {
-    if (typeof now === "number") { now0 = now; recv0 = performance.now(); }
+  let now0 = null, recv0 = 0, rate = 1;
+  function sync(msg) {
+    if (typeof msg.now === "number") { now0 = msg.now; recv0 = performance.now(); }
+    if (typeof msg.rate === "number") rate = msg.rate;
   }
   function tableNow() {
-    return now0 === null ? 0 : now0 + (performance.now() - recv0) / 1000;
+    return now0 === null ? 0 : now0 + rate * (performance.now() - recv0) / 1000;
   }
 
   // -- state --------------------------------------------------------------------------
@@ -566,7 +567,7 @@
   }
 
   function handle(kind, msg) {
-    sync(msg.now);
+    sync(msg);
     setLive(true);
     if (kind === "state") return onState(msg);
     if (!st.snap) return;
