@@ -135,6 +135,9 @@ def judge(hand, seat_no: int, win: dict, reveal: dict, options: dict,
         return Judgement(kind="false_win", text=f"Seat {seat_no} declared a win, but "
                          f"{' '.join(tiles)} is not a complete hand: a false win.",
                          waits=tuple(sorted(hand_waits)))
+    if win.get("ankan") and not thirteen_orphans(tiles):
+        return Judgement(kind="false_win", text=f"Seat {seat_no} robbed a closed kan; only "
+                         "thirteen orphans may win on a closed kan.")
     if win["from"] is not None:
         why = furiten(seat, hand_waits, win_tile)
         if why:
@@ -150,13 +153,16 @@ def judge(hand, seat_no: int, win: dict, reveal: dict, options: dict,
                              waits=tuple(sorted(hand_waits)))
         return Judgement(kind="false_win", text=f"Seat {seat_no} declared a win but "
                          f"{score.text}: a false win.", waits=tuple(sorted(hand_waits)))
-    if win.get("ankan") and not any(n.startswith("kokushi") for n in score.yaku_names):
-        return Judgement(kind="false_win", text=f"Seat {seat_no} robbed a closed kan; only "
-                         "thirteen orphans may win on a closed kan.")
     liable = liable_seat(melds, score) if pao else None
     if liable == seat_no:
         liable = None
     return Judgement(score=score, liable=liable, waits=tuple(sorted(hand_waits)))
+
+
+def thirteen_orphans(tiles: list[str]) -> bool:
+    """Fourteen terminals and honours of all thirteen kinds (kokushi musou)."""
+    return len(tiles) == 14 and all(is_terminal_or_honor(x) for x in tiles) \
+        and len({base(x) for x in tiles}) == 13
 
 
 def nine_terminals(tiles: list[str]) -> bool:
