@@ -113,7 +113,8 @@ class ButtonPanel:
                 text = (f"{name} chatters: {o.reason}; its presses are ignored until it has "
                         f"been still for {recover:g} s")
                 if o.suspect is not None:
-                    text += f"; its {b.call} call at {o.suspect:.3f} s may be false"
+                    ms = (o.t - o.suspect) * 1e3
+                    text += f"; the {b.call} call it made {ms:.0f} ms before may be false"
                 ok, since, suspect = False, o.since, o.suspect
             else:
                 assert type(o) is Quiet
@@ -194,7 +195,8 @@ class SeatButtons:
     ``wiring``: from :func:`~hardware.config.load_table_config`. ``queue``: any object with
     ``put`` (a :class:`queue.Queue`; leave it unbounded, a press must never wait).
     ``pin_factory``: a gpiozero pin factory (None: gpiozero's default, which honours
-    ``GPIOZERO_PIN_FACTORY``). ``clock``: the table clock, for held presses and recoveries.
+    ``GPIOZERO_PIN_FACTORY``). ``clock``: the monotonic clock in seconds that edge stamps are on
+(``referee.live.monotonic``); it only times held presses and recoveries.
 
     Raises :class:`~hardware.pins.PinsUnavailable` (a RefereeError) when a pin can't be used.
     Call :meth:`close` (or use ``with``) to release the pins and stop the worker thread.
