@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from gpiozero import Button, Device
+from gpiozero import Button
 
 from referee.live import monotonic
 
