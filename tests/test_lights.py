@@ -135,3 +135,25 @@ def test_pwm_lights_fade_and_need_pwm_pins(factory):
                                    "with this pin factory (set pwm = false in [lights])")
     finally:
         plain.close()
+
+
+def test_a_press_goes_through_while_the_lights_blink(factory):
+    import queue
+
+    from hardware.buttons import SeatButtons
+
+    slow = dataclasses.replace(FAST, light=dataclasses.replace(FAST.light, blink=5.0,
+                                                               blink_hz=20.0))
+    items = queue.Queue()
+    with SeatLights(slow, pin_factory=factory) as lights, \
+            SeatButtons(slow, items, pin_factory=factory) as buttons:
+        lights.show(CLAIM)
+        lights.show(VIOLATION)
+        pin = factory.pin(slow.button(3, "ron").pin)
+        pressed_at = time.monotonic()
+        pin.drive_low()
+        item = items.get(timeout=2)
+        assert (item["seat"], item["call"]) == (3, "ron")
+        assert pressed_at <= item["t"] <= time.monotonic()
+        assert buttons.sync()
+        pin.drive_high()
