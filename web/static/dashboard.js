@@ -259,9 +259,8 @@
     const w = lw.w;
     const span = w.deadline - w.opened;
     box.className = "window " + (lw.closed ? "closed" : "open");
-    let what = who(w.discard_seat) + (w.chankan ? " added a kan:" : " discarded");
-    if (w.last_discard) what += " (last discard: ron only)";
-    if (w.chankan) what += " (ron only: chankan)";
+    let what = who(w.discard_seat) + (w.chankan ? " added a kan (chankan: ron only)"
+      : w.last_discard ? " discarded the last tile (ron only)" : " discarded");
     $("w-what").textContent = what;
     $("w-tile").replaceChildren(tile(w.tile));
     const presses = (w.presses || []).map((p) => Object.assign({}, p)).concat(lw.extra);
