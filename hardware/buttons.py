@@ -163,8 +163,9 @@ def edge_clock(factory, clock: Callable[[], float] = monotonic) -> Callable[[Any
 
     gpiozero's local Pi factories (lgpio, RPi.GPIO, native) and its MockFactory give ticks in
     seconds on CLOCK_MONOTONIC, the clock ``time.monotonic_ns()`` reads: lgpio's alert stamp
-    is the kernel's ``timestamp_ns`` of the GPIO line event (CLOCK_MONOTONIC by default),
-    which gpiozero divides by 1e9. Those are taken as they are. Any other factory (pigpio's
+    is the kernel's ``timestamp_ns`` of the GPIO line event, which is CLOCK_MONOTONIC on any
+    kernel since Linux 5.7 unless a line asks for realtime stamps (lgpio never does), and
+    gpiozero divides it by 1e9. Those are taken as they are. Any other factory (pigpio's
     wrapping microsecond ticks, possibly from another machine) is mapped through the age of
     the edge: ``clock() - ticks_diff(ticks(), edge)``.
     """
