@@ -946,6 +946,8 @@ class Referee:
     def _end_hand(self, t: float, result: str, reason: str | None = None, **extra) -> None:
         hand = self.table.hand
         changes = self._settle(result, reason, extra)
+        if reason is None and extra.get("nagashi"):
+            reason = "nagashi_mangan"
         for i, c in enumerate(changes):
             self.table.scores[i] += c
         ruling = {"type": "hand_end", "result": result}
