@@ -147,6 +147,8 @@ def test_a_discard_and_a_claim_appear_within_a_second(dash, open_page):
     assert "Ben (seat 1) chii" in text and "from Aoi (seat 0)" in text
     assert page.text_content("#w-count") == "closed"
     assert "Ben (seat 1) chii awarded" in page.text_content("#w-result")
+    page.wait_for_selector("#banner:not([hidden])", timeout=1000)
+    assert page.text_content("#banner") == "Ben (seat 1) called chii on 6s: waiting for the meld"
 
 
 def test_a_violation_card_shows_penalty_rule_and_what_was_seen(dash, open_page):

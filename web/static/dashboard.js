@@ -132,10 +132,19 @@
     $("ruleset").textContent = s.ruleset || "—";
     const dora = $("dora");
     dora.replaceChildren(...(s.dora_indicators || []).map((c) => tile(c)));
+    // What the table is waiting for (keys the rules core adds beyond the documented shape).
+    const notes = [];
+    if (s.game_over) notes.push("Game over");
+    else if (s.hand_over) notes.push("Hand over");
+    for (const w of s.declared_wins || []) {
+      notes.push(who(w.seat) + (w.from === null || w.from === undefined ? " declared tsumo"
+        : " declared ron") + ": waiting for the hand to be shown");
+    }
+    const pc = s.pending_claim;
+    if (pc) notes.push(who(pc.seat) + " called " + pc.call + " on " + pc.tile + ": waiting for the meld");
     const banner = $("banner");
-    const text = s.game_over ? "Game over" : (s.hand_over ? "Hand over" : "");
-    banner.textContent = text;
-    banner.hidden = !text;
+    banner.textContent = notes.join(" · ");
+    banner.hidden = !notes.length;
   }
 
   function renderHealth() {
