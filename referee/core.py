@@ -56,8 +56,24 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
 * Pond entries stay in the snapshot when called, with ``called: true`` (the table no longer
   shows them); furiten needs them.
 * An accepted riichi (its discard passed without a ron) takes 1000 from the seat's score and
-  adds a stick. ``hand_end`` is emitted for exhaustive and abortive draws; wins are recorded
-  in ``hand.declared_wins`` and left to the reveal hook (:meth:`Referee._judge_reveal`).
+  adds a stick. A win called (ron awarded, tsumo pressed) is kept in ``hand.declared_wins``
+  with what judging it needs; the seat's ``reveal`` is judged by :mod:`referee.wins`: a
+  ``win`` ruling (extra keys ``yaku_han`` ``[[name, han]...]``, ``limit``, ``yakuman``, and
+  ``liable`` under pao) whose ``payments`` include honba and riichi sticks, or a
+  ``false_win``/``furiten_ron``/``no_yaku`` violation whose chombo is paid per the ruleset.
+  ``hand_end`` comes once every declared win is shown (or, for a win never shown, at the next
+  ``hand_start``: not counted), at ``tenpai`` for an exhaustive draw (noten payments or
+  nagashi mangan), and at an abortive draw; a chombo ends the hand as ``abortive``/``chombo``
+  (the riichi sticks of the hand go back). Its extra keys: ``changes`` (the hand's score
+  changes), ``next`` (``dealer``, ``honba``, ``riichi_sticks`` of the next hand), ``tenpai``,
+  ``nagashi``, and ``seat`` for nine terminals. A ``reveal`` with no win called on the seat's
+  first turn before any call, showing nine kinds of terminals and honours and no win, is
+  kyuushu kyuuhai where the ruleset has the abortive draw.
+* ``game_end`` follows the ``hand_end`` that ends the game by the ruleset (last deal, West
+  extension, bust, the last dealer on top) or a referee's ``end_game``; riichi sticks still
+  on the table go to first place where the ruleset says so. A ``game_start`` may carry
+  ``red_fives``/``open_tanyao`` (false: the game is played without) and ``game_length``
+  (``east``/``south``).
 * ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead
   hand the overridden violation caused and lists the id under ``overrides`` in the snapshot;
   ``undo`` voids the last non-referee event and rebuilds (:meth:`Referee._undo`).
@@ -200,6 +216,8 @@ class Referee:
         # extra keys a log may carry: a game without red fives, an east-only game
         if isinstance(e.get("red_fives"), bool):
             self.table.red_fives = e["red_fives"]
+        if isinstance(e.get("open_tanyao"), bool):
+            self.table.open_tanyao = e["open_tanyao"]
         if e.get("game_length") in ("east", "south"):
             self.table.game_length = e["game_length"]
         self._reset_hand_tracking()
@@ -828,7 +846,8 @@ class Referee:
                 return
         win["judged"] = True
         ruleset = self.table.ruleset
-        j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives),
+        j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives,
+                                                              self.table.open_tanyao),
                   pao=ruleset.pao)
         if j.score is None:
             self._chombo(j.kind, seat_no, j.text, t)

@@ -112,12 +112,13 @@ class Ruleset:
     #: lost (``none``)
     leftover_sticks: str = "first"
 
-    def scoring_options(self, red_fives: bool | None = None) -> dict:
+    def scoring_options(self, red_fives: bool | None = None,
+                        open_tanyao: bool | None = None) -> dict:
         """The options :func:`referee.scoring.score_win` needs for this profile (``red_fives``
-        overrides the profile's, as a game played without red fives says)."""
+        and ``open_tanyao`` override the profile's, as a game played without them says)."""
         opts = dict(self.scoring)
         opts["red_fives"] = self.red_fives if red_fives is None else bool(red_fives)
-        opts["open_tanyao"] = self.open_tanyao
+        opts["open_tanyao"] = self.open_tanyao if open_tanyao is None else bool(open_tanyao)
         return opts
 
     def penalty(self, kind: str) -> str:

@@ -180,6 +180,7 @@ class Table:
         self.hands_played = 0
         #: what the game_start said of this game: played without red fives, east/south game
         self.red_fives: bool | None = None
+        self.open_tanyao: bool | None = None
         self.game_length: str | None = None
 
     def sticks_on_table(self) -> int:

@@ -243,3 +243,19 @@ def test_reveal_on_own_turn_without_pressing_is_a_tsumo():
                       f"9 reveal 1 {H} 8s")
     assert only(rulings, "violation")["kind"] == "procedure"
     assert only(rulings, "win")["points"] == 2700
+
+
+def test_game_start_says_the_game_has_no_open_tanyao_or_red_fives():
+    lines = ("1 d0 3m", "1.5 c1 chii", "4.5 m1 chii 234m 3m@0", "5.5 d1 9p", "6.5 d2 1z",
+             "7.5 d3 2z", "8.5 d0 8s", "9 c1 ron", "12 reveal 1 567m345p678s55s 8s")
+    events = script("0 gs tenhou", "0 hs 0 E 1z", *lines)
+    events[0]["open_tanyao"] = False
+    ref = Referee()
+    rulings = [r for ev in events for r in ref.feed(ev)]
+    assert only(rulings, "violation")["kind"] == "no_yaku"
+    events = script("0 gs tenhou", "0 hs 0 E 1z", "1 d0 1z", "2 d1 9m", "3 d2 8s", "3.5 c1 ron",
+                    "7 reveal 1 234m567m345p678s05s 8s")
+    events[0]["red_fives"] = False
+    ref = Referee()
+    win = only([r for ev in events for r in ref.feed(ev)], "win")
+    assert "red five" not in win["yaku"] and win["points"] == 2000
