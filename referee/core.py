@@ -849,7 +849,9 @@ class Referee:
         j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives,
                                                               self.table.open_tanyao),
                   pao=ruleset.pao)
-        if j.score is None:
+        if j.kind == "unscored":
+            self._violation("procedure", seat_no, j.text, t)
+        elif j.score is None:
             self._chombo(j.kind, seat_no, j.text, t)
         else:
             self._pay_win(seat_no, win, j, t)
@@ -905,7 +907,7 @@ class Referee:
         elif hand.chombos:
             self._end_hand(t, "abortive", reason="chombo")
         else:
-            self._end_hand(t, "abortive", reason="no_reveal")
+            self._end_hand(t, "abortive", reason="unjudged_win")
 
     def _settle_unrevealed(self, t: float) -> None:
         """Before the table moves on: wins called and never shown are not counted."""

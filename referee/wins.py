@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import RefereeError
 from .scoring import NotAWin, Situation, WinScore, score_win, waits
 from .tiles import base, is_terminal_or_honor
 
@@ -33,7 +34,8 @@ _WIND_TILES = ("1z", "2z", "3z", "4z")
 @dataclass
 class Judgement:
     """What a reveal comes to: a :class:`WinScore` (``score``) or a violation ``kind``
-    (``false_win``/``furiten_ron``/``no_yaku``) with the sentence that explains it.
+    (``false_win``/``furiten_ron``/``no_yaku``) with the sentence that explains it, or
+    ``unscored`` when the scoring library refuses the situation (the referee decides).
     ``liable`` is the seat that pays under pao, else None."""
 
     score: WinScore | None = None
@@ -48,7 +50,7 @@ def situation(hand, seat_no: int, win: dict, ura: list[str] | None) -> Situation
     ``chankan``, ``ankan``, ``rinshan``, ``haitei``, ``first_turn``, ``ippatsu``)."""
     seat = hand.seats[seat_no]
     tsumo = win["from"] is None
-    riichi = seat.riichi
+    riichi = seat.riichi and not seat.is_open  # a call after riichi leaves no riichi to score
     first_turn = win.get("first_turn", False)
     chankan = bool(win.get("chankan")) and not win.get("ankan")
     return Situation(
@@ -145,7 +147,12 @@ def judge(hand, seat_no: int, win: dict, reveal: dict, options: dict,
                              f"{win_tile} but {why}; a furiten hand may not win by ron.",
                              waits=tuple(sorted(hand_waits)))
     sit = situation(hand, seat_no, win, reveal.get("ura_indicators"))
-    score = score_win(tiles, melds, win_tile, sit, options)
+    try:
+        score = score_win(tiles, melds, win_tile, sit, options)
+    except RefereeError as exc:
+        # a situation the scoring library refuses: the referee values the hand by hand
+        return Judgement(kind="unscored", text=f"Seat {seat_no}'s win could not be valued "
+                         f"({exc}); the referee values it.", waits=tuple(sorted(hand_waits)))
     if isinstance(score, NotAWin):
         if score.reason == "no_yaku":
             return Judgement(kind="no_yaku", text=f"Seat {seat_no} declared a win on "
