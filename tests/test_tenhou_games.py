@@ -5,9 +5,9 @@ scores, the game end, and the next hand's dealer, honba and sticks as the core p
 
 Nine terminals (kyuushu kyuuhai) is declared from a concealed hand. At a physical table the
 declaring seat lays its fourteen tiles open on its first turn: a ``reveal`` with no win
-called. Where the importer emits nothing for such a hand, this test adds that reveal (the
-declaring seat's fourteen tiles as the log ends the hand) after the hand's last event, so the
-core's ruling is checked all the same."""
+called, which the importer emits. Should an imported hand lack it, this test adds that reveal
+(the declaring seat's fourteen tiles as the log ends the hand) after the hand's last event, so
+the core's ruling is checked all the same."""
 from __future__ import annotations
 
 import copy
