@@ -205,7 +205,7 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
             if xb - xa < 0.5 * w:
                 continue
             prof = xprof[xa:xb]
-            xcuts = _cut_run(prof, heights[xa:xb], band_sizes, mixed, 0.9 * (w + h) / 2)
+            xcuts = _cut_run(prof, heights[xa:xb], band_sizes, mixed, 0.95 * (w + h) / 2)
             for c1, c2 in zip(xcuts[:-1], xcuts[1:]):
                 # a cut's seam score: the best within a pixel of it (seams are thin)
                 inner = [prof[max(c - 1, 0):c + 2].max() for c in (c1, c2) if 0 < c < len(prof)]
@@ -224,7 +224,13 @@ def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: b
     n = len(prof)
     stretches = [(0, n, 0)]
     if mixed:
-        short = heights < split_height
+        # rounded corners make a tile's edge columns short: judge on a running median
+        k = max(3, int(sizes[0] / 3) | 1)
+        pad = np.pad(heights.astype(np.float32), (k // 2, k // 2), mode="edge")
+        smooth = cv2.medianBlur(pad.reshape(1, -1).astype(np.uint8) if pad.max() < 256
+                                else np.clip(pad, 0, 255).astype(np.uint8).reshape(1, -1),
+                                k).ravel()[k // 2:k // 2 + n].astype(np.float32)
+        short = smooth < split_height
         stretches = [(a, b, 1) for a, b in _runs(short)] + \
             [(a, b, 0) for a, b in _runs(~short)]
         # a sliver (a rounded corner) is not a tile: fold it into its neighbour
@@ -236,6 +242,19 @@ def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: b
             a = 0 if i == 0 else fixed[-1][1]
             b = n if i == len(stretches) - 1 else b
             fixed.append((a, b, k))
+        # where an upright tile meets one lying across, the height changes over a few
+        # pixels (rounded corners): the boundary is where the short tile's level ends
+        r = max(1, int(0.2 * sizes[0]))
+        for i in range(len(fixed) - 1):
+            a, b, k = fixed[i]
+            short_side = fixed[i] if k == 1 else fixed[i + 1]
+            level = float(np.median(heights[short_side[0]:short_side[1]])) + 1.5
+            lo, hi = max(b - r, a + 1), min(b + r, fixed[i + 1][1] - 1)
+            low = np.flatnonzero(heights[lo:hi] <= level) + lo
+            if len(low):
+                b = int(low[-1] + 1) if k == 1 else int(low[0])
+                fixed[i] = (a, b, k)
+                fixed[i + 1] = (b, fixed[i + 1][1], fixed[i + 1][2])
         stretches = fixed
     cuts = [0]
     for a, b, k in stretches:
@@ -244,10 +263,13 @@ def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: b
         for i in range(1, count + 1):
             c = a + int(round(i * (b - a) / count))
             if a < c < n and i < count:
-                r = max(1, int(0.08 * size))
+                # only a small move, and only to a clearly better seam: a tile's own
+                # strokes (a bamboo stick near its edge) must not pull the cut in
+                r = max(1, int(0.05 * size))
                 lo, hi = max(c - r, 1), min(c + r + 1, n - 1)
-                if hi > lo and prof[lo:hi].max() > 0.5:
+                if hi > lo and prof[lo:hi].max() > max(0.5, prof[c] + 0.2):
                     c = lo + int(np.argmax(prof[lo:hi]))
+
             cuts.append(c)
     cuts[-1] = n
     return sorted(set(cuts))
@@ -447,10 +469,24 @@ def _looks_like_tile_face(lab_colour: np.ndarray) -> bool:
     return L > 150 and abs(a - 128) < 14 and abs(b - 128) < 30
 
 
-def find_tiles_photo(image: np.ndarray) -> Finding:
+def find_tiles_photo(image: np.ndarray, max_side: int = 1000) -> Finding:
     """Tiles in an uncalibrated photo (a hand in a row, a grid of tiles), upright ones only,
-    the size estimated from the picture."""
-    mask = photo_mask(image)
-    w, h = tile_size_from_photo(image, mask)
+    the size estimated from the picture (found on a copy at most ``max_side`` pixels wide or
+    tall; boxes and crops are in the full picture)."""
+    scale = min(1.0, max_side / max(image.shape[:2]))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    mask = photo_mask(small)
+    w, h = tile_size_from_photo(small, mask)
     # the size came from the seams' own period: cut on that grid even where a seam is faint
-    return find_tiles(image, w, h, allow_across=False, mask=mask, min_seam=0.0)
+    finding = find_tiles(small, w, h, allow_across=False, mask=mask, min_seam=0.0)
+    if scale == 1.0:
+        return finding
+    full_h, full_w = image.shape[:2]
+    tiles = []
+    for t in finding.tiles:
+        x1, y1, x2, y2 = (int(round(v / scale)) for v in t.box)
+        x2, y2 = min(x2, full_w), min(y2, full_h)
+        tiles.append(FoundTile((x1, y1, x2, y2), t.across, image[y1:y2, x1:x2]))
+    occluded = cv2.resize(finding.occluded, (full_w, full_h), interpolation=cv2.INTER_NEAREST)
+    return Finding(tiles, occluded)

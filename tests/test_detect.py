@@ -1,0 +1,67 @@
+"""``riichi-referee detect``: tiles listed row by row with boxes and confidence."""
+import json
+
+import cv2
+import pytest
+
+from referee.cli import main
+from vision.synthetic import TableState, render_camera, render_state
+from vision.detect_cli import detect
+
+
+def _table():
+    st = TableState(walls=False, dora=["5s"])
+    st.ponds[0] = [("1m", False), ("2m", False), ("3z", False), ("4s", True), ("5p", False)]
+    return st
+
+
+def test_detect_json_on_a_top_down_table(tmp_path, capsys):
+    path = tmp_path / "top.png"
+    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    assert main(["detect", str(path), "--px-per-mm", "2", "--classifier", "art", "--json"]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in tiles] == ["back", "5s", "back", "back", "back", "back",
+                                           "1m", "2m", "3z", "4s", "5p"]
+    four_s = tiles[9]
+    x1, y1, x2, y2 = four_s["box"]
+    assert x2 - x1 > y2 - y1          # the riichi tile lies across
+    assert all(0 < t["confidence"] <= 1 for t in tiles)
+
+
+def test_detect_on_a_camera_picture_with_markers(tmp_path, capsys):
+    top = render_state(_table(), px_per_mm=2.0)
+    image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)
+    path = tmp_path / "camera.png"
+    cv2.imwrite(str(path), image)
+    assert main(["detect", str(path), "--classifier", "art"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "1m 2m 3z 4s 5p"
+    # boxes are in the picture's own pixels
+    tiles = detect(image, __import__("vision.synthetic", fromlist=["x"]).ArtClassifier())
+    pond = [t for t in tiles if t["tile"] == "1m"][0]
+    centre = cv2.perspectiveTransform(
+        __import__("numpy").float64([[[400 - 80 + 13, 400 + 97 + 17.5]]]), table_to_image)[0, 0]
+    x1, y1, x2, y2 = pond["box"]
+    assert x1 <= centre[0] <= x2 and y1 <= centre[1] <= y2
+
+
+def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
+    assert main(["detect", str(tmp_path / "nope.jpg")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0 and "does not exist" in err
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not a picture")
+    assert main(["detect", str(bad)]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_real_photo_with_the_trained_model(shared_data, capsys):
+    from vision.classifier import DEFAULT_MODEL
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.train)")
+    photo = shared_data / "photos" / "camerash" / "raw-images" / "2-5.jpg"
+    assert main(["detect", str(photo), "--json"]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert len(tiles) == 9
+    xs = [t["box"][0] for t in tiles]
+    assert xs == sorted(xs)

@@ -1,0 +1,124 @@
+"""Finding tiles: rendered tables (every tile of a zone found and named), rows of tiles in a
+photo with no calibration, and real photographs."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.finder import find_tiles_photo, find_tiles_topdown
+from vision.synthetic import (ArtClassifier, Hand, PlacedTile, TableState, felt,
+                              render_state, render_topdown)
+from vision.zones import default_zones, seat_order_key, zone_at
+
+PPM = 2.0
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return ArtClassifier()
+
+
+def _table():
+    st = TableState(dora=["3p", "9z"[0] + "s"])
+    st.ponds[0] = [("1m", False), ("2m", False), ("3z", False), ("4s", True), ("5p", False),
+                   ("6p", False), ("7m", False), ("0s", False)]
+    st.ponds[1] = [("1z", False), ("2z", False), ("9p", False)]
+    st.ponds[2] = [("7s", False), ("8s", False), ("9s", False), ("6z", True)]
+    st.ponds[3] = [("0m", False), ("5m", False)]
+    st.melds[1] = [(["2p", "3p", "4p"], 0, None)]
+    st.hands[2] = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "6z", "6z", "3s",
+                   "3s", "5z"]
+    return st
+
+
+def _named(image, classifier):
+    finding = find_tiles_topdown(image, PPM)
+    labels = classifier.classify([t.crop for t in finding.tiles])
+    zones = default_zones()
+    out = {}
+    for tile, (label, _) in zip(finding.tiles, labels):
+        cx, cy = tile.centre
+        zone = zone_at(zones, cx / PPM, cy / PPM)
+        if zone is not None and label != "none":
+            out.setdefault(zone.name, []).append((seat_order_key(zone, cx, cy), label,
+                                                 tile.across))
+    return {k: [(lab, across) for _, lab, across in sorted(v, key=lambda e: (round(e[0][0] / 60), e[0][1]))]
+            for k, v in out.items()}
+
+
+def test_every_tile_of_a_rendered_table_found_and_named(classifier):
+    st = _table()
+    got = _named(render_state(st, px_per_mm=PPM), classifier)
+    assert [lab for lab, _ in got["pond0"]] == ["1m", "2m", "3z", "4s", "5p", "6p", "7m", "0s"]
+    assert [across for _, across in got["pond0"]] == [False, False, False, True, False, False,
+                                                      False, False]
+    assert [lab for lab, _ in got["pond1"]] == ["1z", "2z", "9p"]
+    assert [lab for lab, _ in got["pond2"]] == ["7s", "8s", "9s", "6z"]
+    assert [lab for lab, _ in got["pond3"]] == ["0m", "5m"]
+    assert sorted(lab for lab, _ in got["meld1"]) == ["2p", "3p", "4p"]
+    assert [lab for lab, _ in got["hand2"]] == st.hands[2]
+    assert [lab for lab, _ in got["dora"]] == ["back", "3p", "9s", "back", "back", "back"]
+
+
+def test_tiles_found_under_uneven_light_and_other_felt(classifier):
+    st = _table()
+    img = render_state(st, px_per_mm=PPM).astype(np.float32)
+    h, w = img.shape[:2]
+    ramp = np.linspace(0.75, 1.15, w, dtype=np.float32)[None, :, None]
+    img = np.clip(img * ramp, 0, 255).astype(np.uint8)
+    got = _named(img, classifier)
+    assert [lab for lab, _ in got["pond0"]] == ["1m", "2m", "3z", "4s", "5p", "6p", "7m", "0s"]
+    assert [lab for lab, _ in got["hand2"]] == st.hands[2]
+
+
+def test_a_hand_over_the_table_is_not_a_tile_and_is_marked_occluded(classifier):
+    st = TableState(walls=False)
+    st.ponds[0] = [("5m", False)]
+    img = render_state(st, [Hand(260, 420, 3, 60)], px_per_mm=PPM)
+    finding = find_tiles_topdown(img, PPM)
+    labels = [lab for lab, _ in classifier.classify([t.crop for t in finding.tiles])]
+    on_hand = [lab for t, lab in zip(finding.tiles, labels)
+               if finding.occluded[int(t.centre[1]), int(t.centre[0])]]
+    assert "5m" in labels
+    assert finding.occluded[int(420 * PPM), int(260 * PPM)] > 0
+    assert all(lab in ("none",) for lab in on_hand)
+
+
+def _row_photo(codes, tile_px=60, gap=2, margin=25):
+    """A rendered hand row on a plain background, at a scale the finder is not told."""
+    ppm = tile_px / 26.0
+    tiles = [PlacedTile(c, (margin / ppm) + 13 + i * (26 + gap / ppm), 40) for i, c in enumerate(codes)]
+    from vision.calibration import TableLayout
+    layout = TableLayout(width_mm=(2 * margin / ppm) + len(codes) * (26 + gap / ppm), height_mm=80)
+    return render_topdown(tiles, layout=layout, px_per_mm=ppm, markers=False)
+
+
+@pytest.mark.parametrize("tile_px", [40, 64, 110])
+def test_a_row_of_tiles_in_an_uncalibrated_picture(classifier, tile_px):
+    hand = ["1m", "2m", "3m", "5p", "5p", "6s", "7s", "8s", "1z", "1z", "1z", "7z", "7z"]
+    img = _row_photo(hand, tile_px)
+    finding = find_tiles_photo(img)
+    labels = [lab for lab, _ in classifier.classify([t.crop for t in finding.tiles])]
+    assert labels == hand
+    xs = [t.box[0] for t in finding.tiles]
+    assert xs == sorted(xs)
+
+
+def test_touching_tiles_with_no_gap_are_still_cut_apart(classifier):
+    hand = ["9s", "9s", "8s", "1p", "2p", "3p", "4z"]
+    img = _row_photo(hand, 56, gap=0)
+    labels = [lab for lab, _ in classifier.classify([t.crop for t in find_tiles_photo(img).tiles])]
+    assert labels == hand
+
+
+ROWS = {"2-1.jpg": 9, "2-2.jpg": 7, "2-3.jpg": 8, "2-4.jpg": 9, "2-5.jpg": 9,
+        "6-1.png": 36, "6-3.png": 36, "1-3.jpg": 8, "1-6.jpg": 16, "10.jpg": 144}
+
+
+@pytest.mark.parametrize("name,count", sorted(ROWS.items()))
+def test_real_photographs_tile_count(shared_data, name, count):
+    from vision.sources import read_image
+    path = shared_data / "photos" / "camerash" / "raw-images" / name
+    if not path.is_file():
+        pytest.skip(f"{path} missing")
+    finding = find_tiles_photo(read_image(path))
+    assert len(finding.tiles) == count
