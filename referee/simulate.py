@@ -175,6 +175,24 @@ class _Player:
         return out
 
 
+def _can_discard_after(p: "_Player", called: int, own: list[int]) -> bool:
+    """Whether a chii or pon of ``called`` with ``own`` leaves a tile that kuikae allows.
+
+    A call that would leave only forbidden tiles can't be made at a real table, so the
+    simulated player doesn't make it either (discarding one anyway would be a kuikae).
+    """
+    c = p.counts()
+    for k in own:
+        c[k] -= 1
+    forbidden = {called}
+    ks = sorted(own + [called])
+    if own[0] != called and ks[1] != called:  # an edge chii also forbids the tile beyond
+        far = called + 3 if called == ks[0] else called - 3
+        if 0 <= far < 27 and far // 9 == called // 9:
+            forbidden.add(far)
+    return any(n > 0 and k not in forbidden for k, n in enumerate(c))
+
+
 def _usefulness(c: list[int], k: int) -> int:
     score = c[k] * 4
     if k < 27:
@@ -407,14 +425,15 @@ class _Game:
             n = sum(1 for t in q.hand if kind(t) == k)
             if n >= 3 and kans < 3 and wall > 0 and rng.random() < 0.4:
                 return q, "kan", [k, k, k]
-            if n >= 2 and rng.random() < 0.35:
+            if n >= 2 and rng.random() < 0.35 and _can_discard_after(q, k, [k, k]):
                 return q, "pon", [k, k]
         q = players[(seat + 1) % 4]
         if k < 27 and not q.riichi and rng.random() < 0.25:
             c = q.counts()
             pos = k % 9
             for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                if 0 <= pos + a and pos + b <= 8 and c[k + a] and c[k + b]:
+                if 0 <= pos + a and pos + b <= 8 and c[k + a] and c[k + b] \
+                        and _can_discard_after(q, k, [k + a, k + b]):
                     return q, "chii", [k + a, k + b]
         return None
 

@@ -32,6 +32,14 @@ def test_simulated_legal_games_have_no_violation(ruleset):
         assert any(r["type"] == "hand_end" for r in rulings)
 
 
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_simulated_players_never_call_into_a_forced_kuikae(ruleset):
+    # Seed 11 once made a player chii and then discard a forbidden tile because nothing
+    # else was left: a call a real player could not make under a kuikae rule.
+    rulings, _ = run(simulate(seed=11, hands=150, ruleset=ruleset))
+    assert [r for r in rulings if r["type"] == "violation"] == []
+
+
 def test_simulated_games_contain_the_plays_the_core_must_judge():
     events = simulate(seed=3, hands=40, ruleset="ema2012")
     kinds = {e.get("kind") for e in events if e["type"] == "meld"}
