@@ -5,8 +5,7 @@ Imports every shared Tenhou log (../shared/data/tenhou, mjlog and tenhou.net/6),
 figure of merit, target at most 100 ms per game), the slowest game, and, apart, the import
 time. Prints the figures and writes bench/results/game_speed.json.
 
-The figures mean something once the core judges reveals (scoring and payments); before that
-they time claims and draws only, and the JSON says so (``wins_judged``).
+``wins_judged`` says how many recorded wins were scored, so a figure that skipped scoring shows.
 
     python bench/game_speed.py [--repeat 3] [PATH ...]
 """
