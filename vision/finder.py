@@ -333,9 +333,12 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
     Returns a :class:`Finding`; tile order is rows top to bottom, left to right.
     """
     tile_h_px = tile_h_px or tile_w_px * TILE_H_MM / TILE_W_MM
-    scale = min(1.0, work_tile_px / float(tile_w_px))
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
-                                                  interpolation=cv2.INTER_AREA)
+    # an integer shrink factor: area resampling is fast then, and keeps thin seams
+    factor = max(1, int(np.ceil(float(tile_w_px) / work_tile_px - 0.25)))
+    scale = 1.0 / factor
+    small = image if factor == 1 else cv2.resize(
+        image, (image.shape[1] // factor, image.shape[0] // factor),
+        interpolation=cv2.INTER_AREA)
     w, h = float(tile_w_px) * scale, float(tile_h_px) * scale
     if mask is None:
         fg = foreground_mask(small)
@@ -359,8 +362,15 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
         if area < min_area:
             continue
         comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
-        for box, seam_score in _split_component(gray[y:y + bh, x:x + bw], comp, w, h,
-                                                allow_across):
+        g = gray[y:y + bh, x:x + bw]
+        if allow_across and bh > bw * 1.2:
+            # a column of tiles (a side seat's pond or melds): cut it as a row, turned
+            pieces = [((b[1], b[0], b[3], b[2]), sc) for b, sc in
+                      _split_component(np.ascontiguousarray(g.T), np.ascontiguousarray(comp.T),
+                                       w, h, allow_across)]
+        else:
+            pieces = _split_component(g, comp, w, h, allow_across)
+        for box, seam_score in pieces:
             if seam_score < min_seam:
                 continue
             tight = _tighten(comp, box, w, h, allow_across)
