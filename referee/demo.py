@@ -188,6 +188,7 @@ def scaled_wiring(wiring, speed: float):
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per phone request
     if args.speed <= 0:
         raise RefereeError("--speed must be above 0 (1 = real time, 10 = ten times faster)")
     events, origin = load_game(args)
