@@ -1,0 +1,92 @@
+"""The shipped tile classifier: what the detector and tracker rely on when they call it."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.errors import RefereeError
+from referee.tiles import TILE_CODES
+from vision.classifier import DEFAULT_MODEL, INPUT_HEIGHT, INPUT_WIDTH, TileClassifier, prepare
+
+
+@pytest.fixture(scope="module")
+def clf():
+    return TileClassifier(threads=1)
+
+
+@pytest.fixture(scope="module")
+def rendered(shared_data):
+    from vision.render import TileArt, render_set
+
+    art = TileArt(shared_data / "tiles" / "fluffystuff" / "Export")
+    # Another seed than training's and the bench's, on held-out tables.
+    return render_set(art, 4, seed=99, backgrounds="holdout")
+
+
+def test_shipped_model_is_small_and_describes_its_labels():
+    assert DEFAULT_MODEL.is_file()
+    assert DEFAULT_MODEL.stat().st_size <= 5 * 1024 * 1024
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert meta["labels"] == list(TILE_CODES) + ["back", "none"]
+    assert (meta["input_width"], meta["input_height"]) == (INPUT_WIDTH, INPUT_HEIGHT)
+
+
+def test_one_answer_per_crop_in_order_with_a_confidence(clf):
+    crops = [np.full((h, w, 3), v, np.uint8) for h, w, v in ((64, 48, 200), (30, 41, 90), (120, 80, 30))]
+    out = clf.classify(crops)
+    assert len(out) == 3
+    for label, conf in out:
+        assert label in clf.labels
+        assert 0.0 < conf <= 1.0
+    assert clf.classify([]) == []
+
+
+def test_a_sideways_crop_is_turned_upright():
+    crop = np.random.default_rng(0).integers(0, 255, (60, 40, 3), dtype=np.uint8)
+    upright = prepare(crop)
+    # A riichi tile lies sideways: the crop is landscape, turned one way or the other.
+    for k in (1, 3):
+        turned = prepare(np.rot90(crop, k).copy())
+        assert turned.shape == (INPUT_HEIGHT, INPUT_WIDTH, 3)
+        assert np.array_equal(turned, upright) or np.array_equal(turned, upright[::-1, ::-1])
+
+
+def test_grey_and_bgra_crops_are_accepted(clf):
+    grey = np.full((50, 40), 128, np.uint8)
+    bgra = np.full((50, 40, 4), 128, np.uint8)
+    assert len(clf.classify([grey, bgra])) == 2
+
+
+@pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 2), np.uint8), "5p"])
+def test_bad_crop_is_a_one_line_error(clf, bad):
+    with pytest.raises(RefereeError, match="crop"):
+        clf.classify([bad])
+
+
+def test_missing_model_names_the_file(tmp_path):
+    with pytest.raises(RefereeError, match="tiles.onnx"):
+        TileClassifier(tmp_path / "tiles.onnx")
+
+
+def test_threads_must_be_positive():
+    with pytest.raises(RefereeError, match="threads"):
+        TileClassifier(threads=0)
+
+
+def test_reads_rendered_tiles_of_every_label(clf, rendered):
+    crops, truth = rendered
+    pred = [label for label, _ in clf.classify(crops)]
+    wrong = [(t, p) for t, p in zip(truth, pred) if t != p]
+    assert len(wrong) <= len(truth) * 0.05, wrong
+
+
+def test_turning_a_tile_any_quarter_turn_keeps_its_name(clf, rendered):
+    crops, truth = rendered
+    tiles = [(c, t) for c, t in zip(crops, truth) if t != "none"][:39]
+    base = [label for label, _ in clf.classify([c for c, _ in tiles])]
+    for k in (1, 2, 3):
+        turned = [label for label, _ in clf.classify([np.rot90(c, k).copy() for c, _ in tiles])]
+        agree = sum(a == b for a, b in zip(base, turned))
+        assert agree >= len(tiles) - 2, (k, list(zip(base, turned)))
+
