@@ -224,6 +224,23 @@ def _shift_ink(rng, rgb, style):
         dark = (hsv[..., 2] < 90) & (hsv[..., 1] < 120)
         out[dark] = _hsv_colour(rng, (95, 125) if rng.random() < 0.7 else (40, 80),
                                 (120, 255), (50, 110))
+    if style == "Regular" and rng.random() < 0.3:
+        # Other sets ink their pins green where these are navy, their bamboo blue, their
+        # winds black... Swap the non-red inks among blue, green and black; red stays red,
+        # since red is all that tells a red five from a plain one.
+        chroma = hsv[..., 1] > 70
+        for lo, hi in ((95, 135), (35, 90)):
+            group = chroma & (hsv[..., 0] >= lo) & (hsv[..., 0] < hi)
+            if rng.random() < 0.6 and group.any():
+                target = rng.choice([110.0, 60.0, -1.0])
+                g = hsv[group]
+                if target < 0:
+                    g[:, 1] *= 0.2
+                    g[:, 2] *= 0.5
+                else:
+                    g[:, 0] = target + rng.uniform(-8, 8)
+                patch = cv2.cvtColor(np.clip(g, 0, 255).astype(np.uint8)[None], cv2.COLOR_HSV2BGR)[0]
+                out[group] = patch.astype(np.float32)
     return out / 255.0
 
 
@@ -296,7 +313,7 @@ def _light(rng, img):
         ax = (int(rng.uniform(0.05, 0.25) * w) + 1, int(rng.uniform(0.03, 0.2) * h) + 1)
         cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 4))
-        img += (rng.uniform(60, 200) * mask)[..., None]
+        img += (rng.uniform(50, 160) * mask)[..., None]
     return img
 
 
@@ -350,7 +367,7 @@ def camera(rng, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.2:  # phone-style sharpening halo
         blur = cv2.GaussianBlur(img, (0, 0), 1.5)
         img = img + rng.uniform(0.3, 1.0) * (img - blur)
-    sigma = rng.uniform(0, 10)
+    sigma = rng.uniform(0, 8)
     img = img + _noise(rng, img.shape) * sigma * np.sqrt(np.clip(img, 1, 255) / 128)
     if rng.random() < 0.3:  # chroma noise, blotchy
         h, w = img.shape[:2]
@@ -358,7 +375,7 @@ def camera(rng, img: np.ndarray) -> np.ndarray:
         img = img + c
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
 
@@ -370,7 +387,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
 
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
-    at a camera-like resolution (a tile 22 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
+    at a camera-like resolution (a tile 28 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
     ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
     """
     if label not in LABELS:
@@ -386,7 +403,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     x, y = (W - fw) / 2, (H - fh) / 2
     kind = label
     if label == "none":
-        kind = rng.choice(["table", "partial", "between", "hand", "stick", "partial"])
+        kind = rng.choice(["table", "table", "partial", "partial", "between", "hand", "stick"])
     # Neighbours: ponds and hands are rows of tiles, so slivers of others show at the edges.
     back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
     nb_labels = [LABELS[i] for i in rng.integers(0, 38, 4)]
@@ -425,7 +442,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     sx0, sy0 = min(0, side[0]), min(0, side[1])
     sx1, sy1 = max(0, side[0]), max(0, side[1])
     inc = rng.random() < 0.5  # the detector may or may not include the visible side
-    m = rng.uniform(-0.04, 0.12, 4) * np.array([fw, fh, fw, fh])
+    m = rng.uniform(-0.08, 0.12, 4) * np.array([fw, fh, fw, fh])
     x0 = x - m[0] + (sx0 if inc else 0)
     y0 = y - m[1] + (sy0 if inc else 0)
     x1 = x + fw + m[2] + (sx1 if inc else 0)
@@ -441,7 +458,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         canvas = _finger(rng, canvas, (0.55, 0.95))
     elif rng.random() < 0.15:
         canvas = _finger(rng, canvas, (0.35, 0.45))
-    out_w = int(rng.integers(22, 80))
+    out_w = int(rng.integers(28, 80))
     out_h = max(8, int(round(out_w * (y1 - y0) / max(1.0, x1 - x0))))
     dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     M = cv2.getPerspectiveTransform(quad, dst)

@@ -23,7 +23,7 @@ from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
 from vision.render import LABELS, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
-RENDER_VERSION = 3
+RENDER_VERSION = 5
 ONNX_OPSET = 17
 WIDTHS = (16, 32, 64, 128)
 
@@ -57,22 +57,25 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
 
 
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
-                log=print) -> tuple[np.ndarray, np.ndarray]:
-    """``per_label`` prepared crops of every label, as uint8 N x H x W x 3 and int64 labels."""
-    name = f"{backgrounds}-seed{seed}-n{per_label}-r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz"
+                log=print, labels: tuple[str, ...] = LABELS) -> tuple[np.ndarray, np.ndarray]:
+    """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
+    indices into :data:`LABELS`."""
+    which = "all" if labels == LABELS else "-".join(labels)
+    name = (f"{backgrounds}-{which}-seed{seed}-n{per_label}-r{RENDER_VERSION}-"
+            f"{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as z:
             log(f"using cached crops {cache / name}")
             return z["x"], z["y"]
     rng = np.random.default_rng(seed)
-    n = per_label * len(LABELS)
+    n = per_label * len(labels)
     x = np.empty((n, INPUT_HEIGHT, INPUT_WIDTH, 3), np.uint8)
     y = np.empty(n, np.int64)
     t0 = time.monotonic()
     for i in range(n):
-        lab = i % len(LABELS)
-        x[i] = prepare(render_crop(art, LABELS[lab], rng, backgrounds=backgrounds))
-        y[i] = lab
+        lab = labels[i % len(labels)]
+        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds))
+        y[i] = LABELS.index(lab)
         if (i + 1) % 10000 == 0:
             log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
     if cache is not None:
@@ -105,13 +108,16 @@ def batch_augment(x, gen):
     contrast = 0.7 + 0.6 * r(n, 1, 1, 1)
     x = ((x - mean) * contrast + mean) * gains * bright
     x = x + torch.randn(x.shape, generator=gen) * (r(n, 1, 1, 1) * 6)
-    cut = r(n) < 0.2
-    if cut.any():
-        H, W = x.shape[2], x.shape[3]
-        for i in torch.nonzero(cut).flatten().tolist():
-            h, w = int(H * (0.15 + 0.25 * r(1))), int(W * (0.15 + 0.25 * r(1)))
-            y0, x0 = int((H - h) * r(1)), int((W - w) * r(1))
-            x[i, :, y0:y0 + h, x0:x0 + w] = x[i].mean(dim=(1, 2), keepdim=True)
+    # Cut-out: a patch the colour of the crop's mean, on a fifth of the batch.
+    H, W = x.shape[2], x.shape[3]
+    h = (H * (0.15 + 0.25 * r(n, 1, 1))).long()
+    w = (W * (0.15 + 0.25 * r(n, 1, 1))).long()
+    y0 = ((H - h) * r(n, 1, 1)).long()
+    x0 = ((W - w) * r(n, 1, 1)).long()
+    yy = torch.arange(H).view(1, H, 1)
+    xx = torch.arange(W).view(1, 1, W)
+    patch = (yy >= y0) & (yy < y0 + h) & (xx >= x0) & (xx < x0 + w) & (r(n, 1, 1) < 0.2)
+    x = torch.where(patch[:, None], x.mean(dim=(2, 3), keepdim=True), x)
     return x.clamp(0, 255)
 
 
@@ -130,7 +136,7 @@ def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
 def export(model, out: Path, meta: dict) -> None:
     import torch
 
-    model.eval()
+    model = model.eval().to(memory_format=torch.contiguous_format)
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, INPUT_HEIGHT, INPUT_WIDTH)
     torch.onnx.export(model, dummy, str(out), dynamo=False, opset_version=ONNX_OPSET,
@@ -145,11 +151,11 @@ def main(argv=None) -> int:
                    help="ONNX file to write; its labels go to the .json of the same name")
     p.add_argument("--seed", type=int, default=0, help="seed of rendering, init and batches")
     p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=7)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
-    p.add_argument("--cache", type=Path, default=Path("runs/vision-cache"),
+    p.add_argument("--cache", default="runs/vision-cache",
                    help="where rendered crops are kept between runs ('' for none)")
     p.add_argument("--art", type=Path, default=None, help="FluffyStuff Export folder (default: shared data)")
     args = p.parse_args(argv)
@@ -165,7 +171,7 @@ def main(argv=None) -> int:
     t_start = time.monotonic()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    cache = args.cache if str(args.cache) else None
+    cache = Path(args.cache) if args.cache else None
     log = lambda msg: print(f"[{time.monotonic() - t_start:6.0f} s] {msg}", flush=True)  # noqa: E731
     try:
         art = TileArt(args.art)
@@ -173,12 +179,15 @@ def main(argv=None) -> int:
         raise SystemExit(f"python -m vision.train: {exc}")
     log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
     x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log)
+    # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
+    x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",))
+    x_train, y_train = np.concatenate([x_train, x_none]), np.concatenate([y_train, y_none])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
 
-    model = build_model()
+    model = build_model().to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
-    steps_per_epoch = len(x_train) // args.batch
+    steps_per_epoch = max(1, len(x_train) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, pct_start=0.15,
                                                 total_steps=args.epochs * steps_per_epoch)
@@ -193,6 +202,7 @@ def main(argv=None) -> int:
         for s in range(steps_per_epoch):
             idx = order[s * args.batch:(s + 1) * args.batch]
             xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
+            xb = xb.contiguous(memory_format=torch.channels_last)
             loss = loss_fn(model(xb), yt[idx])
             opt.zero_grad()
             loss.backward()
