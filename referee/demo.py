@@ -7,8 +7,10 @@ The same table service as ``run``, with the table simulated around it:
 * every call press goes through gpiozero ``MockFactory`` pins (driven low and high like a
   contact closing) and the real :class:`hardware.buttons.SeatButtons` code, debounce and all,
   and every ruling lights the seats through :class:`hardware.lights.SeatLights` on mock pins;
-* discards, melds, dora flips and reveals go to the table as the camera tracker would hand
-  them over (the demo does not render frames through the vision pipeline yet);
+* discards are drawn into rendered top-down table frames that go through the real tracker
+  (:class:`vision.tracker.TableTracker`) when the tile art is in ``../shared/data/tiles``;
+  melds, dora flips and reveals (and discards without the art, or with ``--no-camera``) are
+  handed to the table as the tracker would hand them over;
 * the dashboard runs in this process at http://127.0.0.1:8000 on the same table.
 
 ``--speed 10`` plays ten times faster (the claim window shrinks with it: the table clock runs
@@ -48,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dashboard port (default 8000; 0 picks a free one)")
     parser.add_argument("--no-browser", action="store_true", help="don't open a browser")
     parser.add_argument("--no-web", action="store_true", help="no dashboard (benchmarks, tests)")
+    parser.add_argument("--no-camera", action="store_true",
+                        help="hand discards to the table directly instead of rendering frames "
+                             "for the tracker")
     parser.add_argument("--game", metavar="LOG",
                         help="play this game: a Tenhou log or a table-event .jsonl file")
     parser.add_argument("--simulated", action="store_true",
@@ -84,6 +89,151 @@ def load_game(args) -> tuple[list[dict], str]:
             f"simulated game (seed {args.seed}, {args.hands} hands; no ../shared/data/tenhou)")
 
 
+class DemoClock(TableClock):
+    """The table clock of the demo, which stops while the simulated camera's frames are being
+    rendered and tracked: a real camera sees the table as it plays, while here drawing and
+    reading a frame takes real time the players would not wait for (at 25x, a tenth of a
+    second is 2.5 s of play, most of a claim window)."""
+
+    def __init__(self, offset: float = 0.0, speed: float = 1.0):
+        super().__init__(offset=offset, speed=speed)
+        self._lock = threading.Lock()
+        self._paused_at: float | None = None
+        self._paused_total = 0.0
+
+    def pause(self) -> None:
+        from .live import monotonic
+        with self._lock:
+            if self._paused_at is None:
+                self._paused_at = monotonic()
+
+    def resume(self) -> None:
+        from .live import monotonic
+        with self._lock:
+            if self._paused_at is not None:
+                self._paused_total += monotonic() - self._paused_at
+                self._paused_at = None
+
+    def from_mono(self, m: float) -> float:
+        with self._lock:
+            if self._paused_at is not None and m > self._paused_at:
+                m = self._paused_at
+            return self.origin + self.offset + (m - self.origin - self._paused_total) * self.speed
+
+
+class SimulatedCamera:
+    """The camera over the simulated table: renders the ponds as the game goes and runs every
+    frame through the real tracker (:class:`vision.tracker.TableTracker`), yielding per frame
+    ``(t_mono, events)`` as :func:`vision.service_feed.camera_feed` does on a real table.
+
+    Tiles are read by :class:`vision.synthetic.ArtClassifier`, which knows the rendered art.
+    Only the ponds are drawn (melds, dora and revealed hands reach the table directly), so the
+    tracker reports discards, riichi included.
+    """
+
+    FRAMES_PER_CHANGE = 3  # the tracker confirms a tile seen in 3 frames in a row
+
+    def __init__(self, speed: float):
+        from vision.synthetic import ArtClassifier, TableState
+        from vision.tracker import TableTracker
+        from vision.zones import default_zones
+
+        self._state_type = TableState
+        self.tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0,
+                                    stable_frames=self.FRAMES_PER_CHANGE)
+        self.state = self._new_state()
+        self.period = 0.1 / speed  # real seconds between frames of one change
+        self.changes: queue.Queue = queue.Queue()
+        self.stop_event = threading.Event()
+        self._lock = threading.Lock()
+        self._expected: list[tuple[int, str]] = []
+        self.false_reports: list[dict] = []
+
+    def _new_state(self):
+        state = self._state_type()
+        state.walls = False
+        return state
+
+    @staticmethod
+    def available() -> bool:
+        """True when the tile art is there to render (else the demo skips the camera)."""
+        try:
+            from vision.synthetic import _art_dir
+            return _art_dir() is not None
+        except ImportError:
+            return False
+
+    def show(self, change, t_mono: float, render: bool = True) -> None:
+        """Apply ``change(state)`` (or ``"new_hand"``) at ``t_mono``; render if asked."""
+        self.changes.put((change, t_mono, render))
+
+    def __iter__(self):
+        from vision.synthetic import render_state
+
+        from .live import monotonic
+        while not self.stop_event.is_set():
+            try:
+                change, t_mono, render = self.changes.get(timeout=0.5)
+            except queue.Empty:
+                yield monotonic(), []  # nothing moved: an empty frame keeps health "ok"
+                continue
+            if change == "new_hand":
+                self.state = self._new_state()
+                self.tracker.new_hand()
+                continue
+            change(self.state)
+            if not render:
+                continue
+            frame = render_state(self.state)
+            # Enough frames for the tracker to confirm a new tile, or to see a called one gone
+            # (else a discard landing where it lay would be taken for it).
+            for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
+                t = t_mono + k * self.period
+                yield t, self._filter(self.tracker.update(frame, int(t * 1e9)))
+
+    def expect(self, seat: int, tile: str) -> None:
+        """The discard the game is about to show. The demo knows the truth, so a tracker
+        report that is not it (a tile re-reported when a long pond's row is cut differently,
+        say) is counted in ``false_reports`` and kept off the table, which would otherwise
+        judge a game that was never played."""
+        with self._lock:
+            self._expected.append((seat, tile))
+
+    def cancel(self, seat: int, tile: str) -> bool:
+        """Stop waiting for a discard; False if the tracker reported it meanwhile."""
+        with self._lock:
+            if (seat, tile) in self._expected:
+                self._expected.remove((seat, tile))
+                return True
+            return False
+
+    def _filter(self, events: list[dict]) -> list[dict]:
+        with self._lock:
+            kept = []
+            for event in events:
+                key = (event.get("seat"), event.get("tile"))
+                if event["type"] == "discard" and key in self._expected:
+                    self._expected.remove(key)
+                    kept.append(event)
+                else:
+                    self.false_reports.append(event)
+            return kept
+
+    def close(self) -> None:
+        self.stop_event.set()
+
+
+def _take_from_pond(seat: int, tile: str):
+    def change(state):
+        pond = state.ponds[seat]
+        same = {tile, tile.replace("0", "5")}
+        for i in range(len(pond) - 1, -1, -1):
+            if pond[i][0] in same or pond[i][0].replace("0", "5") in same:
+                del pond[i]
+                return
+    return change
+
+
 class SimulatedTable:
     """Plays a game's events at the table: presses on mock pins, the rest as the camera would.
 
@@ -92,7 +242,7 @@ class SimulatedTable:
     """
 
     def __init__(self, service: TableService, buttons, clock: TableClock, events: list[dict],
-                 press_seconds: float = 0.08):
+                 press_seconds: float = 0.08, camera: SimulatedCamera | None = None):
         self.service = service
         self.table = service.table
         self.buttons = buttons
@@ -102,10 +252,45 @@ class SimulatedTable:
         self.stop_event = threading.Event()
         self.done = threading.Event()
         self.presses = 0
+        self.camera = camera
+        self.seen = 0      # discards the tracker reported
+        self.missed = 0    # discards the tracker did not report in time (handed over directly)
         self.thread = threading.Thread(target=self._run, name="simulated-table", daemon=True)
 
     def start(self) -> None:
         self.thread.start()
+
+    def _wait_for(self, before: int, seconds: float) -> bool:
+        """Wait until the table has journaled an event past ``before``."""
+        deadline = time.monotonic() + seconds
+        while len(self.table.events()) <= before:
+            if time.monotonic() > deadline or self.stop_event.is_set():
+                return False
+            time.sleep(0.001)
+        return True
+
+    def _camera_discard(self, event: dict, due_mono: float) -> None:
+        seat, tile, riichi = event["seat"], event["tile"], bool(event.get("riichi"))
+        before = len(self.table.events())
+        self.camera.expect(seat, tile)
+        pause = getattr(self.clock, "pause", None)
+        if pause is not None:
+            pause()
+        try:
+            self.camera.show(lambda state: state.ponds[seat].append((tile, riichi)), due_mono)
+            seen = self._wait_for(before, 2.0) or not self.camera.cancel(seat, tile)
+            if seen:
+                self._wait_for(before, 2.0)
+        finally:
+            if pause is not None:
+                self.clock.resume()
+        if seen:
+            self.seen += 1
+        else:
+            self.missed += 1
+            log.warning("the tracker did not report seat %d's %s; handing it over directly",
+                        seat, tile)
+            self.service.submit(dict(event, t=self.clock()), "camera")
 
     def _press(self, seat: int, call: str) -> None:
         button = self.buttons.button(seat, call)
@@ -141,7 +326,15 @@ class SimulatedTable:
                     return
                 if event["type"] == "call":
                     self._press(event["seat"], event["call"])
+                elif self.camera is not None and event["type"] == "discard":
+                    self._camera_discard(event, time.monotonic())
                 else:
+                    if self.camera is not None and event["type"] == "hand_start":
+                        self.camera.show("new_hand", time.monotonic())
+                    if self.camera is not None and event["type"] == "meld" and \
+                            event.get("called") and event.get("from") is not None:
+                        self.camera.show(_take_from_pond(event["from"], event["called"]),
+                                         time.monotonic())
                     event = dict(event, t=max(due, self.clock()))
                     self.service.submit(event, "camera")
             # Let the last windows close on the timer.
@@ -205,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
         tmpdir = tempfile.TemporaryDirectory(prefix="riichi-demo-")
         journal_path = Path(tmpdir.name) / "journal.sqlite"
     journal = Journal(journal_path)
-    clock = TableClock(offset=journal.clock_offset(), speed=args.speed)
+    clock = DemoClock(offset=journal.clock_offset(), speed=args.speed)
     table = ResumableTable(journal, default_referee_factory(), clock=clock)
 
     wiring = scaled_wiring(load_table_config(SAMPLE_CONFIG), args.speed)
@@ -213,10 +406,15 @@ def run(args: argparse.Namespace) -> int:
     button_queue: queue.Queue = queue.Queue()
     buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
     lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
-    service = TableService(table, clock=clock, buttons=button_queue, lights=lights, inbox=False)
+    camera = None
+    if not args.no_camera and SimulatedCamera.available():
+        camera = SimulatedCamera(args.speed)
+    service = TableService(table, clock=clock, buttons=button_queue, lights=lights, inbox=False,
+                           cameras=[camera] if camera is not None else [],
+                           camera_timeout=10.0)
     service.start()
     player = SimulatedTable(service, buttons, clock, events,
-                            press_seconds=min(0.08, 0.15 / args.speed))
+                            press_seconds=min(0.08, 0.15 / args.speed), camera=camera)
 
     server = None
     if not args.no_web:
@@ -239,8 +437,13 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",
           flush=True)
-    print("  discards, melds, reveals: handed to the table directly (no camera frames rendered)",
-          flush=True)
+    if camera is not None:
+        print("  discards: rendered table frames through the real tracker "
+              "(vision.tracker.TableTracker; tiles read against the FluffyStuff art)", flush=True)
+        print("  melds, dora flips, reveals: handed to the table directly", flush=True)
+    else:
+        why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
+        print(f"  discards, melds, reveals: handed to the table directly ({why})", flush=True)
     print(f"  journal: {journal_path}", flush=True)
     if server is not None:
         print(f"  dashboard: {server.url}  (referee PIN {DEMO_PIN}); Ctrl-C stops", flush=True)
@@ -253,7 +456,9 @@ def run(args: argparse.Namespace) -> int:
             pass
         snap = table.snapshot()
         print(f"game over after {time.monotonic() - started:.1f} s: {len(table.events())} events,"
-              f" {len(table.rulings())} rulings, {player.presses} button presses; "
+              f" {len(table.rulings())} rulings, {player.presses} button presses, "
+              f"{player.seen} discards seen by the tracker ({player.missed} missed, "
+              f"{len(camera.false_reports) if camera else 0} false reports dropped); "
               f"scores {snap.get('scores')}", flush=True)
         if not args.exit_at_end and server is not None:
             print("the dashboard stays up; Ctrl-C stops", flush=True)
@@ -263,6 +468,8 @@ def run(args: argparse.Namespace) -> int:
         print("stopping", file=sys.stderr, flush=True)
     finally:
         player.stop()
+        if camera is not None:
+            camera.close()
         if server is not None:
             server.shutdown()
         service.stop()

@@ -38,10 +38,26 @@ def without_time(ruling):
     return {k: v for k, v in ruling.items() if k not in ("t", "window")}
 
 
+def check_judged_as_recorded(journal, game):
+    j = Journal(journal)
+    events = [e for _, e in j.game_events()]
+    stored = [r for _, r in j.game_rulings()]
+    # every press and discard reached the journal from the right seat, in the game's order
+    key = lambda e: (e["type"], e.get("seat"), e.get("tile"), e.get("call"))
+    assert [key(e) for e in events] == [key(e) for e in game]
+    # the table judged the game as a replay of the recorded game does: the button path, the
+    # camera path and the sped-up clock changed no decision
+    referee = Referee()
+    expected = [r for e in game for r in referee.feed(e)] + referee.finish()
+    assert [without_time(r) for r in stored] == [without_time(r) for r in expected]
+    assert len({r["ruling_id"] for r in stored}) == len(stored)
+    return events
+
+
 def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path):
     journal = tmp_path / "demo.sqlite"
     proc = start_demo("--simulated", "--hands", "2", "--speed", "40", "--exit-at-end",
-                      "--journal", str(journal))
+                      "--no-camera", "--journal", str(journal))
     try:
         line, _ = read_until(proc, "dashboard:")
         url = line.split()[1]
@@ -57,19 +73,23 @@ def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path)
     game = simulate(seed=0, hands=2)
     calls = sum(1 for e in game if e["type"] == "call")
     assert f"{calls} button presses" in over
-    j = Journal(journal)
-    events = [e for _, e in j.game_events()]
-    stored = [r for _, r in j.game_rulings()]
-    # every press reached the journal as a call from the right seat, in the game's order
-    assert [(e["seat"], e["call"]) for e in events if e["type"] == "call"] == \
-        [(e["seat"], e["call"]) for e in game if e["type"] == "call"]
-    assert [e["type"] for e in events] == [e["type"] for e in game]
-    # the table judged the game as a replay of the recorded game does: the button path and
-    # the sped-up clock changed no decision
-    referee = Referee()
-    expected = [r for e in game for r in referee.feed(e)] + referee.finish()
-    assert [without_time(r) for r in stored] == [without_time(r) for r in expected]
-    assert len({r["ruling_id"] for r in stored}) == len(stored)
+    check_judged_as_recorded(journal, game)
+
+
+def test_demo_discards_go_through_rendered_frames_and_the_tracker(tmp_path, shared_data):
+    journal = tmp_path / "demo.sqlite"
+    proc = start_demo("--simulated", "--hands", "1", "--speed", "20", "--exit-at-end",
+                      "--no-web", "--journal", str(journal))
+    out, err = proc.communicate(timeout=240)
+    assert proc.returncode == 0, err
+    assert "rendered table frames through the real tracker" in out
+    over = [l for l in out.splitlines() if l.startswith("game over")][0]
+    seen = int(over.split(" discards seen by the tracker")[0].rsplit(" ", 1)[1])
+    game = simulate(seed=0, hands=1)
+    discards = sum(1 for e in game if e["type"] == "discard")
+    assert seen >= 0.9 * discards  # the tracker, not the fallback, delivered the discards
+    events = check_judged_as_recorded(journal, game)
+    assert sum(1 for e in events if "confidence" in e) == seen  # the tracker's own reports
 
 
 def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
