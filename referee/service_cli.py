@@ -122,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
         build_buttons(wiring, buttons)
         lights = build_lights(wiring)
         camera = build_camera(config)
+        if camera is None:
+            log.warning("no [camera] section in %s: the camera is off, only the seat buttons "
+                        "and the dashboard feed the table (see `riichi-referee calibrate`)",
+                        config.path)
     on_submit = None
     if args.ack:
         def on_submit(event, seq):
