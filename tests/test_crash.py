@@ -99,8 +99,15 @@ def start_service(config, journal):
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
-def test_kill_9_at_50_random_moments(tmp_path):
-    events = table_game()
+def simulated_game():
+    from referee.simulate import simulate
+    return simulate(seed=SEED, hands=4)
+
+
+@pytest.mark.parametrize("make_game", [table_game, simulated_game],
+                         ids=["presses_in_and_out_of_windows", "legal_simulated_game"])
+def test_kill_9_at_50_random_moments(tmp_path, make_game):
+    events = make_game()
     game = tmp_path / "game.jsonl"
     game.write_text("".join(dumps(e) + "\n" for e in events))
     ref_events, ref_rulings, ref_states = reference_run(events, tmp_path / "reference.sqlite")
