@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import platform
 import queue
 import random
 import statistics
 import threading
 import time
-from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonFault, SeatButtons
 from hardware.config import SAMPLE_CONFIG, load_table_config
+
+from _results import write_results  # bench/ is on sys.path when run as a script
 
 
 def rss_kib() -> int:
@@ -290,10 +290,7 @@ def main() -> int:
     rss = result["storm"]["rss_kib_samples"]
     print(f"  {'rss_kib each second':>26}: {' '.join(str(x) for x in rss)}")
     print(f"{'ok':>28}: {ok}")
-    out = Path(__file__).resolve().parent / "results" / "buttons.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_results("buttons", result)
     return 0 if ok else 1
 
 

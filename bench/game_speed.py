@@ -12,18 +12,18 @@ time. Prints the figures and writes bench/results/game_speed.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from referee.check_tenhou import find_logs
 from referee.core import Referee
 from referee.paths import shared_data_dir
 from referee.scoring import score_win, waits
 from referee.tenhou import import_log
+
+from _results import write_results  # bench/ is on sys.path when run as a script
 
 TARGET_MS = 100.0
 
@@ -104,10 +104,7 @@ def main() -> int:
     }
     for key, value in result.items():
         print(f"{key:>24}: {value}")
-    out = Path(__file__).resolve().parent / "results" / "game_speed.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_results("game_speed", result)
     return 0
 
 

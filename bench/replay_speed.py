@@ -9,13 +9,13 @@ bench/results/replay_speed.json. Target: at least 20,000 events/s.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
-from pathlib import Path
 
 from referee.core import Referee
 from referee.simulate import simulate
+
+from _results import write_results  # bench/ is on sys.path when run as a script
 
 TARGET = 20_000
 
@@ -54,10 +54,7 @@ def main() -> int:
     }
     for key, value in result.items():
         print(f"{key:>26}: {value}")
-    out = Path(__file__).resolve().parent / "results" / "replay_speed.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    write_results("replay_speed", result)
     return 0
 
 

@@ -28,6 +28,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from _results import write_results  # bench/ is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -185,10 +187,7 @@ def main() -> int:
                "machine": {"python": platform.python_version(), "machine": platform.machine(),
                            "cpus": __import__("os").cpu_count()},
                "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    out = ROOT / "bench" / "results" / "service.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"written to {out.relative_to(ROOT)}")
+    write_results("service", results)
     return 0
 
 
