@@ -75,25 +75,37 @@ def foreground_mask(image: np.ndarray, threshold: float = 16.0,
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """``mask`` with every region it encloses filled in."""
+def fill_holes(mask: np.ndarray, max_side: float | None = None) -> np.ndarray:
+    """``mask`` with the regions it encloses filled in; with ``max_side``, only those whose
+    bounding box is shorter than that on both sides."""
     h, w = mask.shape
     flood = np.zeros((h + 2, w + 2), np.uint8)
     flood[1:-1, 1:-1] = mask
     cv2.floodFill(flood, None, (0, 0), 128)
-    return np.where(flood[1:-1, 1:-1] == 128, 0, 255).astype(np.uint8)
+    filled = np.where(flood[1:-1, 1:-1] == 128, 0, 255).astype(np.uint8)
+    if max_side is None:
+        return filled
+    holes = cv2.subtract(filled, mask)
+    contours, _ = cv2.findContours(holes, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    big = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= max_side]
+    if big:
+        cv2.drawContours(filled, big, -1, 0, -1)
+        filled = cv2.bitwise_or(filled, mask)   # what lay inside such a hole stays
+    return filled
 
 
 def _cuts(profile: np.ndarray, sizes: list[float], tol: float = 0.16,
-          heights: np.ndarray | None = None, split_height: float = 0.0) -> list[int] | None:
+          heights: np.ndarray | None = None, split_height: float = 0.0,
+          second_cost: float = 0.0) -> list[int] | None:
     """Cut ``[0, len(profile)]`` into pieces whose lengths are each one of ``sizes`` (within
     ``tol``), cutting where ``profile`` (a seam score, higher = likelier seam) is high.
 
     ``heights``: the body's height at each position; with it, a piece of ``sizes[0]`` (an
     upright tile) must average taller than ``split_height`` and one of ``sizes[1]`` (lying
-    across) shorter. Candidates are the profile's local maxima and the grid positions the
-    sizes predict from either end; dynamic programming picks the best chain. None when no
-    chain fits.
+    across) shorter. ``second_cost``: what each piece of ``sizes[1]`` costs against the
+    seam scores (a prior for the first size). Candidates are the profile's local maxima and
+    the grid positions the sizes predict from either end; dynamic programming picks the best
+    chain. None when no chain fits.
     """
     n = len(profile)
     if n == 0:
@@ -135,7 +147,7 @@ def _cuts(profile: np.ndarray, sizes: list[float], tol: float = 0.16,
                 tall = (csum[c] - csum[a]) / length
                 if (k == 0) != (tall > split_height):
                     continue
-            value = best[a][0] + score[c] - 6.0 * dev
+            value = best[a][0] + score[c] - 6.0 * dev - (second_cost if k == 1 else 0.0)
             if top is None or value > top[0]:
                 top = (value, a)
         if top is not None:
@@ -171,6 +183,28 @@ def _seam_profile(dips: np.ndarray, body: np.ndarray, axis: int) -> np.ndarray:
     return _smooth(np.minimum.reduce([p.mean(axis=axis) for p in parts]))
 
 
+def _row_seam_profile(dips: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """Seam score of each row (0..1), as :func:`_seam_profile` scores them, but each column
+    counts only between its body's first and last row: where a row of tiles is shorter than
+    the rows beside it (a pond's last row), the felt past its end is no seam, or every line
+    across that row would look like one and the rows would be cut at the wrong height."""
+    line = dips | ~body
+    n_rows, n_cols = line.shape
+    has = body.any(axis=0)
+    top = np.where(has, body.argmax(axis=0), n_rows)
+    bottom = np.where(has, n_rows - 1 - body[::-1].argmax(axis=0), -1)
+    rows = np.arange(n_rows)[:, None]
+    inside = (rows >= top) & (rows <= bottom)
+    q = max(1, n_cols // 4)
+    scores = []
+    for cols in (slice(None), slice(0, q), slice(n_cols - q, None)):
+        counted = inside[:, cols].sum(axis=1)
+        hits = (line[:, cols] & inside[:, cols]).sum(axis=1)
+        # a part with no body at some row says nothing there
+        scores.append(np.where(counted > 0, hits / np.maximum(counted, 1), 1.0))
+    return _smooth(np.minimum.reduce(scores))
+
+
 def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
                      allow_across: bool) -> list[tuple[tuple[int, int, int, int], float]]:
     """Pieces within a component's bounding box, cut into tiles: ``(box, seam)`` with box =
@@ -183,9 +217,12 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
     g = gray.astype(np.float32)
     xdips, ydips = _dips(g, 1, w / 3), _dips(g, 0, w / 3)
     # rows first, measured only over columns where the component has body
-    yprof = _seam_profile(ydips[:, present_cols], body[:, present_cols], 1) \
+    yprof = _row_seam_profile(ydips[:, present_cols], body[:, present_cols]) \
         if present_cols.any() else np.zeros(H)
-    ycuts = _cuts(yprof, row_sizes) or _even(H, row_sizes)
+    # Rows of tiles lying across are rare (a riichi tile alone in a new row, an added kan's
+    # tile): without a prior, three rows of upright tiles (3 x 36 mm) also cut as four rows
+    # lying across (4 x 27), and more cuts collect more seam score from the tiles' strokes.
+    ycuts = _cuts(yprof, row_sizes, second_cost=0.35) or _even(H, row_sizes)
     out = []
     sizes = [w, h] if allow_across else [w]
     for y1, y2 in zip(ycuts[:-1], ycuts[1:]):
@@ -200,7 +237,7 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
         # one holds only tiles lying across
         mixed = allow_across and band_h > (w + h) / 2
         band_sizes = sizes if (mixed or not allow_across) else [h]
-        filled = band.mean(axis=0) > 0.3
+        filled = band.mean(axis=0) > 0.12
         for xa, xb in _runs(filled):
             if xb - xa < 0.5 * w:
                 continue
@@ -305,8 +342,8 @@ def _tighten(comp: np.ndarray, box, w: float, h: float, allow_across: bool):
     piece = comp[y1:y2, x1:x2]
     if piece.size == 0:
         return None
-    ys = np.flatnonzero(piece.mean(axis=1) > 0.35 * 255)
-    xs = np.flatnonzero(piece.mean(axis=0) > 0.35 * 255)
+    ys = np.flatnonzero(piece.mean(axis=1) > 0.12 * 255)
+    xs = np.flatnonzero(piece.mean(axis=0) > 0.12 * 255)
     if len(ys) == 0 or len(xs) == 0:
         return None
     bx1, bx2 = x1 + xs[0], x1 + xs[-1] + 1
@@ -318,6 +355,26 @@ def _tighten(comp: np.ndarray, box, w: float, h: float, allow_across: bool):
     if not fits or fill < 0.72:
         return None
     return (int(bx1), int(by1), int(bx2), int(by2))
+
+
+def _component_tiles(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
+                     allow_across: bool, min_seam: float, turn: bool):
+    """The tiles of one component: ``(box, seam)`` in its own pixels. ``turn``: cut it as a
+    column of tiles (transposed), not a row."""
+    if turn:
+        pieces = [((b[1], b[0], b[3], b[2]), sc) for b, sc in
+                  _split_component(np.ascontiguousarray(gray.T), np.ascontiguousarray(comp.T),
+                                   w, h, allow_across)]
+    else:
+        pieces = _split_component(gray, comp, w, h, allow_across)
+    out = []
+    for box, seam_score in pieces:
+        if seam_score < min_seam:
+            continue
+        tight = _tighten(comp, box, w, h, allow_across)
+        if tight is not None:
+            out.append((tight, seam_score))
+    return out
 
 
 def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = None,
@@ -347,7 +404,10 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
         k = max(3, int(w / 5) | 1)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        fg = fill_holes(fg)
+        # ... but not the felt between tiles: the strip beside a riichi tile lying across
+        # or the place of a tile taken from a pond, closed in by the tiles around it, must
+        # stay felt or the rows would be cut as if a tile lay there
+        fg = fill_holes(fg, max_side=0.75 * w)
     else:
         fg = mask if scale == 1.0 else cv2.resize(mask, (small.shape[1], small.shape[0]),
                                                   interpolation=cv2.INTER_NEAREST)
@@ -363,19 +423,19 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
             continue
         comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
         g = gray[y:y + bh, x:x + bw]
-        if allow_across and bh > bw * 1.2:
-            # a column of tiles (a side seat's pond or melds): cut it as a row, turned
-            pieces = [((b[1], b[0], b[3], b[2]), sc) for b, sc in
-                      _split_component(np.ascontiguousarray(g.T), np.ascontiguousarray(comp.T),
-                                       w, h, allow_across)]
-        else:
-            pieces = _split_component(g, comp, w, h, allow_across)
-        for box, seam_score in pieces:
-            if seam_score < min_seam:
-                continue
-            tight = _tighten(comp, box, w, h, allow_across)
-            if tight is None:
-                continue
+        # a column of tiles (a side seat's pond or melds) is cut as a row, turned; a block
+        # about as tall as wide (a side seat's pond of four rows: 4 x 36 mm by 6 x 27) can be
+        # either, and is cut both ways: the way that yields more tiles is the right one
+        column = allow_across and bh > bw * 1.2
+        turned = [column] if not allow_across or not 0.8 * bw < bh < 1.35 * bw or \
+            area < 4 * w * h else [column, not column]
+        best = None
+        for turn in turned:
+            found = _component_tiles(g, comp, w, h, allow_across, min_seam, turn)
+            rank = (len(found), sum(sc for _, sc in found))
+            if best is None or rank > best[0]:
+                best = (rank, found)
+        for tight, _ in best[1]:
             x1, y1, x2, y2 = tight[0] + x, tight[1] + y, tight[2] + x, tight[3] + y
             covered[y1:y2, x1:x2] = 255
             X1, Y1 = int(round(x1 / scale)), int(round(y1 / scale))
@@ -384,6 +444,12 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
             tiles.append(FoundTile((X1, Y1, X2, Y2), (X2 - X1) > (Y2 - Y1), crop))
     occluded = cv2.bitwise_and(fg, cv2.bitwise_not(covered))
     occluded = cv2.morphologyEx(occluded, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # a sliver of a tile's edge left outside its box is not a hand: a tracker would take the
+    # tiles next to it for hidden and never confirm them
+    parts, _ = cv2.findContours(occluded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    slivers = [c for c in parts if cv2.contourArea(c) < 0.3 * w * h]
+    if slivers:
+        cv2.drawContours(occluded, slivers, -1, 0, -1)
     if scale != 1.0:
         occluded = cv2.resize(occluded, (full_w, full_h), interpolation=cv2.INTER_NEAREST)
     return Finding(order_rows(tiles), occluded)
