@@ -130,7 +130,9 @@ def _rot(x, y, seat, size):
 
 @dataclass
 class TableState:
-    """A game position to draw: per seat ``ponds`` (list of (code, riichi)), ``melds`` (list
+    """A game position to draw: per seat ``ponds`` (list of (code, riichi), rows of six from
+    the player's left, the fourth row running on; code None leaves a tile's place empty, as a
+    called tile does when the player does not close the gap), ``melds`` (list
     of (codes, called_index, added) where ``called_index`` is the sideways tile and ``added``
     a code stacked on it for a shouminkan; "back" codes are face down), ``hands`` (revealed
     concealed tiles, the last one set apart as the winning tile), ``dora`` indicators, and
@@ -164,7 +166,8 @@ class TableState:
             for code, riichi in self.ponds[seat]:
                 w = TILE_H_MM if riichi else TILE_W_MM
                 y = c + 97 + row * (TILE_H_MM + 1.0) + TILE_H_MM / 2
-                put(seat, code, x + w / 2, y, riichi)
+                if code is not None:        # None: the place of a tile called away
+                    put(seat, code, x + w / 2, y, riichi)
                 x += w + gap
                 col += 1
                 if col == 6 and row < 3:
@@ -395,6 +398,74 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
     expected.append({"type": "reveal", "t": now(), "seat": 2, "tiles": hand, "win_tile": "3s"})
     shot(n=6)
     return frames, expected
+
+
+def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
+                    start_ns: int = 1_000_000_000, turns: int = 74):
+    """A long hand: ``turns`` discards round the table, so every pond runs to 18 or more
+    tiles in rows of six and on into a fourth row; riichi tiles lie sideways in the middle of
+    rows (seats 3 and 1 in their second row, seat 0 in its third); three calls
+    take tiles out of ponds, leaving their places empty between other tiles, and put melds
+    down; every discard is brought by a hand that hides the place (and, lifting away, the
+    tiles behind), and a hand sweeps across the table at the deepest point of the hand.
+
+    Returns ``(frames, expected)`` as :func:`hand_video` does: the ``discard`` and ``meld``
+    events, ``t`` = the first frame showing the tile; plus ``called``, the (seat, tile) of
+    the tiles taken from ponds, in order.
+    """
+    rng = np.random.default_rng(seed)
+    state = TableState(dora=["5m"])
+    frames: list[tuple[np.ndarray, int]] = []
+    expected: list[dict] = []
+    called: list[tuple[int, str]] = []
+    period = 1e9 / fps
+    codes = list(TILE_CODES)
+
+    def shot(hands=None, n=1):
+        for _ in range(n):
+            t_ns = start_ns + round(len(frames) * period)
+            frames.append((render_state(state, hands, px_per_mm, seed=len(frames)), t_ns))
+
+    def now():
+        return (start_ns + round(len(frames) * period)) / 1e9
+
+    riichi_at = {(3, 8), (1, 9), (0, 15)}       # (seat, index of the discard in its pond)
+    # after turn: (caller, kind, the called tile's meld, where the sideways tile lies);
+    # pon from across, chii from the left, pon from the right
+    calls = {21: (3, "pon", ["7z", "7z", "7z"], 1), 42: (3, "chii", ["4p", "3p", "5p"], 0),
+             57: (0, "pon", ["2s", "2s", "2s"], 2)}
+    shot(n=3)
+    for turn in range(turns):
+        seat = turn % 4
+        tile = calls[turn][2][0] if turn in calls else codes[int(rng.integers(len(codes)))]
+        riichi = (seat, len(state.ponds[seat])) in riichi_at
+        x, y = pond_slot(state, seat)
+        shot([Hand(x, y, seat)], n=1)                       # the hand brings the tile
+        state.ponds[seat].append((tile, riichi))
+        ev = {"type": "discard", "t": now(), "seat": seat, "tile": tile}
+        if riichi:
+            ev["riichi"] = True
+        expected.append(ev)
+        ux, uy = _rot(400, 401, seat, 800)
+        ux, uy = ux - 400, uy - 400
+        shot([Hand(x + ux * 95, y + uy * 95, seat, 45)], n=1)   # lifting away
+        shot(n=2)
+        if turn in calls:
+            caller, kind_, tiles, at = calls[turn]
+            # the caller takes the tile just discarded and leaves its place empty
+            shot([Hand(x, y, caller, 45)], n=1)
+            state.ponds[seat][-1] = (None, False)
+            called.append((seat, tile))
+            shot([Hand(*_rot(650, 760, caller, 800), caller)], n=1)
+            state.melds[caller].append((tiles, at, None))
+            expected.append({"type": "meld", "t": now(), "seat": caller, "kind": kind_,
+                             "tiles": tiles, "called": tile, "from": seat})
+            shot(n=4)
+        if turn == turns // 2:
+            for k in range(5):       # a hand sweeps across the ponds: nothing happens
+                shot([Hand(180 + k * 110, 600 - 40 * k, 0, 60)])
+            shot(n=3)
+    return frames, expected, called
 
 
 def demo_hand_frames(fps: float = 10.0):

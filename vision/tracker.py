@@ -19,7 +19,9 @@ returns the events that became certain with that frame, as dicts in the table-ev
 A hand or arm over the table hides tiles without removing them: a tile that is not seen
 where something else (not a tile) covers the table keeps its place, and nothing new is
 believed until it has been seen clearly ``stable_frames`` times. A tile that is gone while its
-place is in plain view for ``gone_frames`` frames has left (a called discard leaves its pond).
+place is in plain view for ``gone_frames`` frames has left (a called discard leaves its pond);
+in a pond only the seat's latest discard can leave (a call takes it), so an older pond tile
+that is not read for a while is still believed there and is never reported twice.
 """
 from __future__ import annotations
 
@@ -205,6 +207,15 @@ class TableTracker:
         """Count frames in plain view without each unseen tile; drop the ones gone."""
         ppm = self.px_per_mm
         keep = []
+        # A call takes a seat's latest discard; no other tile leaves a pond during a hand. An
+        # older pond tile not found (a misread, a crop cut badly) is still there: dropping it
+        # would report it again as a new discard when it is next read.
+        latest: dict[int, Track] = {}
+        for track in self.tracks:
+            if track.confirmed and track.zone.kind == "pond" and not track.face_down:
+                seat = track.zone.seat
+                if seat not in latest or track.first_ns >= latest[seat].first_ns:
+                    latest[seat] = track
         for track in self.tracks:
             if track.id in matched:
                 keep.append(track)
@@ -218,6 +229,10 @@ class TableTracker:
             if not track.confirmed and track.missing >= 1:
                 continue                    # a glimpse never confirmed: forget it
             if track.missing >= self.gone_frames:
+                if track.zone.kind == "pond" and not track.face_down and \
+                        latest.get(track.zone.seat) is not track:
+                    keep.append(track)
+                    continue
                 if track.zone.kind == "pond" and not track.face_down:
                     self.left_ponds.append({"seat": track.zone.seat, "tile": track.label,
                                             "t": track.last_ns / 1e9})
