@@ -90,3 +90,32 @@ def test_turning_a_tile_any_quarter_turn_keeps_its_name(clf, rendered):
         agree = sum(a == b for a, b in zip(base, turned))
         assert agree >= len(tiles) - 2, (k, list(zip(base, turned)))
 
+
+
+@pytest.mark.xfail(reason="known gap: bare felt the colour of a tile back (purple, orange, teal "
+                          "held-out tables) is read as 'back' about a third of the time; the finder "
+                          "crops only what differs from the felt, so this is rare at a table")
+def test_empty_table_is_not_a_tile(clf):
+    from vision.render import background
+
+    rng = np.random.default_rng(5)
+    patches = [cv2.GaussianBlur(background(rng, 64, 48, "holdout"), (3, 3), 0).astype(np.uint8)
+               for _ in range(20)]
+    labels = [label for label, _ in clf.classify(patches)]
+    assert labels.count("none") >= 18, labels
+
+
+def test_reads_real_photographed_tiles(clf, shared_data):
+    # Camerash/mahjong-dataset: real Hong Kong style tiles (blue winds, framed white dragon),
+    # never trained on. The model learned only rendered riichi faces, so this is the check that
+    # it reads symbols rather than one set's pixels.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.vision import camerash_crops
+
+    crops, truth = camerash_crops(shared_data)
+    assert len(truth) == 541
+    pred = [label for label, _ in clf.classify(crops)]
+    assert sum(p == t for p, t in zip(pred, truth)) / len(truth) >= 0.85

@@ -295,7 +295,7 @@ def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None):
 
 # --- light, occlusion and camera -------------------------------------------------------------
 
-def _light(rng, img):
+def _light(rng, img, harsh=False):
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
@@ -313,7 +313,7 @@ def _light(rng, img):
         ax = (int(rng.uniform(0.05, 0.25) * w) + 1, int(rng.uniform(0.03, 0.2) * h) + 1)
         cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 4))
-        img += (rng.uniform(50, 160) * mask)[..., None]
+        img += (rng.uniform(60, 200) if harsh else rng.uniform(50, 160)) * mask[..., None]
     return img
 
 
@@ -344,8 +344,10 @@ def _finger(rng, img, cover=(0.1, 0.35)):
     return img
 
 
-def camera(rng, img: np.ndarray) -> np.ndarray:
-    """Degrade a clean float crop like a Pi or phone camera; returns uint8 BGR."""
+def camera(rng, img: np.ndarray, harsh: bool = False) -> np.ndarray:
+    """Degrade a clean float crop like a Pi or phone camera; returns uint8 BGR.
+
+    ``harsh`` adds more noise and lower JPEG quality (see :func:`render_crop`)."""
     img = img * rng.uniform(0.9, 1.1, 3)[None, None] * rng.uniform(0.6, 1.25)  # white balance, exposure
     img = np.clip(img, 0, 255)
     if rng.random() < 0.5:
@@ -367,7 +369,7 @@ def camera(rng, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.2:  # phone-style sharpening halo
         blur = cv2.GaussianBlur(img, (0, 0), 1.5)
         img = img + rng.uniform(0.3, 1.0) * (img - blur)
-    sigma = rng.uniform(0, 8)
+    sigma = rng.uniform(0, 10 if harsh else 8)
     img = img + _noise(rng, img.shape) * sigma * np.sqrt(np.clip(img, 1, 255) / 128)
     if rng.random() < 0.3:  # chroma noise, blotchy
         h, w = img.shape[:2]
@@ -375,7 +377,7 @@ def camera(rng, img: np.ndarray) -> np.ndarray:
         img = img + c
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25 if harsh else 35, 95))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
 
@@ -383,12 +385,15 @@ def camera(rng, img: np.ndarray) -> np.ndarray:
 # --- crops -----------------------------------------------------------------------------------
 
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
-                backgrounds: str = "train") -> np.ndarray:
+                backgrounds: str = "train", harsh: bool = False) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
 
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
     at a camera-like resolution (a tile 28 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
     ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
+    ``harsh``: smaller tiles (from 22 pixels), more noise and glare, worse JPEG. Training uses
+    it so the net must read tiles by their coarse shapes rather than the fine strokes of this
+    one set's art; held-out sets use the gentler default.
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
@@ -437,7 +442,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
             _fill(canvas, stick, _ivory(rng))
             cv2.circle(canvas, (int(x + fw / 2), int(y + fh / 2)), max(1, int(T / 3)),
                        _jitter(rng, (40, 40, 200), 30).tolist(), -1, cv2.LINE_AA)
-    canvas = _light(rng, canvas)
+    canvas = _light(rng, canvas, harsh)
     # The crop: the tile's top plus a little margin (or a little cut off), in perspective.
     sx0, sy0 = min(0, side[0]), min(0, side[1])
     sx1, sy1 = max(0, side[0]), max(0, side[1])
@@ -458,7 +463,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         canvas = _finger(rng, canvas, (0.55, 0.95))
     elif rng.random() < 0.15:
         canvas = _finger(rng, canvas, (0.35, 0.45))
-    out_w = int(rng.integers(28, 80))
+    out_w = int(rng.integers(22 if harsh else 28, 80))
     out_h = max(8, int(round(out_w * (y1 - y0) / max(1.0, x1 - x0))))
     dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     M = cv2.getPerspectiveTransform(quad, dst)
@@ -467,7 +472,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     crop = cv2.warpPerspective(canvas, M2, (out_w * 2, out_h * 2), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REFLECT)
     crop = cv2.resize(crop, (out_w, out_h), interpolation=cv2.INTER_AREA)
-    crop = camera(rng, crop)
+    crop = camera(rng, crop, harsh)
     return np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
 
 

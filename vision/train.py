@@ -23,7 +23,7 @@ from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
 from vision.render import LABELS, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
-RENDER_VERSION = 5
+RENDER_VERSION = 6
 ONNX_OPSET = 17
 WIDTHS = (16, 32, 64, 128)
 
@@ -57,11 +57,12 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
 
 
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
-                log=print, labels: tuple[str, ...] = LABELS) -> tuple[np.ndarray, np.ndarray]:
+                log=print, labels: tuple[str, ...] = LABELS,
+                harsh: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
     indices into :data:`LABELS`."""
     which = "all" if labels == LABELS else "-".join(labels)
-    name = (f"{backgrounds}-{which}-seed{seed}-n{per_label}-r{RENDER_VERSION}-"
+    name = (f"{backgrounds}{'-harsh' if harsh else ''}-{which}-seed{seed}-n{per_label}-r{RENDER_VERSION}-"
             f"{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as z:
@@ -74,7 +75,7 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     t0 = time.monotonic()
     for i in range(n):
         lab = labels[i % len(labels)]
-        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds))
+        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds, harsh=harsh))
         y[i] = LABELS.index(lab)
         if (i + 1) % 10000 == 0:
             log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
@@ -178,9 +179,11 @@ def main(argv=None) -> int:
     except RefereeError as exc:
         raise SystemExit(f"python -m vision.train: {exc}")
     log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
-    x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log)
+    # Harsh camera for training only: see vision.render.render_crop.
+    x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log, harsh=True)
     # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
-    x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",))
+    x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",),
+                                 harsh=True)
     x_train, y_train = np.concatenate([x_train, x_none]), np.concatenate([y_train, y_none])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
 
