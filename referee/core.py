@@ -650,6 +650,10 @@ class Referee:
         ``procedure``. ``penalty``: the extra key ``penalty``, else the first penalty the text
         names (``chombo``, ``dead hand``, ``warning``), else ``warning``. ``seat``: the extra
         key ``seat`` when it is 0-3, else null.
+
+        A chombo given during a hand ends it as the core's own chombos do (``abortive``,
+        reason ``chombo``): the ruleset's chombo is paid and the hand's riichi bets go back. The
+        referee has judged, so the table is not left waiting for a hand that cannot go on.
         """
         from .events import PENALTIES, VIOLATION_KINDS
         text = e["text"]
@@ -671,6 +675,14 @@ class Referee:
         if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
             hand.seats[seat].dead_hand = True
             hand.seats[seat].dead_reasons.append(r["ruling_id"])
+        if penalty == "chombo" and seat is not None and hand is not None and hand.result is None:
+            if self.window is not None:
+                self._close_window(t)
+            rs = self.table.ruleset
+            hand.chombos.append(seat)
+            hand.win_changes = payments.add(hand.win_changes, payments.chombo(
+                seat, hand.dealer, rs.chombo_style, rs.chombo_amount))
+            self._end_hand(t, "abortive", reason="chombo")
 
     def _undo(self, t: float) -> None:
         """Void the last table event not yet voided and rebuild the state without it.

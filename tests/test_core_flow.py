@@ -110,12 +110,43 @@ def test_referee_penalty_is_a_violation(text, extra, kind, penalty):
     for ev in script("0 gs ema2012", "0 hs 0"):
         ref.feed(ev)
     out = ref.feed({"type": "referee", "t": 1, "action": "penalty", "text": text, **extra})
-    assert len(out) == 1
     v = out[0]
     assert (v["type"], v["kind"], v["penalty"], v["text"]) == ("violation", kind, penalty, text)
     assert v["seat"] == extra.get("seat") and v["ruling_id"] == "r1"
     if penalty in ("chombo", "dead_hand"):
         assert ref.snapshot()["seats"][extra["seat"]]["dead_hand"]
+
+
+@pytest.mark.parametrize("ruleset,seat,changes", [
+    # EMA: 20,000 points off the offender, nobody else paid.
+    ("ema2012", 1, [0, -20000, 0, 0]),
+    # Tenhou style: a reverse mangan; a non-dealer pays the dealer 4,000 and the others 2,000.
+    ("tenhou", 1, [4000, -8000, 2000, 2000]),
+    # the dealer pays 4,000 to each
+    ("tenhou", 0, [-12000, 4000, 4000, 4000]),
+])
+def test_referee_chombo_ends_the_hand_and_is_paid(ruleset, seat, changes):
+    ref = Referee()
+    for ev in script(f"0 gs {ruleset}", "0 hs 0", "1 d0 3p"):
+        ref.feed(ev)
+    before = ref.snapshot()["scores"]
+    out = ref.feed({"type": "referee", "t": 2, "action": "penalty", "text": "false riichi",
+                    "seat": seat, "penalty": "chombo"})
+    assert [r["type"] for r in out] == ["violation", "hand_end"]
+    end = out[1]
+    assert (end["result"], end["reason"], end["changes"]) == ("abortive", "chombo", changes)
+    assert end["scores"] == [b + c for b, c in zip(before, changes)]
+    assert end["next"]["dealer"] == 0  # the hand is replayed with the same dealer
+
+
+def test_referee_dead_hand_penalty_does_not_end_the_hand():
+    ref = Referee()
+    for ev in script("0 gs ema2012", "0 hs 0", "1 d0 3p"):
+        ref.feed(ev)
+    out = ref.feed({"type": "referee", "t": 2, "action": "penalty", "text": "x", "seat": 2,
+                    "penalty": "dead_hand"})
+    assert [r["type"] for r in out] == ["violation"]
+    assert ref.snapshot()["hand_over"] is False
 
 
 def test_undo_voids_the_last_table_event_without_reemitting():
