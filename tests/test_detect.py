@@ -15,7 +15,7 @@ def _table():
     return st
 
 
-def test_detect_json_on_a_top_down_table(tmp_path, capsys):
+def test_detect_json_on_a_top_down_table(shared_data, tmp_path, capsys):
     path = tmp_path / "top.png"
     cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
     assert main(["detect", str(path), "--px-per-mm", "2", "--classifier", "art", "--json"]) == 0
@@ -28,7 +28,7 @@ def test_detect_json_on_a_top_down_table(tmp_path, capsys):
     assert all(0 < t["confidence"] <= 1 for t in tiles)
 
 
-def test_detect_on_a_camera_picture_with_markers(tmp_path, capsys):
+def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     top = render_state(_table(), px_per_mm=2.0)
     image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)
     path = tmp_path / "camera.png"

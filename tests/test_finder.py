@@ -13,7 +13,8 @@ PPM = 2.0
 
 
 @pytest.fixture(scope="module")
-def classifier():
+def classifier(shared_data):
+    # Reading rendered tiles needs the shared tile art: without it they are placeholders.
     return ArtClassifier()
 
 

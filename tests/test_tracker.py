@@ -12,7 +12,8 @@ FPS = 10.0
 
 
 @pytest.fixture(scope="module")
-def played():
+def played(shared_data):
+    # Reading rendered tiles needs the shared tile art: without it they are placeholders.
     frames, expected = hand_video(fps=FPS)
     tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0, stable_frames=3)
     got = []
@@ -119,7 +120,7 @@ def test_tracker_works_with_any_classifier_interface():
             if e["type"] == "discard"] == [(2, "4s", 0.9)]
 
 
-def test_with_the_trained_classifier():
+def test_with_the_trained_classifier(shared_data):
     from vision.classifier import DEFAULT_MODEL, TileClassifier
     if not DEFAULT_MODEL.is_file():
         pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.train)")
@@ -136,7 +137,7 @@ def test_with_the_trained_classifier():
 # -- a long hand: ponds of 18+ tiles, riichi tiles mid-row, called tiles leaving gaps ---------
 
 @pytest.fixture(scope="module")
-def long_played():
+def long_played(shared_data):
     frames, expected, called = long_hand_video(fps=FPS)
     tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0, stable_frames=3)
     got = []
@@ -178,7 +179,7 @@ def test_long_hand_melds_and_the_tiles_called_away(long_played):
     assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == called
 
 
-def test_an_older_pond_tile_unread_for_a_while_is_not_reported_again():
+def test_an_older_pond_tile_unread_for_a_while_is_not_reported_again(shared_data):
     """A tile the camera fails to read for some frames (glare, a bad crop) is still in the
     pond: only a seat's latest discard can leave it (by a call)."""
     full = TableState(walls=False)
