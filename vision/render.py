@@ -112,8 +112,23 @@ def _hsv_colour(rng, hue_range, s=(60, 200), v=(40, 160)) -> np.ndarray:
 # --- backgrounds -----------------------------------------------------------------------------
 
 def background(rng, h: int, w: int, family: str = "train") -> np.ndarray:
-    """A table surface patch, float32 BGR 0..255: felt (fibre noise), wood (grain) or plastic."""
+    """A table surface patch, float32 BGR 0..255: felt (fibre noise), wood (grain) or plastic.
+
+    ``family``: ``"train"`` or ``"holdout"`` tables (disjoint felt hues and wood), or
+    ``"backlike"``: felt and plastic the colour of some set's tile backs (on training wood), so
+    that training shows bare table of every back colour and the net must find a tile's body,
+    not its colour, to call it ``back``.
+    """
     kind = rng.choice(["felt", "felt", "wood", "plain"])
+    if family == "backlike":
+        if kind == "wood":
+            family = "train"
+        else:
+            colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+            fibre = cv2.GaussianBlur(_noise(rng, (h, w)), (0, 0), 0.8)
+            amount = 0.08 if kind == "felt" else rng.uniform(0.0, 0.03)
+            img = colour[None, None] * (1 + amount * fibre[..., None])
+            return np.clip(img + 3 * _noise(rng, (h, w, 3)), 0, 255)
     if kind == "felt":
         colour = _hsv_colour(rng, _FELT[family][rng.integers(len(_FELT[family]))])
         fibre = cv2.GaussianBlur(_noise(rng, (h, w)), (0, 0), 0.8)
@@ -391,6 +406,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
     at a camera-like resolution (a tile 28 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
     ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
+    ``"backlike"`` (training only) lays the tile on felt the colour of a tile back.
     ``harsh``: smaller tiles (from 22 pixels), more noise and glare, worse JPEG. Training uses
     it so the net must read tiles by their coarse shapes rather than the fine strokes of this
     one set's art; held-out sets use the gentler default.

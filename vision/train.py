@@ -152,7 +152,7 @@ def main(argv=None) -> int:
                    help="ONNX file to write; its labels go to the .json of the same name")
     p.add_argument("--seed", type=int, default=0, help="seed of rendering, init and batches")
     p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
-    p.add_argument("--epochs", type=int, default=7)
+    p.add_argument("--epochs", type=int, default=9)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
@@ -184,7 +184,13 @@ def main(argv=None) -> int:
     # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
     x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",),
                                  harsh=True)
-    x_train, y_train = np.concatenate([x_train, x_none]), np.concatenate([y_train, y_none])
+    # Bare table and face-down tiles on felt the colour of tile backs: without them the only
+    # back-coloured things the net ever sees are backs, and it calls bare felt of a held-out
+    # table's colour (purple, orange, teal) a back.
+    x_bl, y_bl = render_pool(art, args.per_label, args.seed + 3, "backlike", cache, log,
+                             ("back", "none"), harsh=True)
+    x_train = np.concatenate([x_train, x_none, x_bl])
+    y_train = np.concatenate([y_train, y_none, y_bl])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
 
     model = build_model().to(memory_format=torch.channels_last)
@@ -224,6 +230,7 @@ def main(argv=None) -> int:
         "seed": args.seed,
         "per_label": args.per_label,
         "epochs": args.epochs,
+        "threads": args.threads,
         "render_version": RENDER_VERSION,
         "parameters": n_params,
         "trained_by": "python -m vision.train",
