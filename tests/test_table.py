@@ -4,18 +4,13 @@ import pytest
 
 from referee.core import Referee
 from referee.simulate import filler, script
+from scenario import judge
 
 RULESETS = ["ema2012", "tenhou"]
 
 
 def play(ruleset, *lines, events=()):
-    ref = Referee()
-    out = []
-    evs = script(f"0 gs {ruleset}", "0 hs 0") + list(events) + script(*lines)
-    evs.sort(key=lambda e: e["t"])
-    for ev in evs:
-        out += ref.feed(ev)
-    return out, ref
+    return judge(ruleset, *lines, events=events, finish=False)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -3,23 +3,13 @@ the legal play next to it is not. Run on ema2012 and tenhou (and where the rule 
 the profile that differs)."""
 import pytest
 
-from referee.core import Referee
 from referee.rulesets import get_ruleset
-from referee.simulate import filler, script
+from referee.simulate import filler
+from scenario import judge
 
 RULESETS = ["ema2012", "tenhou"]
 
 
-def judge(ruleset, *lines, events=()):
-    """Rulings of a game on ``ruleset``: game_start, dealer 0's hand, then the lines."""
-    ref = Referee()
-    out = []
-    evs = script(f"0 gs {ruleset}", "0 hs 0") + list(events) + script(*lines)
-    evs.sort(key=lambda e: e["t"])
-    for ev in evs:
-        out += ref.feed(ev)
-    out += ref.finish()
-    return out, ref
 
 
 def violations(rulings, kind=None):

@@ -1,0 +1,20 @@
+"""Scenario helper for rule tests: a game written as compact lines (see referee.simulate.script)."""
+from referee.core import Referee
+from referee.simulate import script
+
+
+def judge(ruleset, *lines, events=(), finish=True):
+    """Rulings of a game on ``ruleset``: game_start, dealer 0's hand, then the lines.
+
+    ``events``: extra event dicts merged in by time. ``finish``: close the open windows at the
+    end, as a replay does; without it the state is left as it stands after the last event.
+    """
+    ref = Referee()
+    out = []
+    evs = script(f"0 gs {ruleset}", "0 hs 0") + list(events) + script(*lines)
+    evs.sort(key=lambda e: e["t"])
+    for ev in evs:
+        out += ref.feed(ev)
+    if finish:
+        out += ref.finish()
+    return out, ref
