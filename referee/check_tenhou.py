@@ -18,7 +18,6 @@ and exits with status 1 when anything does not match. ``--verbose`` prints each 
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
