@@ -327,7 +327,6 @@ def _parse_mjlog(root: ET.Element) -> tuple:
     length: str | None = None
     hands: list[_Hand] = []
     hand: _Hand | None = None
-    last_draw: list[str | None] = [None] * 4
     riichi_pending: set[int] = set()
     after_kan: list[bool] = [False] * 4
     final_scores = final_points = None
@@ -361,7 +360,6 @@ def _parse_mjlog(root: ET.Element) -> tuple:
                          sticks=seed[2], scores=[x * 100 for x in ten],
                          dora=T.from_136(seed[5], red), haipai=haipai)
             hands.append(hand)
-            last_draw = [None] * 4
             riichi_pending = set()
             after_kan = [False] * 4
         elif hand is None:
@@ -371,7 +369,6 @@ def _parse_mjlog(root: ET.Element) -> tuple:
             tile = T.from_136(int(m.group(2)), red)
             hand.actions.append(("draw", seat, tile, after_kan[seat]))
             after_kan[seat] = False
-            last_draw[seat] = tile
         elif m := _DISCARD_TAG.match(tag):
             seat = "DEFG".index(m.group(1))
             tile = T.from_136(int(m.group(2)), red)
