@@ -42,7 +42,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import unquote
 
 from . import tiles as T
@@ -934,7 +934,7 @@ class _Replay:
         rest.remove(called)
         for tile in rest:
             self._take(seat, tile)
-        meld = {"kind": kind, "tiles": _meld_order(tiles), "called": called, "from": source}
+        meld = {"kind": kind, "tiles": T.sorted_tiles(tiles), "called": called, "from": source}
         self.melds[seat].append(meld)
         self.emit(d_ms + 3300, {"type": "meld", "seat": seat, **meld})
         self._break_first_turn()
@@ -949,7 +949,7 @@ class _Replay:
         if kind == "ankan":
             for tile in tiles:
                 self._take(seat, tile)
-            meld = {"kind": "ankan", "tiles": _meld_order(tiles)}
+            meld = {"kind": "ankan", "tiles": T.sorted_tiles(tiles)}
             self.melds[seat].append(meld)
             self.emit(press + 500, {"type": "meld", "seat": seat, **meld})
             self._break_first_turn()
@@ -962,7 +962,7 @@ class _Replay:
                 raise _LogError(f"seat {seat} adds {added} to a pon it does not have")
             self._take(seat, added)
             self.melds[seat].remove(pon)
-            meld = {"kind": "shouminkan", "tiles": _meld_order(pon["tiles"] + [added]),
+            meld = {"kind": "shouminkan", "tiles": T.sorted_tiles(pon["tiles"] + [added]),
                     "called": pon["called"], "from": pon["from"], "added": added}
             self.melds[seat].append(meld)
             self.emit(press + 500, {"type": "meld", "seat": seat, **meld})
@@ -1022,7 +1022,7 @@ class _Replay:
                 raise _LogError(f"seat {seat}'s nine terminals are not the hand the play "
                                 "gives")
             self.emit(self.own_turn_ms(), {"type": "reveal", "seat": seat,
-                                           "tiles": _hand_order(self.concealed[seat]),
+                                           "tiles": T.sorted_tiles(self.concealed[seat]),
                                            "win_tile": self.last_draw[seat][0]})
         elif end.reason == "triple_ron" and self.last_discard is not None:
             for k, seat in enumerate(_nearest(self.last_discard[0])):
@@ -1041,7 +1041,7 @@ class _Replay:
                                 start_scores=list(h.scores), result=end.result,
                                 reason=end.reason, wins=wins, deltas=list(end.deltas),
                                 scores=closing, tenpai=end.tenpai,
-                                final_hands=[(_hand_order(self.concealed[s]),
+                                final_hands=[(T.sorted_tiles(self.concealed[s]),
                                               [dict(m) for m in self.melds[s]])
                                              for s in range(4)])
         # A real log's payments move exactly the riichi sticks on the table (to the winner);
@@ -1094,7 +1094,7 @@ class _Replay:
         for k, w in enumerate(recorded):
             # Tenhou gives honba and sticks to the winner nearest the discarder alone.
             concealed, win_tile, situation = self._won_hand(w, bonus=k == 0)
-            record = {"type": "reveal", "seat": w.seat, "tiles": _hand_order(concealed),
+            record = {"type": "reveal", "seat": w.seat, "tiles": T.sorted_tiles(concealed),
                       "win_tile": win_tile}
             if situation.riichi or situation.double_riichi:
                 record["ura_indicators"] = list(situation.ura_indicators)
@@ -1102,7 +1102,7 @@ class _Replay:
             out.append(ExpectedWin(seat=w.seat, from_seat=w.from_seat, han=w.han, fu=w.fu,
                                    points=w.points, yaku=w.yaku, yakuman=w.yakuman,
                                    payments=list(w.payments), pao=w.pao,
-                                   concealed=_hand_order(concealed), win_tile=win_tile,
+                                   concealed=T.sorted_tiles(concealed), win_tile=win_tile,
                                    melds=[dict(m) for m in self.melds[w.seat]],
                                    situation=situation))
         return out
@@ -1159,14 +1159,6 @@ class _Replay:
 def _nearest(seat: int) -> list[int]:
     """The other seats in turn order from ``seat``: the nearest to its left... first."""
     return [(seat + k) % 4 for k in (1, 2, 3)]
-
-
-def _hand_order(tiles: Iterable[str]) -> list[str]:
-    return sorted(tiles, key=lambda c: (T.kind(c), not T.is_red(c)))
-
-
-def _meld_order(tiles: Iterable[str]) -> list[str]:
-    return _hand_order(tiles)
 
 
 # --------------------------------------------------------------------------------------------

@@ -111,11 +111,16 @@ def parse_hand(text: str) -> list[str]:
     return tiles
 
 
+def sorted_tiles(tiles: Iterable[str]) -> list[str]:
+    """Tiles in kind order (1m..7z), a red five before its plain fives."""
+    return sorted(tiles, key=lambda c: (_KIND[c], not is_red(c)))
+
+
 def hand_str(tiles: Iterable[str]) -> str:
     """Compact mpsz text of tiles, sorted by kind: ``['5p','1m','0p']`` -> ``"1m05p"``."""
     out = []
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
-    for t in sorted(tiles, key=lambda c: (_KIND[c], not is_red(c))):
+    for t in sorted_tiles(tiles):
         by_suit[t[1]].append(t[0])
     for s in SUITS:
         if by_suit[s]:
