@@ -54,10 +54,6 @@ class ButtonWiring:
     call: str
     pin: int
 
-    @property
-    def label(self) -> str:
-        return f"seat {self.seat} {self.call}"
-
 
 @dataclass(frozen=True)
 class DebounceSettings:
@@ -135,14 +131,6 @@ class TableWiring:
         if self.pull == "down":
             return True
         return bool(self.active_state)
-
-    def pins(self) -> dict[int, str]:
-        """Every pin in use -> what it is ("seat 0 chii", "seat 2 light", "buzzer")."""
-        used = {b.pin: f"{b.label} button" for b in self.buttons}
-        used.update({pin: f"seat {seat} light" for seat, pin in self.lights.items()})
-        if self.buzzer is not None:
-            used[self.buzzer] = "buzzer"
-        return used
 
 
 # -- loading ----------------------------------------------------------------------------------
