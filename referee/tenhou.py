@@ -40,7 +40,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -114,7 +114,22 @@ _T6_DRAWS = {
 # What the log says happened (kept apart from the events)
 
 @dataclass
-class ExpectedWin:
+class _WinFigures:
+    """What a Tenhou log records of a win (the fields are described under ExpectedWin)."""
+
+    seat: int
+    from_seat: int | None
+    han: int | None
+    fu: int | None
+    points: int | None
+    yaku: list[tuple[str, int]]
+    yakuman: int
+    payments: list[int]
+    pao: int | None
+
+
+@dataclass
+class ExpectedWin(_WinFigures):
     """One recorded win.
 
     ``from_seat`` is None for a tsumo. ``points`` is the hand's value before honba and sticks
@@ -126,15 +141,6 @@ class ExpectedWin:
     scored independently of the log's own figures.
     """
 
-    seat: int
-    from_seat: int | None
-    han: int | None
-    fu: int | None
-    points: int | None
-    yaku: list[tuple[str, int]]
-    yakuman: int
-    payments: list[int]
-    pao: int | None
     concealed: list[str]
     win_tile: str
     melds: list[dict]
@@ -214,17 +220,10 @@ class ImportedGame:
 # A format-neutral play-by-play of one hand, built by the two parsers
 
 @dataclass
-class _Win:
-    seat: int
-    from_seat: int | None
-    han: int | None
-    fu: int | None
-    points: int | None
-    yaku: list[tuple[str, int]]
-    yakuman: int
-    payments: list[int]
-    pao: int | None
-    concealed: list[str] | None = None   # mjlog says; tenhou.net/6 leaves it to the tracker
+class _Win(_WinFigures):
+    # The log's own word on the hand, checked against the play: mjlog gives it, tenhou.net/6
+    # leaves it to the replay.
+    concealed: list[str] | None = None
     win_tile: str | None = None
     ura: list[str] | None = None
 
@@ -1099,9 +1098,9 @@ class _Replay:
             if situation.riichi or situation.double_riichi:
                 record["ura_indicators"] = list(situation.ura_indicators)
             self.emit(reveal_ms[k], record)
-            out.append(ExpectedWin(seat=w.seat, from_seat=w.from_seat, han=w.han, fu=w.fu,
-                                   points=w.points, yaku=w.yaku, yakuman=w.yakuman,
-                                   payments=list(w.payments), pao=w.pao,
+            figures = {f.name: getattr(w, f.name) for f in fields(_WinFigures)}
+            figures["payments"] = list(w.payments)
+            out.append(ExpectedWin(**figures,
                                    concealed=T.sorted_tiles(concealed), win_tile=win_tile,
                                    melds=[dict(m) for m in self.melds[w.seat]],
                                    situation=situation))
