@@ -24,7 +24,8 @@ from __future__ import annotations
 import random
 
 from .rulesets import get_ruleset
-from .tiles import base, full_set, kind, parse_hand, KINDS
+from .scoring import is_complete, waits
+from .tiles import base, full_set, kind, parse_hand
 
 __all__ = ["script", "simulate", "filler"]
 
@@ -90,62 +91,13 @@ def filler(n: int, first_seat: int, t0: float, dt: float = 1.0,
              "tile": pool[i % len(pool)]} for i in range(n)]
 
 
-# -- hand shapes for the generator ------------------------------------------------------------
-def _sets(c: list[int], i: int, n: int) -> bool:
-    while i < 34 and c[i] == 0:
-        i += 1
-    if i == 34:
-        return n == 0
-    if n == 0:
-        return False
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _sets(c, i, n - 1)
-        c[i] += 3
-        if ok:
-            return True
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-        ok = _sets(c, i, n - 1)
-        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-        if ok:
-            return True
-    return False
-
-
-def is_complete(counts: list[int], sets: int) -> bool:
-    """A winning shape: ``sets`` sets and a pair (or seven pairs when ``sets`` is 4)."""
-    if sets == 4 and sum(1 for x in counts if x == 2) == 7:
-        return True
-    for k in range(34):
-        if counts[k] >= 2:
-            counts[k] -= 2
-            ok = _sets(counts, 0, sets)
-            counts[k] += 2
-            if ok:
-                return True
-    return False
-
-
-def waits(counts: list[int], sets: int) -> list[int]:
-    """Kinds that complete a 13-tile-equivalent hand."""
-    out = []
-    for k in range(34):
-        if counts[k] < 4:
-            counts[k] += 1
-            if is_complete(counts, sets):
-                out.append(k)
-            counts[k] -= 1
-    return out
-
-
 class _Player:
     def __init__(self, seat: int):
         self.seat = seat
         self.hand: list[str] = []
         self.melds: list[dict] = []
         self.riichi = False
-        self.discards: set[int] = set()
+        self.discards: set[str] = set()  # plain codes, as scoring.waits gives them
         self.furiten = False
         self.forbidden: tuple = ()
         self.called = False
@@ -155,10 +107,6 @@ class _Player:
         for t in self.hand:
             c[kind(t)] += 1
         return c
-
-    @property
-    def sets_needed(self) -> int:
-        return 4 - len(self.melds)
 
     @property
     def closed(self) -> bool:
@@ -263,7 +211,7 @@ class _Game:
             else:
                 drawn = None
             # tsumo: a complete hand with a yaku we are sure of (riichi or concealed)
-            if drawn is not None and p.closed and is_complete(p.counts(), p.sets_needed) \
+            if drawn is not None and p.closed and is_complete(p.hand, p.melds) \
                     and self.cw is not None:
                 self.after_window()
                 self.emit({"type": "call", "seat": seat, "call": "ron"})
@@ -280,9 +228,9 @@ class _Game:
                     self.after_window()
                     self.emit({"type": "call", "seat": seat, "call": "kan"})
                     self.wait(0.4, 0.9)
-                    self.emit({"type": "meld", "seat": seat, "kind": "ankan",
-                               "tiles": p.take(quad, 4)})
-                    p.melds.append({"kind": "ankan", "k": quad})
+                    meld = {"kind": "ankan", "tiles": p.take(quad, 4)}
+                    self.emit({"type": "meld", "seat": seat, **meld})
+                    p.melds.append(meld)
                     kans += 1
                     self.wait(0.3, 0.6)
                     self.emit({"type": "dora", "indicator": dead[dora_next]})
@@ -300,7 +248,7 @@ class _Game:
             # discard
             tile, riichi = self.choose_discard(p, drawn, len(live))
             p.hand.remove(tile)
-            p.discards.add(kind(tile))
+            p.discards.add(base(tile))
             p.forbidden = ()
             if riichi:
                 p.riichi = True
@@ -323,10 +271,8 @@ class _Game:
             for d in (1, 2, 3):
                 q = players[(seat + d) % 4]
                 if q.riichi and not q.furiten:
-                    c = q.counts()
-                    c[kind(tile)] += 1
-                    if is_complete(c, q.sets_needed):
-                        if any(k in q.discards for k in waits(q.counts(), q.sets_needed)):
+                    if is_complete(q.hand + [tile], q.melds):
+                        if any(k in q.discards for k in waits(q.hand, q.melds)):
                             q.furiten = True
                             continue
                         winners.append(q)
@@ -349,13 +295,13 @@ class _Game:
                 self.end_win(winners[0].seat, dealer)
                 return
             for q in players:
-                if q is not p and q.riichi and kind(tile) in waits(q.counts(), q.sets_needed):
+                if q is not p and q.riichi and base(tile) in waits(q.hand, q.melds):
                     q.furiten = True  # let a winning tile pass
             if riichi:
                 self.scores[seat] -= 1000
                 self.sticks += 1
             if last:
-                tenpai = [q.seat for q in players if waits(q.counts(), q.sets_needed)]
+                tenpai = [q.seat for q in players if waits(q.hand, q.melds)]
                 self.t += (self.cw or 0) + 0.5
                 self.emit({"type": "tenpai", "seats": tenpai})
                 self.honba += 1
@@ -374,9 +320,9 @@ class _Game:
             taken = []
             for k in own:
                 taken += q.take(k, 1)
-            self.emit({"type": "meld", "seat": q.seat, "kind": meld_kind,
-                       "tiles": sorted(taken + [tile], key=kind), "called": tile, "from": seat})
-            q.melds.append({"kind": meld_kind, "k": kind(tile)})
+            meld = {"kind": meld_kind, "tiles": sorted(taken + [tile], key=kind)}
+            self.emit({"type": "meld", "seat": q.seat, **meld, "called": tile, "from": seat})
+            q.melds.append(meld)
             q.called = call in ("chii", "pon")
             if call == "chii":
                 ks = sorted(own + [kind(tile)])
@@ -409,9 +355,10 @@ class _Game:
         tile = scored[0]
         riichi = False
         if p.closed and not p.riichi and wall >= 4 and self.scores[p.seat] >= 1000:
-            c[kind(tile)] -= 1
-            w = waits(c, p.sets_needed)
-            if w and not any(k in p.discards or k == kind(tile) for k in w):
+            rest = list(p.hand)
+            rest.remove(tile)
+            w = waits(rest, p.melds)
+            if w and not any(k in p.discards or k == base(tile) for k in w):
                 riichi = self.rng.random() < 0.8
         return tile, riichi
 
