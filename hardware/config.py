@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -386,9 +386,8 @@ class _Parser:
         else:
             pin = self.pin(t["pin"], "[buzzer] pin", "buzzer")
         d = LightSettings()
-        light = LightSettings(
-            active_high=light.active_high, pwm=light.pwm,
-            winner=light.winner, blink=light.blink, blink_hz=light.blink_hz,
+        light = replace(
+            light,
             buzzer_active_high=self.flag(t, "buzzer", "active_high", d.buzzer_active_high),
             beep=self.number(t, "buzzer", "beep_s", d.beep, maximum=10),
             beeps=self.count(t, "buzzer", "beeps", d.beeps, 1),
