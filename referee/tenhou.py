@@ -252,6 +252,14 @@ class _Hand:
     end: _End | None = None
     ura: list[str] = field(default_factory=list)       # tenhou.net/6: the hand's ura list
 
+    @property
+    def round_wind(self) -> str:
+        return WINDS[self.round_index // 4 % 4]
+
+    @property
+    def round_number(self) -> int:
+        return self.round_index % 4 + 1
+
 
 # Actions:
 #   ("draw", seat, tile, rinshan)
@@ -869,7 +877,7 @@ class _Replay:
         h = self.hand
         self.start_ms = self.clock.at(self.clock.ms + (10000 if self.index else 1000))
         self.events.append({"type": "hand_start", "t": _sec(self.start_ms),
-                            "round_wind": WINDS[h.round_index // 4 % 4], "dealer": h.dealer,
+                            "round_wind": h.round_wind, "dealer": h.dealer,
                             "honba": h.honba, "riichi_sticks": h.sticks,
                             "dora_indicators": [h.dora]})
         for act in h.actions:
@@ -1034,8 +1042,8 @@ class _Replay:
             for act in h.actions:
                 if act[0] == "riichi_ok":
                     closing[act[1]] -= 1000
-        expected = ExpectedHand(index=self.index, round_wind=WINDS[h.round_index // 4 % 4],
-                                round_number=h.round_index % 4 + 1, dealer=h.dealer,
+        expected = ExpectedHand(index=self.index, round_wind=h.round_wind,
+                                round_number=h.round_number, dealer=h.dealer,
                                 honba=h.honba, riichi_sticks=h.sticks,
                                 start_scores=list(h.scores), result=end.result,
                                 reason=end.reason, wins=wins, deltas=list(end.deltas),
@@ -1137,7 +1145,7 @@ class _Replay:
         situation = Situation(
             tsumo=tsumo,
             seat_wind=WINDS[(seat - h.dealer) % 4],
-            round_wind=WINDS[h.round_index // 4 % 4],
+            round_wind=h.round_wind,
             riichi=riichi and not self.double_riichi[seat],
             double_riichi=self.double_riichi[seat],
             ippatsu=self.ippatsu[seat],
@@ -1239,7 +1247,7 @@ def import_text(text: str, source: str = "<log>") -> ImportedGame:
             try:
                 expected.append(_Replay(hand, events, clock, i).run())
             except _LogError as exc:
-                label = f"{WINDS[hand.round_index // 4 % 4]}{hand.round_index % 4 + 1}-{hand.honba}"
+                label = f"{hand.round_wind}{hand.round_number}-{hand.honba}"
                 raise _LogError(f"hand {label}: {exc}") from None
     except _LogError as exc:
         raise RefereeError(f"{source}: {exc}") from None
