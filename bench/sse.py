@@ -162,11 +162,14 @@ def pct(values: list[float], q: float) -> float:
 
 
 def main(argv=None) -> int:
+    from _results import write_results  # bench/ is on sys.path when run as a script
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--rulings", type=int, default=200)
     ap.add_argument("--interval", type=float, default=0.05, help="seconds between rulings")
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "sse.json"))
+    ap.add_argument("--out", default=None, help="where the JSON goes (default: "
+                    "bench/results/sse.json)")
     args = ap.parse_args(argv)
 
     port = free_port()
@@ -257,10 +260,6 @@ def main(argv=None) -> int:
         "shutdown_s": round(shutdown_s, 2),
         "cpus": os.cpu_count(),
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-
     lat = result["latency_ms"]
     print(f"SSE fan-out: {args.clients} clients x {args.rulings} rulings "
           f"(one every {args.interval * 1000:.0f} ms), gunicorn gthread "
@@ -274,7 +273,7 @@ def main(argv=None) -> int:
           f"(target <= 10 s)")
     print(f"  gunicorn stopped {result['shutdown_s']} s after SIGTERM with "
           f"{args.clients - half} streams open")
-    print(f"  written to {out}")
+    write_results("sse", result, args.out)
     ok = (missing == 0 and lat["p95"] is not None and lat["p95"] <= 100
           and freed_close is not None and freed_close <= 10
           and freed_reset is not None and freed_reset <= 10)
