@@ -838,7 +838,7 @@ class _Replay:
         self.dora = [hand.dora]
         self.window_ms: int | None = None   # when the last discard (or added kan) was seen
         self.last_discard: tuple[int, str] | None = None
-        self.kakan: tuple[int, str, int] | None = None  # (seat, added tile, meld ms)
+        self.kakan_open = False   # an added kan that a ron may still rob
         self.hold_dora: list[str] = []
         self.prev: str = "start"   # the last thing seen: start/discard/meld/ankan/shouminkan
         self.after_draw = False    # a draw (unseen) came after self.prev
@@ -973,7 +973,7 @@ class _Replay:
                     "called": pon["called"], "from": pon["from"], "added": added}
             self.melds[seat].append(meld)
             self.emit(press + 500, {"type": "meld", "seat": seat, **meld})
-            self.kakan = (seat, added, self.clock.ms)
+            self.kakan_open = True
             self.window_ms = self.clock.ms
             self.kakan_done_ms = self.clock.ms
             self.last_discard = (seat, added)
@@ -984,8 +984,8 @@ class _Replay:
     def _settle_kakan(self) -> None:
         # An added kan stands once play goes on without a ron: it breaks first-turn and
         # ippatsu chances only then (a robbing ron still has them).
-        if self.kakan is not None:
-            self.kakan = None
+        if self.kakan_open:
+            self.kakan_open = False
             self.last_discard = None
             self._break_first_turn()
 
@@ -1135,7 +1135,7 @@ class _Replay:
         if w.concealed is not None and Counter(w.concealed) != Counter(concealed):
             raise _LogError(f"seat {seat}'s winning hand {T.hand_str(w.concealed)} is not the "
                             f"hand the play gives ({T.hand_str(concealed)})")
-        chankan = not tsumo and self.kakan is not None
+        chankan = not tsumo and self.kakan_open
         first_turn = not self.any_meld and not self.discards[seat]
         riichi = self.riichi[seat]
         n_dora = len(self.dora)
