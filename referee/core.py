@@ -84,11 +84,10 @@ import math
 
 from . import payments
 from .claims import ClaimWindow, arbitrate
-from .errors import RefereeError
 from .rulesets import get_ruleset
 from .scoring import is_complete
 from .table import Hand, Table
-from .tiles import base, is_honor
+from .tiles import base, is_terminal_or_honor
 from .violations import kuikae_kinds, meld_problem, violation
 from .wins import judge, nagashi_seats, nine_terminals
 
@@ -538,7 +537,7 @@ class Referee:
         if kind == "shouminkan" and added is not None:
             self._open_chankan(seat_no, added, t, ankan=False)
         elif kind == "ankan" and ruleset.ankan_chankan_kokushi and tiles \
-                and is_honor_or_terminal(tiles[0]):
+                and is_terminal_or_honor(tiles[0]):
             self._open_chankan(seat_no, tiles[0], t, ankan=True)
 
     def _record_kan(self, seat_no: int, kind: str, tile: str | None, stands: bool = True) -> None:
@@ -1027,10 +1026,6 @@ class Referee:
             table.hand.sticks_after = 0
         self._emit({"type": "game_end", "scores": list(table.scores),
                     "final": final_points(table.scores, table.ruleset, first)}, t)
-
-
-def is_honor_or_terminal(tile: str) -> bool:
-    return is_honor(tile) or tile[0] in "19"
 
 
 def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[float]:
