@@ -677,10 +677,7 @@ class Referee:
         if penalty == "chombo" and seat is not None and hand is not None and hand.result is None:
             if self.window is not None:
                 self._close_window(t)
-            rs = self.table.ruleset
-            hand.chombos.append(seat)
-            hand.win_changes = payments.add(hand.win_changes, payments.chombo(
-                seat, hand.dealer, rs.chombo_style, rs.chombo_amount))
+            self._charge_chombo(seat)
             self._end_hand(t, "abortive", reason="chombo")
 
     def _undo(self, t: float) -> None:
@@ -766,9 +763,7 @@ class Referee:
             entry = hand.last_discard
             if entry is not None and entry["index"] == w.discard_index:
                 entry["called"] = True
-            hand.uninterrupted = False
-            for s in hand.seats:
-                s.ippatsu = False
+            self._break_first_turn()
             self.pending_claim = {"seat": caller, "call": win["call"], "tile": w.tile,
                                   "from": w.discard_seat, "others": 0, "meld_seen": False,
                                   "t": t}
@@ -900,13 +895,17 @@ class Referee:
         hand.win_changes = payments.add(hand.win_changes, d)
 
     def _chombo(self, kind: str, seat_no: int, text: str, t: float) -> None:
-        hand = self.table.hand
         r = self._violation(kind, seat_no, text, t)
         if r["penalty"] == "chombo":
-            rs = self.table.ruleset
-            hand.chombos.append(seat_no)
-            hand.win_changes = payments.add(hand.win_changes, payments.chombo(
-                seat_no, hand.dealer, rs.chombo_style, rs.chombo_amount))
+            self._charge_chombo(seat_no)
+
+    def _charge_chombo(self, seat_no: int) -> None:
+        """Add the ruleset's chombo payment for ``seat_no`` to the hand's score changes."""
+        hand = self.table.hand
+        rs = self.table.ruleset
+        hand.chombos.append(seat_no)
+        hand.win_changes = payments.add(hand.win_changes, payments.chombo(
+            seat_no, hand.dealer, rs.chombo_style, rs.chombo_amount))
 
     def _finish_reveals(self, t: float) -> None:
         """End the hand once every declared win has been judged."""
