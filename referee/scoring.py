@@ -30,7 +30,6 @@ Options (a mapping; missing names take the defaults in :data:`DEFAULT_OPTIONS`):
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -417,8 +416,3 @@ def nagashi_mangan(situation: Situation, options: Mapping[str, Any] | None = Non
     return WinScore(han=result.han, fu=result.fu, yaku=(("nagashi mangan", result.han),),
                     yakuman=0, limit="mangan", points=points, ron_payment=0,
                     dealer_payment=dealer_pay, non_dealer_payment=other_pay, total=points)
-
-
-def hand_counts(codes: Iterable[str]) -> Counter:
-    """How many of each kind (plain codes) a list of tiles holds."""
-    return Counter(T.base(c) for c in codes)

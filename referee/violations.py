@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from .tiles import base, is_honor, number, suit
 
-SEAT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
-
-
 def violation(ruleset, kind: str, seat: int | None, text: str, **extra) -> dict:
     """A ``violation`` ruling (without ``t``/``ruling_id``, which the core adds)."""
     out = {"type": "violation", "seat": seat, "kind": kind, "penalty": ruleset.penalty(kind),
@@ -64,7 +61,3 @@ def kuikae_kinds(kind: str, tiles: list[str], called: str) -> tuple:
         if far is not None and 1 <= far <= 9:
             forbidden.append(f"{far}{s}")
     return tuple(forbidden)
-
-
-def describe_call(call: str) -> str:
-    return {"chii": "chii", "pon": "pon", "kan": "kan", "ron": "ron"}.get(call, call)

@@ -112,7 +112,7 @@ def liable_seat(melds: list[dict], score: WinScore) -> int | None:
 
 
 def judge(hand, seat_no: int, win: dict, reveal: dict, options: dict,
-          ankan_kokushi_only: bool = True, pao: bool = False) -> Judgement:
+          pao: bool = False) -> Judgement:
     """Judge ``seat_no``'s revealed hand for the declared ``win`` (see :func:`situation`).
 
     ``reveal`` is the ``reveal`` event; ``options`` the ruleset's scoring options."""
