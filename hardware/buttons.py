@@ -30,7 +30,7 @@ from referee.live import monotonic
 
 from .config import DebounceSettings, TableWiring
 from .debounce import Chatter, Debouncer, Press, Quiet
-from .pins import PinsUnavailable, default_pin_factory, describe_pin_error
+from .pins import claim_pin, default_pin_factory
 
 
 @dataclass(frozen=True)
@@ -219,13 +219,10 @@ class SeatButtons:
         active_state = wiring.active_state if wiring.pull == "none" else None
         try:
             for index, b in enumerate(wiring.buttons):
-                try:
-                    button = CallButton(b.pin, on_edge=functools.partial(self._edge, index),
-                                        pull_up=pull_up, active_state=active_state,
-                                        pin_factory=self.pin_factory)
-                except Exception as exc:
-                    raise PinsUnavailable(f"{wiring.source}: GPIO{b.pin} (seat {b.seat} "
-                                          f"{b.call} button): {describe_pin_error(exc)}") from exc
+                button = claim_pin(CallButton, b.pin, f"seat {b.seat} {b.call} button",
+                                   wiring.source, on_edge=functools.partial(self._edge, index),
+                                   pull_up=pull_up, active_state=active_state,
+                                   pin_factory=self.pin_factory)
                 self._buttons.append(button)
                 self._lag[index] = reporting_lag(self.pin_factory, button.pin)
         except BaseException:

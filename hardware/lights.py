@@ -10,7 +10,7 @@ from __future__ import annotations
 from gpiozero import LED, PWMLED, Buzzer
 
 from .config import TableWiring
-from .pins import PinsUnavailable, default_pin_factory, describe_pin_error
+from .pins import claim_pin, default_pin_factory
 
 
 class SeatLights:
@@ -30,11 +30,11 @@ class SeatLights:
         device = PWMLED if s.pwm else LED
         try:
             for seat, pin in wiring.lights.items():
-                self.lights[seat] = _claim(device, pin, f"seat {seat} light", wiring.source,
+                self.lights[seat] = claim_pin(device, pin, f"seat {seat} light", wiring.source,
                                            active_high=s.active_high, initial_value=False,
                                            pin_factory=factory)
             if wiring.buzzer is not None:
-                self.buzzer = _claim(Buzzer, wiring.buzzer, "buzzer", wiring.source,
+                self.buzzer = claim_pin(Buzzer, wiring.buzzer, "buzzer", wiring.source,
                                      active_high=s.buzzer_active_high, initial_value=False,
                                      pin_factory=factory)
         except BaseException:
@@ -118,10 +118,3 @@ class SeatLights:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _claim(device, pin: int, what: str, source: str, **kwargs):
-    try:
-        return device(pin, **kwargs)
-    except Exception as exc:
-        raise PinsUnavailable(f"{source}: GPIO{pin} ({what}): {describe_pin_error(exc)}") from exc

@@ -78,3 +78,12 @@ def describe_pin_error(exc: BaseException) -> str:
     if "busy" in str(exc).lower():
         return "busy: another program has claimed it"
     return f"{type(exc).__name__}: {exc}"
+
+
+def claim_pin(device, pin: int, what: str, source: str, **kwargs):
+    """A gpiozero ``device`` on ``pin``; if the pin cannot be used, :class:`PinsUnavailable`
+    naming the config (``source``), the pin and what it was meant for (``what``)."""
+    try:
+        return device(pin, **kwargs)
+    except Exception as exc:
+        raise PinsUnavailable(f"{source}: GPIO{pin} ({what}): {describe_pin_error(exc)}") from exc
