@@ -287,11 +287,8 @@ class SeatButtons:
         return done.wait(timeout)
 
     def button(self, seat: int, call: str) -> Button:
-        """The gpiozero Button of ``seat``'s ``call``."""
-        for b, button in zip(self.wiring.buttons, self._buttons):
-            if b.seat == seat and b.call == call:
-                return button
-        raise KeyError((seat, call))
+        """The gpiozero Button of ``seat``'s ``call`` (KeyError if the wiring has none)."""
+        return self._buttons[self.wiring.buttons.index(self.wiring.button(seat, call))]
 
     @property
     def health(self) -> tuple[bool, str]:
