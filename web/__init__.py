@@ -16,7 +16,7 @@ from datetime import timedelta
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from .auth import PinGuard, RefereeSessions, csrf_token, is_referee
+from .auth import PinGuard, RefereeSessions, csrf_token
 from .state import Dashboard
 
 #: Defaults a caller may override through ``config``.
@@ -74,7 +74,7 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
     app.register_blueprint(actions.bp)
     app.register_blueprint(downloads.bp)
 
-    app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee)
+    app.jinja_env.globals.update(csrf_token=csrf_token)
 
     @app.errorhandler(HTTPException)
     def _error(exc: HTTPException):
