@@ -20,34 +20,23 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.paths import shared_data_dir
+from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, marker_image
+from .render import ART_STEMS, art_dir
 from .zones import TILE_H_MM, TILE_W_MM
 
-_HONOURS = {"1": "Ton", "2": "Nan", "3": "Shaa", "4": "Pei", "5": "Haku", "6": "Hatsu",
-            "7": "Chun"}
-_SUITS = {"m": "Man", "p": "Pin", "s": "Sou"}
 FELT_BGR = (58, 104, 38)
 BACK_BGR = (40, 120, 220)   # a common orange-yellow back
 
 
-def art_name(code: str) -> str:
-    """FluffyStuff export name of a tile code (``0p`` -> ``Pin5-Dora``, ``back`` -> ``Back``)."""
-    if code == "back":
-        return "Back"
-    n, s = code[0], code[1]
-    if s == "z":
-        return _HONOURS[n]
-    return f"{_SUITS[s]}5-Dora" if n == "0" else f"{_SUITS[s]}{n}"
-
-
 def _art_dir():
-    data = shared_data_dir()
-    if data is None:
+    """The ``Regular`` FluffyStuff exports, or None when the shared art is absent."""
+    try:
+        d = art_dir() / "Regular"
+    except RefereeError:
         return None
-    d = data / "tiles" / "fluffystuff" / "Export" / "Regular"
     return d if (d / "Front.png").is_file() else None
 
 
@@ -78,7 +67,7 @@ def tile_face(code: str) -> np.ndarray:
         body[:, :, :3][mask] = np.clip(shade[mask] * np.array(BACK_BGR, np.float32), 0, 255)
         return body
     body = cv2.imread(str(d / "Front.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
-    face = cv2.imread(str(d / f"{art_name(code)}.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
+    face = cv2.imread(str(d / f"{ART_STEMS[code]}.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
     a = face[:, :, 3:4] / 255.0
     out = body.copy()
     out[:, :, :3] = face[:, :, :3] * a + body[:, :, :3] * (1 - a)
