@@ -319,6 +319,47 @@ def pond_slot(state: TableState, seat: int) -> tuple[float, float]:
     return state.size_mm / 2, state.size_mm / 2
 
 
+class _Reel:
+    """The frames of a hand being filmed: each shot renders ``state`` as it is at that moment,
+    ``1/fps`` after the one before."""
+
+    def __init__(self, state: TableState, fps: float, px_per_mm: float, start_ns: int):
+        self.state = state
+        self.px_per_mm = px_per_mm
+        self.start_ns = start_ns
+        self.period = 1e9 / fps
+        self.frames: list[tuple[np.ndarray, int]] = []
+
+    def _t_ns(self) -> int:
+        return self.start_ns + round(len(self.frames) * self.period)
+
+    def now(self) -> float:
+        """Seconds of the next frame: the first to show a change made now."""
+        return self._t_ns() / 1e9
+
+    def shot(self, hands: list[Hand] | None = None, n: int = 1) -> None:
+        for _ in range(n):
+            t_ns = self._t_ns()
+            self.frames.append((render_state(self.state, hands, self.px_per_mm,
+                                             seed=len(self.frames)), t_ns))
+
+    def discard(self, seat: int, tile: str, riichi: bool,
+                bringing: int) -> tuple[dict, tuple[float, float]]:
+        """``seat`` discards ``tile``: a hand brings it (``bringing`` frames), lays it and
+        lifts away towards its seat, hiding the tiles behind it for a frame. Returns the
+        discard event and where the tile lies (mm)."""
+        x, y = pond_slot(self.state, seat)
+        self.shot([Hand(x, y, seat)], n=bringing)
+        self.state.ponds[seat].append((tile, riichi))
+        ev = {"type": "discard", "t": self.now(), "seat": seat, "tile": tile}
+        if riichi:
+            ev["riichi"] = True
+        ux, uy = _rot(400, 401, seat, 800)
+        ux, uy = ux - 400, uy - 400
+        self.shot([Hand(x + ux * 95, y + uy * 95, seat, 45)], n=1)
+        return ev, (x, y)
+
+
 def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
                start_ns: int = 1_000_000_000):
     """A scripted hand: 13 discards round the table (one sideways for riichi), a pon that
@@ -330,35 +371,16 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
     """
     rng = np.random.default_rng(seed)
     state = TableState(dora=["3p"])
-    frames: list[tuple[np.ndarray, int]] = []
+    reel = _Reel(state, fps, px_per_mm, start_ns)
+    shot, now = reel.shot, reel.now
     expected: list[dict] = []
-    period = 1e9 / fps
-
-    def shot(hands=None, n=1):
-        for _ in range(n):
-            t_ns = start_ns + round(len(frames) * period)
-            frames.append((render_state(state, hands, px_per_mm, seed=len(frames)), t_ns))
-
-    def now():
-        return (start_ns + round(len(frames) * period)) / 1e9
-
     shot(n=3)
     discards = [(0, "1z", False), (1, "9m", False), (2, "7z", False), (3, "1p", False),
                 (0, "9s", False), (1, "4z", False), (2, "2m", True), (3, "5s", False),
                 (0, "0p", False), (1, "8p", False)]
     pon_after = 9  # seat 3 pons the 8p of seat 1, who sits across from it
     for i, (seat, tile, riichi) in enumerate(discards):
-        x, y = pond_slot(state, seat)
-        shot([Hand(x, y, seat)], n=2)                  # the hand brings the tile
-        state.ponds[seat].append((tile, riichi))
-        ev = {"type": "discard", "t": now(), "seat": seat, "tile": tile}
-        if riichi:
-            ev["riichi"] = True
-        expected.append(ev)
-        # the hand lifts away towards its seat, hiding the tiles behind the new one a frame
-        ux, uy = _rot(400, 401, seat, 800)
-        ux, uy = ux - 400, uy - 400
-        shot([Hand(x + ux * 95, y + uy * 95, seat, 45)], n=1)
+        expected.append(reel.discard(seat, tile, riichi, bringing=2)[0])
         shot(n=int(rng.integers(4, 6)))
         if i == pon_after:
             # seat 3 calls pon: the 8p leaves seat 1's pond, the meld appears at seat 3
@@ -386,7 +408,7 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
     state.hands[2] = hand
     expected.append({"type": "reveal", "t": now(), "seat": 2, "tiles": hand, "win_tile": "3s"})
     shot(n=6)
-    return frames, expected
+    return reel.frames, expected
 
 
 def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
@@ -404,19 +426,11 @@ def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
     """
     rng = np.random.default_rng(seed)
     state = TableState(dora=["5m"])
-    frames: list[tuple[np.ndarray, int]] = []
+    reel = _Reel(state, fps, px_per_mm, start_ns)
+    shot, now = reel.shot, reel.now
     expected: list[dict] = []
     called: list[tuple[int, str]] = []
-    period = 1e9 / fps
     codes = list(TILE_CODES)
-
-    def shot(hands=None, n=1):
-        for _ in range(n):
-            t_ns = start_ns + round(len(frames) * period)
-            frames.append((render_state(state, hands, px_per_mm, seed=len(frames)), t_ns))
-
-    def now():
-        return (start_ns + round(len(frames) * period)) / 1e9
 
     riichi_at = {(3, 8), (1, 9), (0, 15)}       # (seat, index of the discard in its pond)
     # after turn: (caller, kind, the called tile's meld, where the sideways tile lies);
@@ -428,16 +442,8 @@ def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
         seat = turn % 4
         tile = calls[turn][2][0] if turn in calls else codes[int(rng.integers(len(codes)))]
         riichi = (seat, len(state.ponds[seat])) in riichi_at
-        x, y = pond_slot(state, seat)
-        shot([Hand(x, y, seat)], n=1)                       # the hand brings the tile
-        state.ponds[seat].append((tile, riichi))
-        ev = {"type": "discard", "t": now(), "seat": seat, "tile": tile}
-        if riichi:
-            ev["riichi"] = True
+        ev, (x, y) = reel.discard(seat, tile, riichi, bringing=1)
         expected.append(ev)
-        ux, uy = _rot(400, 401, seat, 800)
-        ux, uy = ux - 400, uy - 400
-        shot([Hand(x + ux * 95, y + uy * 95, seat, 45)], n=1)   # lifting away
         shot(n=2)
         if turn in calls:
             caller, kind_, tiles, at = calls[turn]
@@ -454,7 +460,7 @@ def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
             for k in range(5):       # a hand sweeps across the ponds: nothing happens
                 shot([Hand(180 + k * 110, 600 - 40 * k, 0, 60)])
             shot(n=3)
-    return frames, expected, called
+    return reel.frames, expected, called
 
 
 def demo_hand_frames(fps: float = 10.0):
