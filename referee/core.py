@@ -209,7 +209,6 @@ class Referee:
             self._close_window(t)
         self.table = Table(ruleset)
         self.table.t = t
-        self.table.game_started = True
         self.table.scores = list(e["scores"])
         self.table.names = list(e["names"]) if e.get("names") else None
         # extra keys a log may carry: a game without red fives, an east-only game
@@ -241,8 +240,7 @@ class Referee:
         if table.first_dealer is None:
             table.first_dealer = e["dealer"]
         table.hand = Hand(e["round_wind"], e["dealer"], e["honba"], e["riichi_sticks"],
-                          e["dora_indicators"], t)
-        table.hands_played += 1
+                          e["dora_indicators"])
         self._reset_hand_tracking()
 
     def _on_discard(self, e: dict, t: float) -> None:
@@ -543,7 +541,6 @@ class Referee:
     def _record_kan(self, seat_no: int, kind: str, tile: str | None, stands: bool = True) -> None:
         hand = self.table.hand
         hand.kans.append({"seat": seat_no, "kind": kind, "tile": tile})
-        hand.seats[seat_no].kans += 1
         hand.wall = max(0, hand.wall - 1)  # the dead wall is replenished from the live wall
         hand.rinshan = seat_no
         hand.turn = seat_no
@@ -551,8 +548,6 @@ class Referee:
             # an added kan stands only once its chankan window passes: a robbing ron still
             # has its ippatsu (see _close_window)
             self._break_first_turn()
-        if self.table.ruleset.kan_dora == "after_discard" and kind != "ankan":
-            hand.pending_dora += 1
         if (len(hand.kans) == 4 and "four_kans" in self.table.ruleset.abortive_draws
                 and len({k["seat"] for k in hand.kans}) > 1):
             hand.abort_check = "four_kans"
@@ -581,8 +576,6 @@ class Referee:
         if hand is None:
             return
         hand.dora_indicators.append(e["indicator"])
-        if hand.pending_dora:
-            hand.pending_dora -= 1
 
     def _on_reveal(self, e: dict, t: float) -> None:
         w = self.window
@@ -750,7 +743,7 @@ class Referee:
             return
         if discarder.riichi_pending:
             self._accept_riichi(discarder)
-        if hand.abort_check is None and hand.riichi_count == 4 \
+        if hand.abort_check is None and len(hand.riichi_seats) == 4 \
                 and "four_riichi" in ruleset.abortive_draws:
             hand.abort_check = "four_riichi"
         if hand.abort_check is not None:
@@ -789,7 +782,6 @@ class Referee:
         seat.riichi_pending = False
         seat.riichi = True
         seat.ippatsu = True
-        hand.riichi_count += 1
         hand.riichi_sticks += 1
         hand.riichi_seats.append(seat.seat)
         self.table.scores[seat.seat] -= 1000

@@ -22,9 +22,6 @@ from .tiles import base
 #: fourteenth tile is the first of these 70 draws.
 LIVE_WALL = 70
 
-WIND_NAMES = ("E", "S", "W", "N")
-
-
 class Pond:
     """A seat's discards in order. Each entry is a dict: ``tile``, ``t``, ``riichi``,
     ``called`` (claimed by another seat, so it has left the pond on the table), ``index``
@@ -59,7 +56,7 @@ class Seat:
                  "riichi_pending", "ippatsu", "dead_hand", "dead_reasons", "turns",
                  "double_riichi",
                  "passed_since_turn", "passed_since_riichi", "called_this_turn",
-                 "kuikae", "kans")
+                 "kuikae")
 
     def __init__(self, seat: int):
         self.seat = seat
@@ -86,7 +83,6 @@ class Seat:
         self.called_this_turn = False
         #: kinds this seat may not discard this turn (kuikae); empty when none
         self.kuikae: tuple = ()
-        self.kans = 0
 
     @property
     def is_open(self) -> bool:
@@ -109,12 +105,11 @@ class Hand:
     __slots__ = ("round_wind", "dealer", "honba", "riichi_sticks", "dora_indicators",
                  "seats", "wall", "turn", "discards", "last_discard", "uninterrupted",
                  "kans", "rinshan", "chankan_tile", "over", "result", "declared_wins",
-                 "exhaustive_pending", "abort_check", "riichi_count", "t_start",
-                 "pending_dora", "win_changes", "wins_judged", "chombos", "riichi_seats",
-                 "sticks_after")
+                 "exhaustive_pending", "abort_check", "win_changes", "wins_judged", "chombos",
+                 "riichi_seats", "sticks_after")
 
     def __init__(self, round_wind: str, dealer: int, honba: int, riichi_sticks: int,
-                 dora_indicators: list[str], t: float):
+                 dora_indicators: list[str]):
         self.round_wind = round_wind
         self.dealer = dealer
         self.honba = honba
@@ -143,16 +138,13 @@ class Hand:
         self.exhaustive_pending = False
         #: an abortive draw that happens if the current discard passes without ron
         self.abort_check: str | None = None
-        self.riichi_count = 0
-        self.t_start = t
-        #: dora indicators owed by kans under kan_dora = after_discard
-        self.pending_dora = 0
         #: score changes of the wins and chombos judged so far (summed at the hand's end)
         self.win_changes = [0, 0, 0, 0]
         #: ``win`` rulings given in this hand, and chombos ruled at a reveal: [seat]
         self.wins_judged: list[dict] = []
         self.chombos: list[int] = []
-        #: seats whose riichi was accepted in this hand (their stick is refunded on a chombo)
+        #: seats whose riichi was accepted in this hand (four riichi; their sticks are
+        #: refunded on a chombo)
         self.riichi_seats: list[int] = []
         #: riichi sticks left on the table once the hand has ended
         self.sticks_after: int | None = None
@@ -173,11 +165,9 @@ class Table:
         self.hand: Hand | None = None
         self.first_dealer: int | None = None
         self.game_over = False
-        self.game_started = False
         self.t = 0.0
         #: ruling_id -> {"t", "text"} for rulings a referee overrode
         self.overrides: dict[str, dict] = {}
-        self.hands_played = 0
         #: what the game_start said of this game: played without red fives, east/south game
         self.red_fives: bool | None = None
         self.open_tanyao: bool | None = None
