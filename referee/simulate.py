@@ -25,7 +25,8 @@ import random
 
 from .rulesets import get_ruleset
 from .scoring import is_complete, waits
-from .tiles import base, full_set, kind, parse_hand
+from .tiles import base, full_set, kind, parse_hand, KINDS
+from .violations import kuikae_kinds
 
 __all__ = ["script", "simulate", "filler"]
 
@@ -132,13 +133,15 @@ def _can_discard_after(p: "_Player", called: int, own: list[int]) -> bool:
     c = p.counts()
     for k in own:
         c[k] -= 1
-    forbidden = {called}
-    ks = sorted(own + [called])
-    if own[0] != called and ks[1] != called:  # an edge chii also forbids the tile beyond
-        far = called + 3 if called == ks[0] else called - 3
-        if 0 <= far < 27 and far // 9 == called // 9:
-            forbidden.add(far)
+    forbidden = _kuikae("pon" if own[0] == called else "chii", own, called)
     return any(n > 0 and k not in forbidden for k, n in enumerate(c))
+
+
+def _kuikae(call: str, own: list[int], called: int) -> tuple[int, ...]:
+    """The kinds :func:`referee.violations.kuikae_kinds` forbids after the call, as kind
+    numbers (the simulated players count tiles by kind)."""
+    tiles = [KINDS[k] for k in own + [called]]
+    return tuple(kind(x) for x in kuikae_kinds(call, tiles, KINDS[called]))
 
 
 def _usefulness(c: list[int], k: int) -> int:
@@ -324,14 +327,8 @@ class _Game:
             self.emit({"type": "meld", "seat": q.seat, **meld, "called": tile, "from": seat})
             q.melds.append(meld)
             q.called = call in ("chii", "pon")
-            if call == "chii":
-                ks = sorted(own + [kind(tile)])
-                c = kind(tile)
-                far = c + 3 if c == ks[0] else c - 3 if c == ks[2] else None
-                q.forbidden = (c,) + ((far,) if far is not None and far // 9 == c // 9
-                                      and 0 <= far < 27 else ())
-            elif call == "pon":
-                q.forbidden = (kind(tile),)
+            if call in ("chii", "pon"):
+                q.forbidden = _kuikae(call, own, kind(tile))
             seat = q.seat
             if call == "kan":
                 kans += 1
