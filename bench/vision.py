@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.metadata
-import json
 import statistics
 import sys
 import time
@@ -29,6 +28,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+# through the package, not bench/ on sys.path: the tests import this file as bench.vision
+from bench._results import write_results  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, TileClassifier  # noqa: E402
 
@@ -100,7 +101,8 @@ def main(argv=None) -> int:
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     p.add_argument("--per-label", type=int, default=40, help="held-out rendered crops per label")
     p.add_argument("--seed", type=int, default=2024, help="seed of the held-out set (training uses 0)")
-    p.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "vision.json")
+    p.add_argument("--out", type=Path, default=None,
+                   help="JSON file to write (default bench/results/vision.json)")
     args = p.parse_args(argv)
 
     results: dict = {"model": str(args.model)}
@@ -181,9 +183,7 @@ def main(argv=None) -> int:
         print(f"mahjong-detector {version}: installed, but no adapter here to run it on these crops")
         results["mahjong_detector"] = f"installed {version}, not measured (no adapter)"
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
-    print(f"wrote {args.out}")
+    write_results("vision", results, args.out)
     return 0
 
 

@@ -9,14 +9,14 @@ figure is the trained model when vision/models/tiles.onnx exists, else the art m
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
-import sys
-
 import cv2
+
+from _results import write_results  # bench/ is on sys.path when run as a script
 
 # bench/vision.py would shadow the vision package: the checkout's root goes first
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -77,10 +77,7 @@ def main() -> int:
     }
     for k, v in result.items():
         print(f"{k}: {v}")
-    out = Path(__file__).resolve().parent / "results" / "vision_frame.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"written {out}")
+    write_results("vision_frame", result)
     return 0
 
 
