@@ -241,13 +241,7 @@ class _Game:
                     live.pop(0)  # the dead wall takes the live wall's last tile
                     p.hand.append(replacements[kans - 1])
                     self.last_discard_t = self.t - (self.cw or 0)
-                    continue_turn = True
-                else:
-                    continue_turn = False
-                if continue_turn:
-                    draw = False
-                    drawn = p.hand[-1]
-                    # fall through to the discard with the replacement tile in hand
+                    drawn = p.hand[-1]  # on to the discard with the replacement tile in hand
             # discard
             tile, riichi = self.choose_discard(p, drawn, len(live))
             p.hand.remove(tile)
@@ -279,8 +273,6 @@ class _Game:
                             q.furiten = True
                             continue
                         winners.append(q)
-                elif q.riichi:
-                    continue
             if winners:
                 if self.rs.multiple_ron == "head_bump":
                     winners = winners[:1]
@@ -293,8 +285,7 @@ class _Game:
                     self.wait(0.4, 1.0)
                     self.emit({"type": "reveal", "seat": q.seat, "tiles": q.hand + [tile],
                                "win_tile": tile})
-                if riichi:
-                    pass  # a riichi discard that deals in is no bet
+                # a riichi discard that deals in is no bet: no stick is taken
                 self.end_win(winners[0].seat, dealer)
                 return
             for q in players:
