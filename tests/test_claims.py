@@ -4,20 +4,10 @@ chankan."""
 import pytest
 
 from referee.claims import ClaimWindow, arbitrate
-from referee.core import Referee
 from referee.simulate import script
+from scenario import judge
 
 RULESETS = ["ema2012", "tenhou"]
-
-
-def judge(ruleset, *lines, finish=True):
-    ref = Referee()
-    out = []
-    for ev in script(f"0 gs {ruleset}", "0 hs 0", *lines):
-        out += ref.feed(ev)
-    if finish:
-        out += ref.finish()
-    return out, ref
 
 
 def claims(rulings):
