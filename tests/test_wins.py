@@ -16,7 +16,6 @@ def play(ruleset, *lines, honba=0, sticks=0, dora="1z", extra=()):
     events = script(f"0 gs {ruleset}", f"0 hs 0 E {dora}", *lines)
     events[1]["honba"] = honba
     events[1]["riichi_sticks"] = sticks
-    events[2:2] = []
     events += list(extra)
     events.sort(key=lambda e: e["t"])
     ref = Referee()
