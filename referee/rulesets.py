@@ -20,7 +20,7 @@ even where the RCR 2012 text reads otherwise, and the source says so.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .errors import RefereeError
 
@@ -128,27 +128,19 @@ class Ruleset:
         return self.rules.get(kind, self.title)
 
     def describe(self) -> dict:
-        """The profile as JSON-ready data (dashboard, ``--help`` style listings, tests)."""
-        return {
-            "name": self.name, "title": self.title, "claim_window": self.claim_window,
-            "multiple_ron": self.multiple_ron, "kuikae_forbidden": self.kuikae_forbidden,
-            "abortive_draws": sorted(self.abortive_draws), "kan_dora": self.kan_dora,
-            "kan_limit": self.kan_limit, "ankan_chankan_kokushi": self.ankan_chankan_kokushi,
-            "red_fives": self.red_fives, "open_tanyao": self.open_tanyao,
-            "start_score": self.start_score, "return_score": self.return_score,
-            "uma": list(self.uma), "uma_ties": self.uma_ties,
-            "final_rounding": self.final_rounding,
-            "scoring": dict(self.scoring), "pao": self.pao,
-            "nagashi_mangan": self.nagashi_mangan, "noten_total": self.noten_total,
-            "multiple_ron_honba": self.multiple_ron_honba, "chombo_style": self.chombo_style,
-            "chombo_amount": self.chombo_amount, "chombo_repeats": self.chombo_repeats,
-            "game_length": self.game_length, "extension": self.extension,
-            "bust_below_zero": self.bust_below_zero,
-            "dealer_stops_when_top": self.dealer_stops_when_top,
-            "target_score": self.target_score, "leftover_sticks": self.leftover_sticks,
-            "penalties": dict(self.penalties), "rules": dict(self.rules),
-            "sources": dict(self.sources), "uncertain": list(self.uncertain),
-        }
+        """The profile as JSON-ready data (dashboard, ``--help`` style listings, tests): every
+        field, sets as sorted lists, tuples as lists, dicts copied."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                value = sorted(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[f.name] = value
+        return out
 
 
 # -- EMA RCR 2012 -------------------------------------------------------------------------
