@@ -190,10 +190,14 @@ class Referee:
         if r["penalty"] in ("dead_hand", "chombo") and seat is not None and self.table.hand:
             # a chombo ends the hand for the table (judged by the referee); until then the
             # offender's hand is as good as dead
-            s = self.table.hand.seats[seat]
-            s.dead_hand = True
-            s.dead_reasons.append(r["ruling_id"])
+            self._mark_dead(seat, r["ruling_id"])
         return r
+
+    def _mark_dead(self, seat: int, ruling_id: str) -> None:
+        """The seat's hand is dead because of ``ruling_id`` (an override of it lifts that)."""
+        s = self.table.hand.seats[seat]
+        s.dead_hand = True
+        s.dead_reasons.append(ruling_id)
 
     def _close_due(self, t: float, strict: bool) -> None:
         w = self.window
@@ -665,8 +669,7 @@ class Referee:
                         "rule": "referee decision", "text": text, "by_referee": True}, t)
         hand = self.table.hand
         if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
-            hand.seats[seat].dead_hand = True
-            hand.seats[seat].dead_reasons.append(r["ruling_id"])
+            self._mark_dead(seat, r["ruling_id"])
         if penalty == "chombo" and seat is not None and hand is not None and hand.result is None:
             if self.window is not None:
                 self._close_window(t)
