@@ -326,10 +326,15 @@ class Referee:
                 and tile in _WINDS and all(d["tile"] == tile for d in hand.discards)):
             hand.abort_check = "four_winds"
         kan_blocked = "kan_limit" if len(hand.kans) >= ruleset.kan_limit else None
-        cw = ruleset.claim_window
+        self._open_window(seat_no, tile, t, last_discard=hand.wall <= 0, discard_index=index,
+                          kan_blocked=kan_blocked)
+
+    def _open_window(self, seat_no: int, tile: str, t: float, **kind) -> None:
+        """Open the claim window on ``tile`` at ``t`` with the ruleset's deadline (none when
+        it has no timing rule); ``kind``: the :class:`ClaimWindow` flags."""
+        cw = self.table.ruleset.claim_window
         self.window = ClaimWindow(seat_no, tile, t, round(t + cw, 6) if cw is not None else None,
-                                  last_discard=hand.wall <= 0, discard_index=index,
-                                  kan_blocked=kan_blocked)
+                                  **kind)
         self.late_presses = set()
 
     def _on_call(self, e: dict, t: float) -> None:
@@ -570,10 +575,7 @@ class Referee:
                 other.passed_since_turn.append(tile)
                 if other.riichi:
                     other.passed_since_riichi.append(tile)
-        cw = self.table.ruleset.claim_window
-        self.window = ClaimWindow(seat_no, tile, t, round(t + cw, 6) if cw is not None else None,
-                                  chankan=True, ankan=ankan)
-        self.late_presses = set()
+        self._open_window(seat_no, tile, t, chankan=True, ankan=ankan)
 
     def _on_dora(self, e: dict, t: float) -> None:
         hand = self.table.hand
