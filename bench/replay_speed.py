@@ -1,7 +1,7 @@
 """How fast the rules core judges a long game: events per second and microseconds per event.
 
-Generates a seeded stream of several hundred hands (referee.simulate), then times
-Referee.feed over it (scoring not included). Prints the figures and writes
+Generates a seeded stream of several hundred hands (referee.simulate; not timed), then times
+Referee.feed over it (judging and scoring the reveals included). Prints the figures and writes
 bench/results/replay_speed.json. Target: at least 20,000 events/s.
 
     python bench/replay_speed.py [--hands 400] [--ruleset ema2012] [--repeat 3]
