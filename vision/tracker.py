@@ -137,10 +137,11 @@ class TableTracker:
             if hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
                 continue   # touching a hand: not a clear view
             candidates.append((tile, zone))
-        labels = self._classify(candidates, t_ns)
+        thumbs = [_thumb(tile.crop) for tile, _ in candidates]
+        labels = self._classify(candidates, thumbs)
         events: list[dict] = []
         matched: set[int] = set()
-        for (tile, zone), (label, conf) in zip(candidates, labels):
+        for (tile, zone), thumb, (label, conf) in zip(candidates, thumbs, labels):
             if label == NOT_A_TILE or conf < self.min_confidence:
                 continue
             cx, cy = tile.centre
@@ -158,19 +159,20 @@ class TableTracker:
             track.last_ns = t_ns
             track.votes[label] += 1
             track.conf[label] += conf
-            track.thumb = _thumb(tile.crop)
+            track.thumb = thumb
             matched.add(track.id)
             if not track.confirmed and track.seen >= self.stable_frames:
                 track.confirmed = True
                 events += self._on_confirmed(track)
         events += self._age(matched, hidden)
-        events += self._groups(t_ns)
+        events += self._groups()
         events.sort(key=lambda e: e["t"])
         return events
 
-    def _classify(self, candidates, t_ns) -> list[tuple[str, float]]:
-        """Labels for the candidates; a confirmed tile whose crop has not changed keeps its
-        label without asking the classifier again (most of a table is still)."""
+    def _classify(self, candidates, thumbs) -> list[tuple[str, float]]:
+        """Labels for the candidates; a confirmed tile whose crop (``thumbs``: the candidates'
+        thumbnails) has not changed keeps its label without asking the classifier again (most
+        of a table is still)."""
         out: list[tuple[str, float] | None] = [None] * len(candidates)
         ask, ask_idx = [], []
         for i, (tile, zone) in enumerate(candidates):
@@ -179,7 +181,7 @@ class TableTracker:
             for track in self.tracks:
                 if track.confirmed and track.zone == zone and track.thumb is not None and \
                         abs(track.x - x) < 4 and abs(track.y - y) < 4:
-                    thumb = _thumb(tile.crop)
+                    thumb = thumbs[i]
                     if thumb.shape == track.thumb.shape and \
                             np.abs(thumb - track.thumb).mean() < 6:
                         out[i] = (track.label, track.confidence)
@@ -261,7 +263,7 @@ class TableTracker:
             return [{"type": "dora", "t": t, "indicator": track.label, "confidence": conf}]
         return []
 
-    def _groups(self, t_ns: int) -> list[dict]:
+    def _groups(self) -> list[dict]:
         events = []
         for seat in range(4):
             events += self._meld_events(seat)
