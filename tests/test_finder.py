@@ -1,12 +1,11 @@
 """Finding tiles: rendered tables (every tile of a zone found and named), rows of tiles in a
 photo with no calibration, and real photographs."""
-import cv2
 import numpy as np
 import pytest
 
 from vision.finder import find_tiles_photo, find_tiles_topdown
-from vision.synthetic import (ArtClassifier, Hand, PlacedTile, TableState, felt,
-                              render_state, render_topdown)
+from vision.synthetic import (ArtClassifier, Hand, PlacedTile, TableState, render_state,
+                              render_topdown)
 from vision.zones import default_zones, seat_order_key, zone_at
 
 PPM = 2.0

@@ -34,7 +34,6 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
     Input is BGR 0..255 (N x 3 x 64 x 48); the scaling to about -2..2 is inside the network so
     the ONNX file takes plain pixels.
     """
-    import torch
     from torch import nn
 
     def block(i, o):
