@@ -53,7 +53,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out."""
     from . import finder
 
-    boxes_to_image = None
+    to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
     if px_per_mm:
         finding = finder.find_tiles_topdown(image, px_per_mm)
     else:
@@ -64,15 +64,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
                 cal = calibrate(image)
         if cal is not None:
             finding = finder.find_tiles_topdown(cal.warp(image), cal.px_per_mm)
-            inv = np.linalg.inv(cal.topdown_matrix())
-
-            def boxes_to_image(box):
-                import cv2
-                x1, y1, x2, y2 = box
-                pts = np.float64([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
-                q = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
-                return [int(round(q[:, 0].min())), int(round(q[:, 1].min())),
-                        int(round(q[:, 0].max())), int(round(q[:, 1].max()))]
+            to_image = np.linalg.inv(cal.topdown_matrix())
         else:
             finding = finder.find_tiles_photo(image)
     results = classifier.classify([t.crop for t in finding.tiles]) if finding.tiles else []
@@ -80,9 +72,21 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     for tile, (label, conf) in zip(finding.tiles, results):
         if label == "none":
             continue
-        box = boxes_to_image(tile.box) if boxes_to_image else [int(v) for v in tile.box]
+        box = _box_in_picture(tile.box, to_image) if to_image is not None else \
+            [int(v) for v in tile.box]
         out.append({"tile": str(label), "box": box, "confidence": round(float(conf), 3)})
     return out
+
+
+def _box_in_picture(box, to_image: np.ndarray) -> list[int]:
+    """The picture-pixel box around a top-down box's four corners mapped by ``to_image``."""
+    import cv2
+
+    x1, y1, x2, y2 = box
+    pts = np.float64([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
+    q = cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
+    return [int(round(q[:, 0].min())), int(round(q[:, 1].min())),
+            int(round(q[:, 0].max())), int(round(q[:, 1].max()))]
 
 
 def run(args) -> int:
