@@ -127,18 +127,20 @@ class ResumableTable(LiveTable):
 
     def _record(self, seq: int, rulings: list[dict]) -> None:
         fresh = [r for r in rulings if _rid(r) not in self._sent or not _rid(r)]
+        snap = self.snapshot()  # one per event: the journal's copy is the hub's
         if self.journal is not None:
             try:
-                self.journal.record(seq, fresh, self.snapshot())
+                self.journal.record(seq, fresh, snap)
             except JournalError as exc:
                 # The event is journaled; its rulings are shown now and stored again by the
                 # replay after a restart if the journal still lacks them.
                 self._journal_failed(exc)
+                snap = self.snapshot()  # with the journal's health now failing
         self._sent.update(_rid(r) for r in fresh)
         self._rulings.extend(fresh)
         for ruling in fresh:
             self.hub.publish("ruling", ruling)
-        self.hub.publish("state", self.snapshot())
+        self.hub.publish("state", snap)
 
     def _journal_failed(self, exc: JournalError) -> None:
         self.journal_ok = False
