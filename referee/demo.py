@@ -36,6 +36,7 @@ from .events import EventReader, parse_event
 from .journal import Journal
 from .paths import shared_data_dir
 from .service import ResumableTable, TableClock, TableService, default_referee_factory
+from .tiles import same_kind
 
 log = logging.getLogger("riichi-referee.demo")
 
@@ -229,9 +230,8 @@ class SimulatedCamera:
 def _take_from_pond(seat: int, tile: str):
     def change(state):
         pond = state.ponds[seat]
-        same = {tile, tile.replace("0", "5")}
         for i in range(len(pond) - 1, -1, -1):
-            if pond[i][0] in same or pond[i][0].replace("0", "5") in same:
+            if same_kind(pond[i][0], tile):
                 del pond[i]
                 return
     return change
@@ -303,11 +303,8 @@ class SimulatedTable:
         (pin.drive_low if pressed_low else pin.drive_high)()
         # The press reaches the table through the debouncer and the service's button thread;
         # wait for it so the next event (a meld, a reveal) is judged after it, as at a table.
-        deadline = time.monotonic() + 2.0
-        while len(self.table.events()) <= before and time.monotonic() < deadline \
-                and not self.stop_event.is_set():
-            time.sleep(0.001)
-        self.stop_event.wait(max(0.0, self.press_seconds - 0.0))
+        self._wait_for(before, 2.0)
+        self.stop_event.wait(self.press_seconds)
         (pin.drive_high if pressed_low else pin.drive_low)()
         self.presses += 1
 
