@@ -4,14 +4,12 @@ After each kill the journal must hold every event the service acknowledged, a re
 rebuild exactly the state an uninterrupted run had at that point, and no ruling may be
 stored (or sent) twice. At the end the journal equals an uninterrupted run's.
 """
-import json
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 

@@ -7,8 +7,6 @@ import sys
 import time
 import urllib.request
 
-import pytest
-
 from referee.core import Referee
 from referee.journal import Journal
 from referee.simulate import simulate

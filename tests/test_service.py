@@ -3,9 +3,7 @@ import queue
 import threading
 import time
 
-import pytest
-
-from referee.journal import Journal, JournalError
+from referee.journal import Journal
 from referee.service import ResumableTable, TableClock, TableService, VirtualClock
 
 

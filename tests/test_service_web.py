@@ -1,6 +1,5 @@
 """Production layout: the table service in one process, the dashboard (JournalTable) in
 another, meeting only in the journal."""
-import os
 import subprocess
 import sys
 import time
