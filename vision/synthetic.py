@@ -25,7 +25,7 @@ from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, marker_image
 from .render import ART_STEMS, art_dir
-from .zones import TILE_H_MM, TILE_W_MM
+from .zones import TILE_H_MM, TILE_W_MM, to_seat
 
 FELT_BGR = (58, 104, 38)
 BACK_BGR = (40, 120, 220)   # a common orange-yellow back
@@ -109,14 +109,6 @@ class Hand:
     radius_mm: float = 55.0
 
 
-def _rot(x, y, seat, size):
-    c = size / 2
-    dx, dy = x - c, y - c
-    for _ in range(seat):
-        dx, dy = dy, -dx
-    return c + dx, c + dy
-
-
 @dataclass
 class TableState:
     """A game position to draw: per seat ``ponds`` (list of (code, riichi), rows of six from
@@ -145,7 +137,7 @@ class TableState:
         out: list[PlacedTile] = []
 
         def put(seat, code, x, y, across=False):
-            X, Y = _rot(x, y, seat, s)
+            X, Y = to_seat(x, y, seat, s)
             out.append(PlacedTile(code, X, Y, (seat + (1 if across else 0)) % 4))
 
         gap = 0.6
@@ -235,7 +227,7 @@ def _paste(canvas: np.ndarray, sprite: np.ndarray, cx: float, cy: float) -> None
 def _draw_hand(canvas: np.ndarray, hand: Hand, size_mm: float, ppm: float) -> None:
     """A skin-coloured hand with its arm running to the seat's edge."""
     skin = (110, 150, 205)
-    ex, ey = _rot(size_mm / 2, size_mm + 60, hand.seat, size_mm)  # the arm leaves the table
+    ex, ey = to_seat(size_mm / 2, size_mm + 60, hand.seat, size_mm)  # the arm leaves the table
     p = lambda x, y: (int(round(x * ppm)), int(round(y * ppm)))
     cv2.line(canvas, p(hand.x, hand.y), p(ex, ey), skin, int(70 * ppm), cv2.LINE_AA)
     cv2.ellipse(canvas, p(hand.x, hand.y), (int(hand.radius_mm * ppm),
@@ -354,7 +346,7 @@ class _Reel:
         ev = {"type": "discard", "t": self.now(), "seat": seat, "tile": tile}
         if riichi:
             ev["riichi"] = True
-        ux, uy = _rot(400, 401, seat, 800)
+        ux, uy = to_seat(400, 401, seat, 800)
         ux, uy = ux - 400, uy - 400
         self.shot([Hand(x + ux * 95, y + uy * 95, seat, 45)], n=1)
         return ev, (x, y)
@@ -385,7 +377,7 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
         if i == pon_after:
             # seat 3 calls pon: the 8p leaves seat 1's pond, the meld appears at seat 3
             state.ponds[1].pop()
-            shot([Hand(*_rot(650, 760, 3, 800), 3)], n=2)
+            shot([Hand(*to_seat(650, 760, 3, 800), 3)], n=2)
             state.melds[3].append((["8p", "8p", "8p"], 1, None))
             expected.append({"type": "meld", "t": now(), "seat": 3, "kind": "pon",
                              "tiles": ["8p", "8p", "8p"], "called": "8p", "from": 1})
@@ -451,7 +443,7 @@ def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
             shot([Hand(x, y, caller, 45)], n=1)
             state.ponds[seat][-1] = (None, False)
             called.append((seat, tile))
-            shot([Hand(*_rot(650, 760, caller, 800), caller)], n=1)
+            shot([Hand(*to_seat(650, 760, caller, 800), caller)], n=1)
             state.melds[caller].append((tiles, at, None))
             expected.append({"type": "meld", "t": now(), "seat": caller, "kind": kind_,
                              "tiles": tiles, "called": tile, "from": seat})

@@ -62,19 +62,22 @@ class Zone:
             raise RefereeError(f"bad zone {d!r}: {exc}") from None
 
 
+def to_seat(x: float, y: float, seat: int, w: float, h: float | None = None):
+    """A point placed for seat 0 (bottom), turned about the centre of a ``w`` x ``h`` table
+    (square when ``h`` is None) to the same place on ``seat``'s side."""
+    cx, cy = w / 2, (w if h is None else h) / 2
+    dx, dy = x - cx, y - cy
+    for _ in range(seat):
+        # seat 1 sits on the right: a quarter turn counter-clockwise on screen (y down).
+        dx, dy = dy, -dx
+    return cx + dx, cy + dy
+
+
 def _rotate_rect(rect, seat: int, w: float, h: float):
     """``rect`` drawn for seat 0 (bottom), turned about the table centre to ``seat``'s side."""
     x1, y1, x2, y2 = rect
-    corners = [(x1, y1), (x2, y2)]
-    cx, cy = w / 2, h / 2
-    out = []
-    for x, y in corners:
-        dx, dy = x - cx, y - cy
-        for _ in range(seat):
-            # seat 1 sits on the right: a quarter turn counter-clockwise on screen (y down).
-            dx, dy = dy, -dx
-        out.append((cx + dx, cy + dy))
-    (ax, ay), (bx, by) = out
+    ax, ay = to_seat(x1, y1, seat, w, h)
+    bx, by = to_seat(x2, y2, seat, w, h)
     return (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
 
 
