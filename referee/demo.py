@@ -32,8 +32,9 @@ import webbrowser
 from pathlib import Path
 
 from .errors import RefereeError
-from .events import EventReader, parse_event
+from .events import parse_event, read_events
 from .journal import Journal
+from .live import monotonic
 from .paths import shared_data_dir
 from .service import ResumableTable, TableClock, TableService, default_referee_factory
 from .tiles import same_kind
@@ -73,7 +74,7 @@ def load_game(args) -> tuple[list[dict], str]:
         if path.suffix == ".jsonl":
             try:
                 with open(path, encoding="utf-8") as f:
-                    return [e for _, e in EventReader(f)], f"events from {path}"
+                    return list(read_events(f)), f"events from {path}"
             except OSError as exc:
                 raise RefereeError(f"--game {path}: cannot read it ({exc.strerror})") from None
         from .tenhou import import_log
@@ -103,13 +104,11 @@ class DemoClock(TableClock):
         self._paused_total = 0.0
 
     def pause(self) -> None:
-        from .live import monotonic
         with self._lock:
             if self._paused_at is None:
                 self._paused_at = monotonic()
 
     def resume(self) -> None:
-        from .live import monotonic
         with self._lock:
             if self._paused_at is not None:
                 self._paused_total += monotonic() - self._paused_at
@@ -171,7 +170,6 @@ class SimulatedCamera:
     def __iter__(self):
         from vision.synthetic import render_state
 
-        from .live import monotonic
         while not self.stop_event.is_set():
             try:
                 change, t_mono, render = self.changes.get(timeout=0.5)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .config import ConfigError, TableConfig, load_config
 from .errors import RefereeError
-from .events import EventReader
+from .events import read_events
 from .journal import Journal, JournalError
 from .sdnotify import Notifier
 from .service import ResumableTable, TableClock, TableService, VirtualClock, \
@@ -57,7 +57,7 @@ def open_journal(path: Path) -> Journal:
 def read_recorded(path: Path) -> list[dict]:
     try:
         with open(path, encoding="utf-8") as f:
-            return [event for _, event in EventReader(f)]
+            return list(read_events(f))
     except OSError as exc:
         raise ConfigError(f"[service] replay: cannot read {path} ({exc.strerror})") from None
 
