@@ -228,7 +228,7 @@ class TableTracker:
                 keep.append(track)          # under a hand: still there as far as we know
                 continue
             track.missing += 1
-            if not track.confirmed and track.missing >= 1:
+            if not track.confirmed:
                 continue                    # a glimpse never confirmed: forget it
             if track.missing >= self.gone_frames:
                 if track.zone.kind == "pond" and not track.face_down and \
