@@ -192,7 +192,6 @@ class TableState:
 
 @functools.lru_cache(maxsize=4)
 def _felt(size_px: tuple[int, int], seed: int) -> np.ndarray:
-    """Green felt with grain and a light falloff towards the edges, as under a hall lamp."""
     w, h = size_px
     rng = np.random.default_rng(seed)
     img = np.empty((h, w, 3), np.float32)
@@ -201,7 +200,7 @@ def _felt(size_px: tuple[int, int], seed: int) -> np.ndarray:
     r = np.sqrt(((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2)
     img *= (1.1 - 0.35 * r)[:, :, None]
     small = rng.normal(0, 6, (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
-    img += cv2.resize(small, (w, h))[:, :, None] if small.shape[2] == 1 else 0
+    img += cv2.resize(small, (w, h))[:, :, None]
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
