@@ -35,7 +35,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import RefereeError
 from .events import dumps, parse_event
@@ -131,7 +131,6 @@ class Journal:
         self.path = Path(path)
         self.readonly = readonly
         self._lock = threading.RLock()
-        self._game_id: int | None = None
         try:
             if readonly:
                 if not self.path.exists():
@@ -214,9 +213,7 @@ class Journal:
                        (cur.lastrowid, game_id))
             return game_id, cur.lastrowid
 
-        game_id, seq = self._write(write)
-        self._game_id = game_id
-        return seq
+        return self._write(write)[1]
 
     def append_rulings(self, seq: int, rulings: list[dict]) -> list[dict]:
         """Store rulings produced by event ``seq``; return those that were not stored yet.
@@ -323,9 +320,6 @@ class Journal:
             game_id = self.current_game()
         rows = self._read("SELECT seq, json FROM snapshots WHERE game_id = ?", (game_id,))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
-
-    def save_snapshot(self, seq: int, snapshot: dict) -> None:
-        self.record(seq, [], snapshot)
 
     # -- health -----------------------------------------------------------------------
     def set_health(self, component: str, ok: bool, text: str, t: float | None = None) -> None:
@@ -573,12 +567,3 @@ def _empty_snapshot() -> dict:
             "seats": [{"seat": s, "riichi": False, "dead_hand": False, "pond": [], "melds": []}
                       for s in range(4)],
             "window": None, "hand_over": False, "game_over": False}
-
-
-def iter_game_events(path: str | os.PathLike, game_id: int | None = None) -> Iterator[dict]:
-    """The events of one journaled game (the newest by default), for export."""
-    with Journal(path, readonly=True) as journal:
-        if game_id is None:
-            game_id = journal.current_game()
-        for _, event in journal.game_events(game_id):
-            yield event
