@@ -225,7 +225,7 @@ def common_prefix(journaled: list[dict], recorded: list[dict]) -> int:
     n = 0
     for a, b in zip(journaled, recorded):
         if not same(a, b):
-            return 0 if n == 0 else n
+            return n
         n += 1
     return n
 
