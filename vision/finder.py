@@ -264,7 +264,7 @@ def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: b
         # rounded corners make a tile's edge columns short: judge on a running median
         k = max(3, int(sizes[0] / 3) | 1)
         pad = np.pad(heights.astype(np.float32), (k // 2, k // 2), mode="edge")
-        smooth = cv2.medianBlur(np.clip(pad, 0, 255).astype(np.uint8).reshape(1, -1),
+        smooth = cv2.medianBlur(np.minimum(pad, 255).astype(np.uint8).reshape(1, -1),
                                 k).ravel()[k // 2:k // 2 + n].astype(np.float32)
         short = smooth < split_height
         stretches = [(a, b, 1) for a, b in _runs(short)] + \
