@@ -7,7 +7,8 @@ where the camera sees it, lying on felt or wood, lit unevenly, perhaps with a sh
 finger over it, then degraded like a Pi or phone camera (low resolution, blur, noise, JPEG).
 Everything is drawn from a seeded ``numpy.random.Generator`` so a set of crops is reproducible.
 
-The art is read only here, at training and test time; the shipped model never needs it.
+The art is read only at training and test time (here, and by :mod:`vision.synthetic` through
+:data:`ART_STEMS` and :func:`art_dir`); the shipped model never needs it.
 """
 from __future__ import annotations
 
