@@ -469,7 +469,9 @@ class TableService:
             elif self.table.health.get("camera", {}).get("ok") is False:
                 self.table.set_health("camera", True, "")
         for name, thread in self._threads.items():
-            if name == "recorded" or name.startswith("camera"):
+            # A camera that ends is reported above; a recorded game that was played to its end
+            # is done, but one whose thread stopped before that died.
+            if name.startswith("camera") or (name == "recorded" and self.finished.is_set()):
                 continue
             if not thread.is_alive():
                 problems.append(f"thread {name} died")
@@ -492,6 +494,11 @@ class TableService:
             while not self.stop_event.wait(period):
                 problems = self.check()
                 dead = [p for p in problems if p.startswith("thread ")]
+                if dead and self.exit_at_end:
+                    # Waiting for the end of a game that can no longer end would hang whoever
+                    # waits on us (a rehearsal, the crash test); say so and stop instead.
+                    log.error("%s", "; ".join(dead))
+                    return 1
                 if notifier is not None:
                     # A dead worker thread means the table no longer works: let systemd's
                     # watchdog restart us. A failing journal does not: restarting would not

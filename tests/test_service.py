@@ -282,3 +282,25 @@ def test_recorded_game_resumes_after_the_journaled_events(tmp_path):
     svc.stop()
     assert [e for _, e in Journal(path).game_events()] == GAME
     assert [r["ruling_id"] for _, r in Journal(path).game_rulings()] == ["r1", "r2"]
+
+
+def test_a_recorded_game_whose_player_dies_stops_the_service_instead_of_hanging(tmp_path):
+    class Broken(FakeReferee):
+        def feed(self, event):
+            if event["type"] == "call":
+                raise RuntimeError("a bug in the rules core")
+            return super().feed(event)
+
+    table = make_table(tmp_path / "j.sqlite")
+    table.referee = Broken()
+    table._factory = Broken
+    svc = TableService(table, clock=table.clock, recorded=GAME, inbox=False)
+    svc.exit_at_end = True
+    result = []
+    runner = threading.Thread(target=lambda: result.append(svc.run(install_signals=False)),
+                              daemon=True)
+    runner.start()
+    runner.join(10)
+    assert not runner.is_alive(), "the service kept waiting for a game that could not end"
+    assert result == [1]
+    assert not svc.finished.is_set()
