@@ -19,12 +19,7 @@ CALLS = ("chii", "pon", "kan", "ron")
 MELD_KINDS = ("chii", "pon", "daiminkan", "shouminkan", "ankan")
 WINDS = ("E", "S", "W", "N")
 REFEREE_ACTIONS = ("override", "penalty", "undo", "note", "end_game")
-EVENT_TYPES = ("game_start", "hand_start", "discard", "call", "meld", "dora", "reveal",
-               "tenpai", "referee")
-RULING_TYPES = ("claim", "violation", "win", "hand_end", "game_end")
 PENALTIES = ("none", "warning", "dead_hand", "chombo")
-REJECT_REASONS = ("precedence", "head_bump", "late", "wrong_seat", "last_discard", "no_wall",
-                  "kan_limit")
 VIOLATION_KINDS = ("kuikae", "false_group", "late_call", "wrong_seat_call", "last_discard_call",
                    "illegal_kan", "fifth_kan", "furiten_ron", "no_yaku", "false_win",
                    "riichi_open_hand", "procedure")

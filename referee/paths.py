@@ -26,10 +26,3 @@ def shared_data_dir() -> Path | None:
             return candidate
     return None
 
-
-def shared_spec_dir() -> Path | None:
-    data = shared_data_dir()
-    if data is None:
-        return None
-    spec = data.parent / "spec"
-    return spec if spec.is_dir() else None

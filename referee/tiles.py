@@ -14,7 +14,6 @@ from typing import Iterable
 from .errors import TileError
 
 SUITS = "mpsz"
-HONOR_NAMES = {1: "East", 2: "South", 3: "West", 4: "North", 5: "White", 6: "Green", 7: "Red"}
 
 #: Every valid code: 34 kinds plus the three red fives.
 TILE_CODES: tuple[str, ...] = tuple(
@@ -71,9 +70,6 @@ def is_honor(code: str) -> bool:
 def is_terminal_or_honor(code: str) -> bool:
     return code[1] == "z" or code[0] in "19"
 
-
-def from_kind(k: int) -> str:
-    return KINDS[k]
 
 
 def same_kind(a: str, b: str) -> bool:
