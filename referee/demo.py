@@ -158,8 +158,8 @@ class SimulatedCamera:
     def available() -> bool:
         """True when the tile art is there to render (else the demo skips the camera)."""
         try:
-            from vision.synthetic import _art_dir
-            return _art_dir() is not None
+            from vision.synthetic import regular_art_dir
+            return regular_art_dir() is not None
         except ImportError:
             return False
 

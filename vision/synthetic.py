@@ -31,7 +31,7 @@ FELT_BGR = (58, 104, 38)
 BACK_BGR = (40, 120, 220)   # a common orange-yellow back
 
 
-def _art_dir():
+def regular_art_dir():
     """The ``Regular`` FluffyStuff exports, or None when the shared art is absent."""
     try:
         d = art_dir() / "Regular"
@@ -56,7 +56,7 @@ def _placeholder(code: str) -> np.ndarray:
 @functools.lru_cache(maxsize=None)
 def tile_face(code: str) -> np.ndarray:
     """The full-size BGRA image of a tile lying face up (or its back), upright."""
-    d = _art_dir()
+    d = regular_art_dir()
     if d is None:
         return _placeholder(code)
     if code == "back":
