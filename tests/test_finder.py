@@ -122,3 +122,19 @@ def test_real_photographs_tile_count(shared_data, name, count):
         pytest.skip(f"{path} missing")
     finding = find_tiles_photo(read_image(path))
     assert len(finding.tiles) == count
+
+
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("called", [0, 1, 2])
+def test_an_added_kan_is_four_tiles_wherever_it_lies(seat, called):
+    """The fourth tile stacked on a pon's sideways tile makes the meld row deeper there; all
+    four tiles are still found, the two stacked ones lying across."""
+    st = TableState(walls=False)
+    st.melds[seat] = [(["3m", "3m", "3m"], called, "3m")]
+    zones = default_zones()
+    found = [t for t in find_tiles_topdown(render_state(st), PPM).tiles
+             if (z := zone_at(zones, t.centre[0] / PPM, t.centre[1] / PPM)) and z.kind == "meld"]
+    assert len(found) == 4
+    # seats 1 and 3 see the table turned: a tile across for them stands upright in the image
+    across = [t.across != bool(seat % 2) for t in found]
+    assert sum(across) == 2

@@ -4,7 +4,7 @@ import pytest
 from referee.events import parse_event
 from referee.tiles import TILE_CODES
 from vision.synthetic import (ArtClassifier, Hand, TableState, hand_video, long_hand_video,
-                              render_state)
+                              render_state, to_seat)
 from vision.tracker import TableTracker
 from vision.zones import default_zones
 
@@ -248,3 +248,45 @@ def test_simulated_camera_reports_every_discard_of_a_tenhou_stretch(shared_data)
     assert camera.false_reports == []
     assert late == []
     assert reported == discards
+
+
+# -- kans in the meld area ------------------------------------------------------------------------
+
+def _film(tracker, frames, start):
+    """Feed frames 100 ms apart from frame number ``start``; the events and the next number."""
+    out = []
+    for i, frame in enumerate(frames, start):
+        out += tracker.update(frame, 1_000_000_000 + i * 100_000_000)
+    return out, start + len(frames)
+
+
+def test_a_pon_that_gains_its_fourth_tile_becomes_an_added_kan(shared_data):
+    """Seat 1 pons a 3m from its left, later adds the fourth 3m on the sideways tile: the
+    camera reports the pon, then the same group again as a shouminkan, and nothing else."""
+    state = TableState(walls=False)
+    state.melds[1] = [(["3m", "3m", "3m"], 0, None)]
+    tracker = TableTracker(default_zones(), ArtClassifier(), stable_frames=3)
+    pon, n = _film(tracker, [render_state(state)] * 6, 0)
+    assert [_key(e) for e in pon] == [("meld", "1", "pon", str(["3m"] * 3), "3m", "0")]
+    # the player's hand brings the fourth tile, hiding the meld for two frames
+    x, y = to_seat(650, 780, 1, 800)
+    brought, n = _film(tracker, [render_state(state, [Hand(x, y, 1)], seed=k) for k in range(2)], n)
+    assert brought == []
+    state.melds[1] = [(["3m", "3m", "3m"], 0, "3m")]
+    first_frame = n
+    kan, n = _film(tracker, [render_state(state)] * 6, n)
+    assert [_key(e) for e in kan] == [("meld", "1", "shouminkan", str(["3m"] * 4), "3m", "0")]
+    # the kan is timed at the first frame that showed the added tile
+    assert kan[0]["t"] == pytest.approx(1.0 + first_frame * 0.1)
+    assert len(tracker.melds[1]) == 1
+    parse_event(dict(kan[0]))
+
+
+def test_a_closed_kan_with_face_down_ends_is_an_ankan(shared_data):
+    state = TableState(walls=False)
+    state.melds[2] = [(["back", "6s", "6s", "back"], None, None)]
+    got, _ = _film(TableTracker(default_zones(), ArtClassifier(), stable_frames=3),
+                   [render_state(state)] * 6, 0)
+    assert [(e["type"], e["seat"], e["kind"], e["tiles"]) for e in got] == \
+        [("meld", 2, "ankan", ["6s"] * 4)]
+    assert "from" not in got[0] and "called" not in got[0]

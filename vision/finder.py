@@ -252,6 +252,48 @@ def _split_component(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
     return out
 
 
+def _stack_columns(body: np.ndarray, w: float, h: float) -> tuple[int, int] | None:
+    """The columns of an added kan's stack, if the row has one: two tiles lying across, one
+    on the other's far side, make the row about 2 x 27 mm deep where upright tiles are 36."""
+    depth = body.sum(axis=0)
+    deep = depth > 1.3 * h
+    runs = [(a, b) for a, b in _runs(deep) if b - a >= 0.5 * h]
+    if len(runs) != 1:
+        return None
+    a, b = runs[0]
+    if b - a > 1.25 * h or not 1.7 * w < depth[a:b].max() < 2.4 * w or b - a > 0.8 * len(depth):
+        return None     # a block of pond rows, not one row with a stack in it
+    # the run misses the tiles' rounded corners: widen it to a tile's length, about its middle
+    grow = max(0.0, (h - (b - a)) / 2)
+    return max(0, int(round(a - grow))), min(body.shape[1], int(round(b + grow)))
+
+
+def _split_around_stack(gray, comp, w, h, stack):
+    """Cut an added kan's stack as two tiles lying across, one above the other, and the rest of
+    the row on either side of it on its own."""
+    out = []
+    a, b = stack
+    for xa, xb, stacked in ((0, a, False), (a, b, True), (b, comp.shape[1], False)):
+        part = comp[:, xa:xb]
+        rows = np.flatnonzero(part.any(axis=1))
+        if xb - xa < 0.5 * w or not len(rows):
+            continue
+        ya, yb = int(rows[0]), int(rows[-1]) + 1
+        if stacked:
+            # one cut between the two tiles, at the clearest seam near the middle
+            g = gray[ya:yb, xa:xb].astype(np.float32)
+            prof = _smooth(_dips(g, 0, w / 3).mean(axis=1))
+            mid = (yb - ya) // 2
+            r = max(1, int(0.2 * w))
+            cut = mid - r + int(np.argmax(prof[mid - r:mid + r + 1])) if len(prof) > mid + r else mid
+            out += [((xa, ya, xb, ya + cut), 1.0), ((xa, ya + cut, xb, yb), 1.0)]
+            continue
+        for (x1, y1, x2, y2), seam in _split_component(gray[ya:yb, xa:xb], part[ya:yb], w, h,
+                                                       True):
+            out.append(((x1 + xa, y1 + ya, x2 + xa, y2 + ya), seam))
+    return out
+
+
 def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: bool,
              split_height: float) -> list[int]:
     """Cuts of a run of touching tiles. Where the body is shorter than ``split_height`` the
@@ -366,6 +408,22 @@ def _component_tiles(gray: np.ndarray, comp: np.ndarray, w: float, h: float,
                                    w, h, allow_across)]
     else:
         pieces = _split_component(gray, comp, w, h, allow_across)
+    out = _tight_tiles(comp, pieces, w, h, allow_across, min_seam)
+    # A row with an added kan's two tiles stacked in it does not cut as one row: cut it around
+    # the stack too, and keep that reading unless it finds fewer tiles.
+    stack = _stack_columns((comp.T if turn else comp) > 0, w, h) if allow_across else None
+    if stack is not None:
+        g, c = (np.ascontiguousarray(gray.T), np.ascontiguousarray(comp.T)) if turn else (gray, comp)
+        pieces = _split_around_stack(g, c, w, h, stack)
+        if turn:
+            pieces = [((b[1], b[0], b[3], b[2]), sc) for b, sc in pieces]
+        around = _tight_tiles(comp, pieces, w, h, allow_across, min_seam)
+        if len(around) >= len(out):
+            out = around
+    return out
+
+
+def _tight_tiles(comp, pieces, w, h, allow_across, min_seam):
     out = []
     for box, seam_score in pieces:
         if seam_score < min_seam:
