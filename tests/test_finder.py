@@ -138,3 +138,19 @@ def test_an_added_kan_is_four_tiles_wherever_it_lies(seat, called):
     # seats 1 and 3 see the table turned: a tile across for them stands upright in the image
     across = [t.across != bool(seat % 2) for t in found]
     assert sum(across) == 2
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_tiles_laid_down_askew_are_found_and_read(classifier, turns):
+    """Players do not lay discards square to the table: a tile turned up to 45 degrees either
+    way is still found once, lying the way it lies, and its crop is turned straight for the
+    classifier."""
+    angles = [0, 5, 8, 12, 15, 20, 30, 40, -10, -25, -35]
+    codes = ["1m", "2p", "3s", "4z", "5m", "6p", "7s", "8m", "9p", "6z", "7z"]
+    tiles = [PlacedTile(c, 120 + 55 * i, 400, turns, a) for i, (c, a) in enumerate(zip(codes, angles))]
+    found = find_tiles_topdown(render_topdown(tiles, markers=False), PPM).tiles
+    assert len(found) == len(tiles)
+    assert [t.across for t in found] == [bool(turns)] * len(tiles)
+    assert [label for label, _ in classifier.classify([t.crop for t in found])] == codes
+    for t, placed in zip(found, tiles):
+        assert abs(t.centre[0] / PPM - placed.x) < 3 and abs(t.centre[1] / PPM - placed.y) < 3

@@ -483,16 +483,23 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
         # a column of tiles (a side seat's pond or melds) is cut as a row, turned; a block
         # about as tall as wide (a side seat's pond of four rows: 4 x 36 mm by 6 x 27) can be
         # either, and is cut both ways: the way that yields more tiles is the right one
-        column = allow_across and bh > bw * 1.2
-        turned = [column] if not allow_across or not 0.8 * bw < bh < 1.35 * bw or \
-            area < 4 * w * h else [column, not column]
-        best = None
-        for turn in turned:
-            found = _component_tiles(g, comp, w, h, allow_across, min_seam, turn)
-            rank = (len(found), sum(sc for _, sc in found))
-            if best is None or rank > best[0]:
-                best = (rank, found)
-        for tight, _ in best[1]:
+        found = _best_cut(g, comp, w, h, allow_across, min_seam, area)
+        # A tile (or a few touching) laid down askew: cut the component turned straight, and
+        # keep that unless it finds fewer tiles (its crops are straight for the classifier). The angle is the component's own, so a row of
+        # straight tiles with one askew among them is not turned.
+        skew = _skew(comp)
+        if abs(skew) >= 3.0:
+            gr, cr, back = _turn_straight(g, comp, skew, h)
+            turned = _best_cut(gr, cr, w, h, allow_across, min_seam, area)
+            if len(turned) >= len(found):
+                for (x1, y1, x2, y2), _ in turned:
+                    corners = cv2.transform(np.float32([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]]),
+                                            back)[0] + (x, y)
+                    cv2.fillPoly(covered, [np.round(corners).astype(np.int32)], 255)
+                    tiles.append(_askew_tile(image, corners / scale, (x2 - x1) / scale,
+                                             (y2 - y1) / scale, skew, pad))
+                continue
+        for tight, _ in found:
             x1, y1, x2, y2 = tight[0] + x, tight[1] + y, tight[2] + x, tight[3] + y
             covered[y1:y2, x1:x2] = 255
             X1, Y1 = int(round(x1 / scale)), int(round(y1 / scale))
@@ -510,6 +517,76 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
     if scale != 1.0:
         occluded = cv2.resize(occluded, (full_w, full_h), interpolation=cv2.INTER_NEAREST)
     return Finding(order_rows(tiles), occluded)
+
+
+def _best_cut(g, comp, w, h, allow_across, min_seam, area):
+    """The tiles of a component cut as a row or, for a column, turned: whichever finds more."""
+    bh, bw = comp.shape
+    # a column of tiles (a side seat's pond or melds) is cut as a row, turned; a block
+    # about as tall as wide (a side seat's pond of four rows: 4 x 36 mm by 6 x 27) can be
+    # either, and is cut both ways: the way that yields more tiles is the right one
+    column = allow_across and bh > bw * 1.2
+    turned = [column] if not allow_across or not 0.8 * bw < bh < 1.35 * bw or \
+        area < 4 * w * h else [column, not column]
+    best = None
+    for turn in turned:
+        found = _component_tiles(g, comp, w, h, allow_across, min_seam, turn)
+        rank = (len(found), sum(sc for _, sc in found))
+        if best is None or rank > best[0]:
+            best = (rank, found)
+    return best[1]
+
+
+def _skew(comp: np.ndarray) -> float:
+    """How far (degrees, -45..45) the component's smallest enclosing rectangle is turned from
+    the image axes."""
+    pts = cv2.findNonZero(comp)
+    if pts is None or len(pts) < 5:
+        return 0.0
+    angle = cv2.minAreaRect(pts)[2]
+    return float((angle + 45.0) % 90.0 - 45.0)
+
+
+def _turn_straight(g, comp, skew, h):
+    """The component and its grey pixels turned by ``skew`` (so its rectangle is straight),
+    with the affine map from the turned pixels back to the component's."""
+    m = int(0.5 * h) + 2
+    gp = cv2.copyMakeBorder(g, m, m, m, m, cv2.BORDER_REPLICATE)
+    cp = cv2.copyMakeBorder(comp, m, m, m, m, cv2.BORDER_CONSTANT, value=0)
+    H, W = cp.shape
+    a = np.deg2rad(skew)
+    ow = int(np.ceil(W * abs(np.cos(a)) + H * abs(np.sin(a))))
+    oh = int(np.ceil(W * abs(np.sin(a)) + H * abs(np.cos(a))))
+    rot = cv2.getRotationMatrix2D((W / 2, H / 2), skew, 1.0)
+    rot[:, 2] += ((ow - W) / 2, (oh - H) / 2)
+    gr = cv2.warpAffine(gp, rot, (ow, oh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cr = cv2.warpAffine(cp, rot, (ow, oh), flags=cv2.INTER_NEAREST, borderValue=0)
+    back = cv2.invertAffineTransform(rot)
+    back[:, 2] -= m
+    # cut both to the turned component's own box: the cutter reads rows from its shape
+    cr = np.where(cr > 127, 255, 0).astype(np.uint8)
+    ys, xs = np.flatnonzero(cr.any(axis=1)), np.flatnonzero(cr.any(axis=0))
+    if len(ys) and len(xs):
+        oy, ox = int(ys[0]), int(xs[0])
+        gr, cr = gr[oy:ys[-1] + 1, ox:xs[-1] + 1], cr[oy:ys[-1] + 1, ox:xs[-1] + 1]
+        back[:, 2] += back[:, :2] @ np.float64([ox, oy])
+    return np.ascontiguousarray(gr), np.ascontiguousarray(cr), back
+
+
+def _askew_tile(image, corners, tw, th, skew, pad) -> FoundTile:
+    """A tile whose corners (full-image pixels) are turned by ``skew``: its box is the upright
+    box around it, its crop the tile turned straight (``tw`` x ``th`` plus ``pad``)."""
+    full_h, full_w = image.shape[:2]
+    x1, y1 = np.floor(corners.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
+    box = (max(int(x1), 0), max(int(y1), 0), min(int(x2), full_w), min(int(y2), full_h))
+    cx, cy = corners.mean(axis=0)
+    ow, oh = int(round(tw)) + 2 * pad, int(round(th)) + 2 * pad
+    rot = cv2.getRotationMatrix2D((float(cx), float(cy)), skew, 1.0)
+    rot[:, 2] += (ow / 2 - cx, oh / 2 - cy)
+    crop = cv2.warpAffine(image, rot, (ow, oh), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return FoundTile(box, tw > th, crop)
 
 
 def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:

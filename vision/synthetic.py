@@ -75,8 +75,9 @@ def tile_face(code: str) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=512)
-def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float) -> np.ndarray:
-    """BGRA tile scaled to ``px_per_mm`` and turned ``quarter_turns`` clockwise."""
+def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float, angle: float = 0.0) -> np.ndarray:
+    """BGRA tile scaled to ``px_per_mm``, turned ``quarter_turns`` clockwise and then ``angle``
+    degrees more (clockwise; a tile laid down askew)."""
     w = max(4, int(round(TILE_W_MM * px_per_mm)))
     h = max(4, int(round(TILE_H_MM * px_per_mm)))
     img = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
@@ -84,18 +85,30 @@ def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float) -> np.ndarray:
     alpha = img[:, :, 3]
     rim = cv2.subtract(alpha, cv2.erode(alpha, np.ones((3, 3), np.uint8)))
     img[:, :, :3][rim > 0] = (img[:, :, :3][rim > 0] * 0.6).astype(np.uint8)
-    return np.ascontiguousarray(np.rot90(img, -(quarter_turns % 4)))
+    img = np.ascontiguousarray(np.rot90(img, -(quarter_turns % 4)))
+    if angle:
+        h, w = img.shape[:2]
+        a = np.deg2rad(angle)
+        ow = int(np.ceil(w * abs(np.cos(a)) + h * abs(np.sin(a))))
+        oh = int(np.ceil(w * abs(np.sin(a)) + h * abs(np.cos(a))))
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+        m[:, 2] += ((ow - w) / 2, (oh - h) / 2)
+        img = cv2.warpAffine(img, m, (ow, oh), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    return img
 
 
 @dataclass
 class PlacedTile:
     """A tile on the table: ``code`` (mpsz or ``"back"``), centre ``x``, ``y`` in mm,
-    ``turns``: quarter turns clockwise from upright for seat 0 (odd = lying across)."""
+    ``turns``: quarter turns clockwise from upright for seat 0 (odd = lying across);
+    ``angle``: degrees more, clockwise (a tile laid down askew)."""
 
     code: str
     x: float
     y: float
     turns: int = 0
+    angle: float = 0.0
 
 
 @dataclass
@@ -251,7 +264,7 @@ def render_topdown(tiles: list[PlacedTile], hands: list[Hand] | None = None,
             img[max(ya - quiet, 0):ya + side + quiet, max(xa - quiet, 0):xa + side + quiet] = 255
             img[ya:ya + side, xa:xa + side] = marker_image(i, side)[:, :, None]
     for t in tiles:
-        _paste(img, _tile_sprite(t.code, t.turns, float(px_per_mm)),
+        _paste(img, _tile_sprite(t.code, t.turns, float(px_per_mm), t.angle),
                t.x * px_per_mm, t.y * px_per_mm)
     for hand in hands or []:
         _draw_hand(img, hand, layout.width_mm, px_per_mm)
