@@ -365,16 +365,9 @@ def _even(n: int, sizes: list[float]) -> list[int]:
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    out, start = [], None
-    for i, f in enumerate(flags):
-        if f and start is None:
-            start = i
-        elif not f and start is not None:
-            out.append((start, i))
-            start = None
-    if start is not None:
-        out.append((start, len(flags)))
-    return out
+    """The (start, end) of each run of true flags."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], np.asarray(flags, np.int8), [0]))))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
 def _tighten(comp: np.ndarray, box, w: float, h: float, allow_across: bool):
@@ -484,10 +477,10 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
         # about as tall as wide (a side seat's pond of four rows: 4 x 36 mm by 6 x 27) can be
         # either, and is cut both ways: the way that yields more tiles is the right one
         found = _best_cut(g, comp, w, h, allow_across, min_seam, area)
-        # A tile (or a few touching) laid down askew: cut the component turned straight, and
-        # keep that unless it finds fewer tiles (its crops are straight for the classifier). The angle is the component's own, so a row of
-        # straight tiles with one askew among them is not turned.
-        skew = _skew(comp)
+        # A tile (or two or three touching) laid down askew: cut the component turned
+        # straight too, and keep that unless it finds fewer tiles (its crops are straight for
+        # the classifier). Longer rows and blocks are laid square; a hand is not worth turning.
+        skew = _skew(comp) if area < 3.5 * w * h else 0.0
         if abs(skew) >= 3.0:
             gr, cr, back = _turn_straight(g, comp, skew, h)
             turned = _best_cut(gr, cr, w, h, allow_across, min_seam, area)
@@ -540,10 +533,10 @@ def _best_cut(g, comp, w, h, allow_across, min_seam, area):
 def _skew(comp: np.ndarray) -> float:
     """How far (degrees, -45..45) the component's smallest enclosing rectangle is turned from
     the image axes."""
-    pts = cv2.findNonZero(comp)
-    if pts is None or len(pts) < 5:
+    outline, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not outline:
         return 0.0
-    angle = cv2.minAreaRect(pts)[2]
+    angle = cv2.minAreaRect(np.concatenate(outline))[2]
     return float((angle + 45.0) % 90.0 - 45.0)
 
 
