@@ -473,9 +473,6 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
             continue
         comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
         g = gray[y:y + bh, x:x + bw]
-        # a column of tiles (a side seat's pond or melds) is cut as a row, turned; a block
-        # about as tall as wide (a side seat's pond of four rows: 4 x 36 mm by 6 x 27) can be
-        # either, and is cut both ways: the way that yields more tiles is the right one
         found = _best_cut(g, comp, w, h, allow_across, min_seam, area)
         # A tile (or two or three touching) laid down askew: cut the component turned
         # straight too, and keep that unless it finds fewer tiles (its crops are straight for
