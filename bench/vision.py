@@ -9,7 +9,8 @@ Prints the figures and writes them to bench/results/vision.json:
   tiles: blue winds, framed white dragon, other drawings, so lower than on rendered crops);
 - time to classify the ~90 tile crops of one full-table frame with 1 and 2 threads;
 - model size on disk and the resident memory the classifier adds;
-- the PyPI package ``mahjong-detector`` on the same images, where it is installed.
+- the PyPI package ``mahjong-detector`` on the same crops, where it is installed
+  (``pip install mahjong-detector``; not a dependency of the project).
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 # through the package, not bench/ on sys.path: the tests import this file as bench.vision
 from bench._results import write_results  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
+from referee.tiles import TILE_CODES, base  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, TileClassifier  # noqa: E402
 
 #: Camerash label names -> mpsz; flowers and seasons are not riichi tiles and are left out.
@@ -96,6 +98,54 @@ def mahjong_detector_version() -> str | None:
         return None
 
 
+#: mahjong-detector's class names -> mpsz (its suited names already are mpsz; no red fives).
+DETECTOR_HONOURS = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z",
+                    "hatsu": "6z", "chun": "7z"}
+
+
+def detector_reads(crops: list[np.ndarray], per_image: int = 13) -> tuple[list[str], float]:
+    """mahjong-detector's reading of each crop, and its time per ~90-tile frame in ms.
+
+    It is a whole-image detector trained on game screenshots of a hand, so the crops are laid
+    out as such a screenshot: rows of ``per_image`` upright tiles (the size our classifier
+    sees) on a plain background, one detection call per row; a detection is matched to the
+    tile slot under its centre. A slot with no detection reads ``none``.
+    """
+    from PIL import Image
+    from mahjong_detector.predict import CLASS_NAMES, predict
+    from mahjong_detector.preprocess import preprocess_image
+
+    from vision.classifier import INPUT_HEIGHT as H, INPUT_WIDTH as W, prepare
+
+    gap = 4
+    reads: list[tuple[str, float]] = [("none", 0.0)] * len(crops)
+    t_total, calls = 0.0, 0
+    for start in range(0, len(crops), per_image):
+        chunk = range(start, min(start + per_image, len(crops)))
+        canvas = np.full((H + 2 * gap, len(chunk) * (W + gap) + gap, 3), 40, np.uint8)
+        for k, i in enumerate(chunk):
+            x = gap + k * (W + gap)
+            canvas[gap:gap + H, x:x + W] = prepare(crops[i])
+        t0 = time.perf_counter()
+        image, padding = preprocess_image(Image.fromarray(cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB)))
+        found = predict(image, padding)
+        t_total += time.perf_counter() - t0
+        calls += 1
+        for d in found:
+            k = int(((d.x1 + d.x2) / 2 - gap) // (W + gap))
+            if 0 <= k < len(chunk) and d.confidence > reads[start + k][1]:
+                name = CLASS_NAMES[d.class_id]
+                reads[start + k] = (DETECTOR_HONOURS.get(name, name), float(d.confidence))
+    per_frame_ms = 1000 * t_total / calls * np.ceil(FRAME_TILES / per_image)
+    return [r for r, _ in reads], float(per_frame_ms)
+
+
+def same_kind(predicted: list[str], truth: list[str]) -> float:
+    """Top-1 counting a red five read as its plain five as right (the detector has no red)."""
+    ok = sum(p in TILE_CODES and base(p) == base(t) for p, t in zip(predicted, truth))
+    return ok / max(1, len(truth))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
@@ -142,11 +192,8 @@ def main(argv=None) -> int:
         real_pred = [lab for lab, _ in clf.classify(real)]
         results["camerash_n"] = len(real_truth)
         results["camerash_top1"] = round(top1(real_pred, real_truth), 4)
-        # A plain five read as its red five (or back) is still the right kind for most rulings.
-        from referee.tiles import TILE_CODES, base
-
-        kind_ok = sum(p in TILE_CODES and base(p) == t for p, t in zip(real_pred, real_truth))
-        results["camerash_top1_kind"] = round(kind_ok / max(1, len(real_truth)), 4)
+        # A plain five read as its red five is still the right kind for most rulings.
+        results["camerash_top1_kind"] = round(same_kind(real_pred, real_truth), 4)
         per_group = {}
         for g, codes in (("man", "m"), ("pin", "p"), ("sou", "s"), ("honours", "z")):
             idx = [i for i, t in enumerate(real_truth) if t[1] == codes]
@@ -178,10 +225,32 @@ def main(argv=None) -> int:
     if version is None:
         print("mahjong-detector: not installed")
         results["mahjong_detector"] = "not installed"
+    elif data is None:
+        print(f"mahjong-detector {version}: installed, not measured (no shared data)")
+        results["mahjong_detector"] = f"installed {version}, not measured (no shared data)"
     else:
-        # Its API is not known to this project: say so rather than guess at a comparison.
-        print(f"mahjong-detector {version}: installed, but no adapter here to run it on these crops")
-        results["mahjong_detector"] = f"installed {version}, not measured (no adapter)"
+        # Same crops: the held-out rendered tiles (it has no face-down or not-a-tile class, so
+        # those are left out for both) and the real photos; red fives count as fives for both.
+        tiles = [i for i, t in enumerate(truth) if t in TILE_CODES]
+        ours_tiles = same_kind([pred[i] for i in tiles], [truth[i] for i in tiles])
+        det_tiles, det_ms = detector_reads([crops[i] for i in tiles])
+        det_real, _ = detector_reads(real)
+        det = {"version": version,
+               "rendered_holdout_tiles_n": len(tiles),
+               "rendered_holdout_same_kind": round(same_kind(det_tiles, [truth[i] for i in tiles]), 4),
+               "ours_rendered_holdout_same_kind": round(ours_tiles, 4),
+               "camerash_same_kind": round(same_kind(det_real, real_truth), 4),
+               "ours_camerash_same_kind": results["camerash_top1_kind"],
+               "frame_ms": round(det_ms, 1)}
+        results["mahjong_detector"] = det
+        print(f"mahjong-detector {version} on the same crops (laid out in rows like the "
+              f"screenshots it was trained on; red fives count as fives):")
+        print(f"  rendered held-out tiles ({len(tiles)}): detector {det['rendered_holdout_same_kind']:.4f}, "
+              f"ours {det['ours_rendered_holdout_same_kind']:.4f}")
+        print(f"  real photos ({len(real_truth)}): detector {det['camerash_same_kind']:.4f}, "
+              f"ours {det['ours_camerash_same_kind']:.4f}")
+        print(f"  one {FRAME_TILES}-tile frame: detector {det['frame_ms']:.0f} ms (onnxruntime's "
+              f"default threads), ours {results['frame_ms_2_threads']:.1f} ms with 2 threads")
 
     write_results("vision", results, args.out)
     return 0
