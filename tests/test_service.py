@@ -251,6 +251,36 @@ def test_a_camera_that_stops_is_reported_while_buttons_keep_working(tmp_path):
         svc.stop()
 
 
+def test_a_camera_that_comes_back_clears_the_warning(tmp_path):
+    """A live camera is opened again after a drop-out (vision.service_feed.reopening): once
+    its frames flow again the dashboard's camera warning goes away by itself."""
+    clock = TableClock()
+    table = make_table(tmp_path / "j.sqlite", clock=clock)
+    back, done = threading.Event(), threading.Event()
+
+    def camera():
+        yield time.monotonic(), []
+        back.wait(5)  # reopening the camera
+        while not done.is_set():
+            yield time.monotonic(), []
+            time.sleep(0.02)
+
+    svc = TableService(table, clock=clock, cameras=[camera()], camera_timeout=0.2, inbox=False)
+    svc.start()
+    try:
+        time.sleep(0.4)
+        svc.check()
+        assert table.health["camera"]["ok"] is False
+        back.set()
+        time.sleep(0.1)
+        assert svc.check() == []
+        assert table.health["camera"]["ok"] is True
+    finally:
+        back.set()
+        done.set()
+        svc.stop()
+
+
 def test_dashboard_actions_come_through_the_inbox(tmp_path):
     path = tmp_path / "j.sqlite"
     table = make_table(path, clock=TableClock())
