@@ -282,11 +282,17 @@ def test_a_pon_that_gains_its_fourth_tile_becomes_an_added_kan(shared_data):
     parse_event(dict(kan[0]))
 
 
-def test_a_closed_kan_with_face_down_ends_is_an_ankan(shared_data):
+@pytest.mark.parametrize("shown, tiles", [
+    (["6s", "6s"], ["6s"] * 4),
+    # a red five shown in the middle is reported; the face-down ends are plain as far as
+    # anyone can see
+    (["0p", "5p"], ["0p", "5p", "5p", "5p"]),
+])
+def test_a_closed_kan_with_face_down_ends_is_an_ankan(shared_data, shown, tiles):
     state = TableState(walls=False)
-    state.melds[2] = [(["back", "6s", "6s", "back"], None, None)]
+    state.melds[2] = [(["back", *shown, "back"], None, None)]
     got, _ = _film(TableTracker(default_zones(), ArtClassifier(), stable_frames=3),
                    [render_state(state)] * 6, 0)
-    assert [(e["type"], e["seat"], e["kind"], e["tiles"]) for e in got] == \
-        [("meld", 2, "ankan", ["6s"] * 4)]
+    assert [(e["type"], e["seat"], e["kind"]) for e in got] == [("meld", 2, "ankan")]
+    assert sorted(got[0]["tiles"]) == sorted(tiles)
     assert "from" not in got[0] and "called" not in got[0]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.tiles import kind
+from referee.tiles import base, kind
 
 from .finder import find_tiles_topdown
 from .zones import TILE_W_MM, Zone, seat_order_key, zone_at
@@ -373,8 +373,9 @@ def _describe_meld(seat: int, group: list[Track], before: dict | None) -> dict |
     # tiles in a row (not the one stacked on the sideways tile) give the direction
     row = _row_of(group)
     if len(group) == 4 and any(tr.face_down for tr in group):
-        shown = faces[0]
-        return {"type": "meld", "t": t, "seat": seat, "kind": "ankan", "tiles": [shown] * 4,
+        # the face-down ends are the same tile; whether one is a red five nobody can see
+        tiles = faces + [base(faces[0])] * (4 - len(faces))
+        return {"type": "meld", "t": t, "seat": seat, "kind": "ankan", "tiles": tiles,
                 "confidence": conf}
     called_track = across[0] if across else None
     ev: dict = {"type": "meld", "t": t, "seat": seat}
