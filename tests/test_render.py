@@ -69,3 +69,31 @@ def test_unknown_label_is_a_one_line_error(art):
 def test_missing_art_names_the_folder(tmp_path):
     with pytest.raises(RefereeError, match=str(tmp_path)):
         art_dir(tmp_path)
+
+
+def test_other_sets_designs_are_drawn_for_training_only(art, monkeypatch):
+    """Training (harsh) faces are drawn in other sets' designs; held-out crops, which the
+    accuracy figure is measured on, draw the art as it is."""
+    import vision.render as render
+
+    calls = []
+    real = render._vary_face
+    monkeypatch.setattr(render, "_vary_face", lambda *a: calls.append(a[4]) or real(*a))
+    render_set(art, 2, seed=5, backgrounds="holdout")
+    assert calls == []
+    rng = np.random.default_rng(5)
+    for label in TILE_CODES:
+        render_crop(art, label, rng, harsh=True)
+    assert set(TILE_CODES) <= set(calls)
+
+
+def test_varied_white_dragons_keep_a_blank_or_framed_face(art):
+    """A framed white dragon is still mostly face colour inside its frame: the frame must not
+    turn it into some other tile's drawing."""
+    import vision.render as render
+
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        face = np.full((80, 60, 3), 230, np.float32)
+        render._dragon_frame(rng, art, face, np.full(3, 230, np.float32))
+        assert (np.abs(face - 230).max(axis=2) > 40).mean() < 0.5

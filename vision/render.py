@@ -182,14 +182,20 @@ def _fill(canvas, poly, colour, shift=4):
                  lineType=cv2.LINE_AA, shift=shift)
 
 
-def _face_image(rng, art: TileArt, label: str, fw: int, fh: int) -> tuple[np.ndarray, np.ndarray]:
-    """The top of the tile, (fh, fw) float32 BGR, and the side colour under it (face layer)."""
+def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
+                varied: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The top of the tile, (fh, fw) float32 BGR, and the side colour under it (face layer).
+
+    ``varied`` draws other sets' designs than the art's own (see :func:`_vary_face`)."""
     style = STYLES[0] if rng.random() < 0.85 else STYLES[1]
     if label == "back":
         return _back_image(rng, art, fw, fh)
     face_colour = _ivory(rng) if style == "Regular" else np.full(3, rng.uniform(15, 60), np.float32)
     face = np.empty((fh, fw, 3), np.float32)
     face[:] = face_colour
+    if varied:
+        _vary_face(rng, art, face, face_colour, label, style)
+        return face, face_colour
     if style == "Regular" and label in ("5z",) and rng.random() < 0.3:
         # Some sets frame the white dragon; a blank is still the common riichi design.
         m = rng.uniform(0.14, 0.22)
@@ -202,6 +208,88 @@ def _face_image(rng, art: TileArt, label: str, fw: int, fh: int) -> tuple[np.nda
     src = art.faces[style][label]
     _paint_art(rng, face, src, style)
     return face, face_colour
+
+
+#: Corner indices that Hong Kong and Western sets print on their tiles, by tile code.
+_INDEX = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "BPW", "6z": "FGC", "7z": "CRZ"}
+
+
+def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> None:
+    """Paint ``label`` as another set might print it, for training only.
+
+    The art is one set's drawing; real sets differ in calligraphy and decoration, and the
+    net must not lean on this set's exact strokes: the glyph is bent by a smooth random warp,
+    the white dragon is framed in many designs (blue, black or green, one to three rings,
+    sometimes a character or ornament inside, as on Hong Kong sets), and some tiles carry a
+    small corner index (E, S, W, N, a number...) as Hong Kong and Western sets do.
+    """
+    fh, fw = face.shape[:2]
+    if style == "Regular" and label == "5z" and rng.random() < 0.5:
+        _dragon_frame(rng, art, face, face_colour)
+    else:
+        _paint_art(rng, face, _warp_art(rng, art.faces[style][label]), style)
+    if rng.random() < 0.2:
+        text = _INDEX.get(label) or ("5" if label[0] == "0" else label[0])
+        ch = text[rng.integers(len(text))]
+        ink = (_jitter(rng, (40, 40, 190), 30) if rng.random() < 0.5
+               else _hsv_colour(rng, (95, 125), (120, 255), (40, 140)) if rng.random() < 0.5
+               else np.full(3, rng.uniform(10, 60), np.float32))
+        if style == "Black":
+            ink = 255 - ink * 0.5
+        scale = fw / 110 * rng.uniform(0.7, 1.1)
+        x = int(fw * rng.uniform(0.04, 0.1)) if rng.random() < 0.5 else int(fw * rng.uniform(0.72, 0.8))
+        y = int(fh * rng.uniform(0.1, 0.16))
+        mask = np.zeros((fh, fw), np.uint8)  # putText draws on 8-bit images only
+        cv2.putText(mask, ch, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, 255,
+                    max(1, int(round(fw / 40))), cv2.LINE_AA)
+        a = mask.astype(np.float32)[..., None] / 255
+        face[:] = face * (1 - a) + ink * a
+
+
+def _dragon_frame(rng, art: TileArt, face, face_colour) -> None:
+    fh, fw = face.shape[:2]
+    hue = rng.choice([110.0, 110.0, 60.0, -1.0])
+    ink = (np.full(3, rng.uniform(15, 60), np.float32) if hue < 0
+           else _hsv_colour(rng, (hue - 12, hue + 12), (120, 255), (50, 160)))
+    m = rng.uniform(0.1, 0.24)
+    for ring in range(int(rng.integers(1, 4))):
+        t = rng.uniform(0.025, 0.07)
+        outer = _rounded_rect(fw * m, fh * m * 0.8, fw * (1 - 2 * m), fh * (1 - 1.6 * m), fw * 0.05)
+        _fill(face, outer, ink)
+        inner = _rounded_rect(fw * (m + t), fh * (m * 0.8 + t * 0.8), fw * (1 - 2 * (m + t)),
+                              fh * (1 - 1.6 * (m + t)), fw * 0.03)
+        _fill(face, inner, face_colour)
+        m += t + rng.uniform(0.02, 0.06)
+        if m > 0.36:
+            break
+    r = rng.random()
+    if r < 0.3:
+        # A character inside the frame, as on the Hong Kong white dragons (a small glyph of
+        # another tile stands in for it; it must not turn the tile into that tile).
+        other = art.faces["Regular"][rng.choice(["1z", "2z", "3z", "4z", "6z", "7z", "1m", "2m"])]
+        inside = face[int(fh * (m + 0.02)):int(fh * (1 - m - 0.02)), int(fw * (m + 0.02)):int(fw * (1 - m - 0.02))]
+        if min(inside.shape[:2]) > 6:
+            _paint_art(rng, inside, _warp_art(rng, other), "Regular")
+    elif r < 0.5:
+        # Ornament: corner marks inside the frame.
+        for cx in (m + 0.04, 1 - m - 0.04):
+            for cy in (m * 0.8 + 0.04, 1 - m * 0.8 - 0.04):
+                cv2.circle(face, (int(cx * fw), int(cy * fh)), max(1, int(fw * 0.03)), ink.tolist(), -1,
+                           cv2.LINE_AA)
+
+
+def _warp_art(rng, src: np.ndarray) -> np.ndarray:
+    """The art bent by a smooth random displacement (a few pixels), as another hand drew it."""
+    h, w = src.shape[:2]
+    amp = rng.uniform(1.5, 5.0)
+    coarse = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    dx = cv2.resize(coarse[0], (w, h), interpolation=cv2.INTER_CUBIC) * amp
+    dy = cv2.resize(coarse[1], (w, h), interpolation=cv2.INTER_CUBIC) * amp
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # A shear or slant as well: calligraphy leans differently between sets.
+    shear = rng.uniform(-0.12, 0.12)
+    return cv2.remap(src, xx + dx + shear * (yy - h / 2), yy + dy, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def _paint_art(rng, face, src, style):
@@ -275,14 +363,14 @@ def _back_image(rng, art, fw, fh):
     return np.clip(img, 0, 255), _ivory(rng)
 
 
-def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None):
+def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, varied=False):
     """Draw a tile whose top face has its corner at (x, y) on ``canvas`` (float32 BGR).
 
     ``side`` is the (dx, dy) offset, in pixels, at which the bottom of the tile shows past its
     top, as a camera off to one side sees it; the layer nearest the top is face-coloured, the
-    rest is the coloured back.
+    rest is the coloured back. ``varied``: the face in other sets' designs (training only).
     """
-    top, layer = _face_image(rng, art, label, fw, fh)
+    top, layer = _face_image(rng, art, label, fw, fh, varied)
     if back_colour is None:
         back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
     if label == "back":
@@ -408,9 +496,10 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     at a camera-like resolution (a tile 28 to 80 pixels wide). ``backgrounds`` is ``"train"`` or
     ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
     ``"backlike"`` (training only) lays the tile on felt the colour of a tile back.
-    ``harsh``: smaller tiles (from 22 pixels), more noise and glare, worse JPEG. Training uses
+    ``harsh``: smaller tiles (from 22 pixels), more noise and glare, worse JPEG, and faces in
+    other sets' designs (warped strokes, framed white dragons, corner indices). Training uses
     it so the net must read tiles by their coarse shapes rather than the fine strokes of this
-    one set's art; held-out sets use the gentler default.
+    one set's art; held-out sets use the gentler default, which draws the art as it is.
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
@@ -434,13 +523,13 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         horizontal = rng.random() < 0.5
         for k, d in enumerate((-1, 1)):
             ox, oy = ((fw + gap) / 2 * d, 0) if horizontal else (0, (fh + gap) / 2 * d)
-            draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour)
+            draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour, harsh)
     else:
         if rng.random() < 0.6:
             for k, (dx, dy) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
                 if rng.random() < 0.45:
                     draw_tile(rng, canvas, art, nb_labels[k], x + dx * (fw + gap),
-                              y + dy * (fh + gap), fw, fh, side, back_colour)
+                              y + dy * (fh + gap), fw, fh, side, back_colour, harsh)
         if kind == "partial":
             # Only a part of a tile in the crop: the detector cut one badly.
             frac = rng.uniform(0.25, 0.55)
@@ -450,7 +539,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                 y += rng.choice([-1, 1]) * fh * (1 - frac)
         if kind in LABELS or kind == "partial" or (kind == "hand" and rng.random() < 0.7):
             lab = kind if kind in LABELS else LABELS[rng.integers(0, 38)]
-            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour)
+            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh)
         if kind == "stick":  # a riichi or point stick lying on the table
             L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
             stick = _rounded_rect(x + fw / 2 - L / 2, y + fh / 2 - T / 2, L, T, T / 2)
