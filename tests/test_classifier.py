@@ -32,6 +32,20 @@ def test_shipped_model_is_small_and_describes_its_labels():
     assert (meta["input_width"], meta["input_height"]) == (INPUT_WIDTH, INPUT_HEIGHT)
 
 
+def test_shipped_model_is_what_this_checkouts_training_command_makes():
+    """The model is the output of ``python -m vision.train`` with its defaults: the same
+    rendering of the crops, the same network and schedule, so one command reproduces it."""
+    from vision import train
+
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    defaults = train.parser().parse_args([])
+    assert meta["trained_by"] == "python -m vision.train"
+    assert meta["render_version"] == train.RENDER_VERSION
+    assert meta["widths"] == [int(w) for w in defaults.widths.split(",")]
+    for key in ("seed", "per_label", "epochs"):
+        assert meta[key] == getattr(defaults, key), key
+
+
 def test_one_answer_per_crop_in_order_with_a_confidence(clf):
     crops = [np.full((h, w, 3), v, np.uint8) for h, w, v in ((64, 48, 200), (30, 41, 90), (120, 80, 30))]
     out = clf.classify(crops)
@@ -119,4 +133,9 @@ def test_reads_real_photographed_tiles(clf, shared_data):
     crops, truth = camerash_crops(shared_data)
     assert len(truth) == 541
     pred = [label for label, _ in clf.classify(crops)]
-    assert sum(p == t for p, t in zip(pred, truth)) / len(truth) >= 0.85
+    assert sum(p == t for p, t in zip(pred, truth)) / len(truth) >= 0.93
+    # every suit and the honours: Hong Kong winds and dragons are drawn quite unlike the art
+    # the model learned, and must still be read
+    for suit in "mpsz":
+        mine = [(p, t) for p, t in zip(pred, truth) if t[1] == suit]
+        assert sum(p == t for p, t in mine) / len(mine) >= 0.9, suit

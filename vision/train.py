@@ -23,9 +23,9 @@ from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
 from vision.render import LABELS, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
-RENDER_VERSION = 6
+RENDER_VERSION = 7
 ONNX_OPSET = 17
-WIDTHS = (16, 32, 64, 128)
+WIDTHS = (16, 32, 96, 192)
 
 
 def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
@@ -145,20 +145,27 @@ def export(model, out: Path, meta: dict) -> None:
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command's options; their defaults make the shipped model."""
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("vision/models/tiles.onnx"),
                    help="ONNX file to write; its labels go to the .json of the same name")
     p.add_argument("--seed", type=int, default=0, help="seed of rendering, init and batches")
     p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
-    p.add_argument("--epochs", type=int, default=9)
+    p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--widths", default=",".join(map(str, WIDTHS)),
+                   help="channels of the four conv stages, comma-separated")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
     p.add_argument("--cache", default="runs/vision-cache",
                    help="where rendered crops are kept between runs ('' for none)")
     p.add_argument("--art", type=Path, default=None, help="FluffyStuff Export folder (default: shared data)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
     try:
         import torch
     except ImportError:
@@ -192,7 +199,14 @@ def main(argv=None) -> int:
     y_train = np.concatenate([y_train, y_none, y_bl])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
 
-    model = build_model().to(memory_format=torch.channels_last)
+    try:
+        widths = tuple(int(w) for w in args.widths.split(","))
+        if len(widths) != 4 or min(widths) < 1:
+            raise ValueError
+    except ValueError:
+        raise SystemExit(f"python -m vision.train: --widths {args.widths!r}: expected four "
+                         "positive whole numbers, like 16,32,64,128")
+    model = build_model(widths=widths).to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
     steps_per_epoch = max(1, len(x_train) // args.batch)
@@ -231,6 +245,7 @@ def main(argv=None) -> int:
         "epochs": args.epochs,
         "threads": args.threads,
         "render_version": RENDER_VERSION,
+        "widths": list(widths),
         "parameters": n_params,
         "trained_by": "python -m vision.train",
     }
