@@ -3,6 +3,8 @@ import queue
 import threading
 import time
 
+import pytest
+
 from referee.journal import Journal
 from referee.service import ResumableTable, TableClock, TableService, VirtualClock
 
@@ -314,6 +316,8 @@ def test_recorded_game_resumes_after_the_journaled_events(tmp_path):
     assert [r["ruling_id"] for _, r in Journal(path).game_rulings()] == ["r1", "r2"]
 
 
+# the player thread dying of the planted error is what the test is about
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_recorded_game_whose_player_dies_stops_the_service_instead_of_hanging(tmp_path):
     class Broken(FakeReferee):
         def feed(self, event):
