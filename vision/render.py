@@ -247,12 +247,13 @@ def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> 
 
 
 def _dragon_frame(rng, art: TileArt, face, face_colour) -> None:
+    """A framed white dragon of one of many designs, painted on ``face``."""
     fh, fw = face.shape[:2]
     hue = rng.choice([110.0, 110.0, 60.0, -1.0])
     ink = (np.full(3, rng.uniform(15, 60), np.float32) if hue < 0
            else _hsv_colour(rng, (hue - 12, hue + 12), (120, 255), (50, 160)))
     m = rng.uniform(0.1, 0.24)
-    for ring in range(int(rng.integers(1, 4))):
+    for _ in range(int(rng.integers(1, 4))):  # rings
         t = rng.uniform(0.025, 0.07)
         outer = _rounded_rect(fw * m, fh * m * 0.8, fw * (1 - 2 * m), fh * (1 - 1.6 * m), fw * 0.05)
         _fill(face, outer, ink)
