@@ -41,9 +41,20 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
     defaults = train.parser().parse_args([])
     assert meta["trained_by"] == "python -m vision.train"
     assert meta["render_version"] == train.RENDER_VERSION
-    assert meta["widths"] == [int(w) for w in defaults.widths.split(",")]
+    assert meta["widths"] == list(defaults.widths)
     for key in ("seed", "per_label", "epochs"):
         assert meta[key] == getattr(defaults, key), key
+
+
+@pytest.mark.parametrize("bad", ["16,32,96", "16,32,x,192", "16,0,96,192"])
+def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
+    from vision import train
+
+    with pytest.raises(SystemExit) as stop:
+        train.parser().parse_args(["--widths", bad])
+    assert stop.value.code == 2
+    assert f"argument --widths: {bad!r}: expected four positive whole numbers" in \
+        capsys.readouterr().err
 
 
 def test_one_answer_per_crop_in_order_with_a_confidence(clf):

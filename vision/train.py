@@ -145,6 +145,18 @@ def export(model, out: Path, meta: dict) -> None:
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
+def _widths(text: str) -> tuple[int, ...]:
+    """``--widths``, checked before minutes of rendering rather than after."""
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        widths = ()
+    if len(widths) != 4 or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected four positive whole numbers, "
+                                         "like 16,32,96,192")
+    return widths
+
+
 def parser() -> argparse.ArgumentParser:
     """The command's options; their defaults make the shipped model."""
     p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
@@ -155,8 +167,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--widths", default=",".join(map(str, WIDTHS)),
-                   help="channels of the four conv stages, comma-separated")
+    p.add_argument("--widths", type=_widths, default=WIDTHS,
+                   help="channels of the four conv stages, comma-separated (default "
+                        f"{','.join(map(str, WIDTHS))})")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
     p.add_argument("--cache", default="runs/vision-cache",
                    help="where rendered crops are kept between runs ('' for none)")
@@ -199,14 +212,7 @@ def main(argv=None) -> int:
     y_train = np.concatenate([y_train, y_none, y_bl])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
 
-    try:
-        widths = tuple(int(w) for w in args.widths.split(","))
-        if len(widths) != 4 or min(widths) < 1:
-            raise ValueError
-    except ValueError:
-        raise SystemExit(f"python -m vision.train: --widths {args.widths!r}: expected four "
-                         "positive whole numbers, like 16,32,64,128")
-    model = build_model(widths=widths).to(memory_format=torch.channels_last)
+    model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
     steps_per_epoch = max(1, len(x_train) // args.batch)
@@ -245,7 +251,7 @@ def main(argv=None) -> int:
         "epochs": args.epochs,
         "threads": args.threads,
         "render_version": RENDER_VERSION,
-        "widths": list(widths),
+        "widths": list(args.widths),
         "parameters": n_params,
         "trained_by": "python -m vision.train",
     }
