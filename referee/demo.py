@@ -128,8 +128,9 @@ class SimulatedCamera:
 
     Tiles are read by the shipped model (:class:`vision.classifier.TileClassifier`), as on a
     real table; over the whole first Tenhou game it reads all 811 discards with no false
-    report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and revealed hands reach the table directly), so the
-    tracker reports discards, riichi included.
+    report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and
+    revealed hands reach the table directly), so the tracker reports discards, riichi
+    included.
     """
 
     FRAMES_PER_CHANGE = 3  # the tracker confirms a tile seen in 3 frames in a row
