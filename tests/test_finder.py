@@ -142,7 +142,7 @@ def test_an_added_kan_is_four_tiles_wherever_it_lies(seat, called):
 
 @pytest.mark.parametrize("turns", [0, 1])
 def test_tiles_laid_down_askew_are_found_and_read(classifier, turns):
-    """Players do not lay discards square to the table: a tile turned up to 45 degrees either
+    """Players do not lay discards square to the table: a tile turned up to 40 degrees either
     way is still found once, lying the way it lies, and its crop is turned straight for the
     classifier."""
     angles = [0, 5, 8, 12, 15, 20, 30, 40, -10, -25, -35]
