@@ -1,6 +1,7 @@
 """Tile classifier figures: accuracy, speed of a full-table frame, model size, memory.
 
     python bench/vision.py [--model vision/models/tiles.onnx] [--per-label 40] [--seed 2024]
+                           [--misread DIR]
 
 Prints the figures and writes them to bench/results/vision.json:
 - top-1 accuracy on a held-out rendered set (another seed than training, other table colours
@@ -66,6 +67,24 @@ def camerash_crops(data: Path) -> tuple[list[np.ndarray], list[str]]:
             crops.append(im)
             codes.append(code)
     return crops, codes
+
+
+def save_misreads(crops: list[np.ndarray], truth: list[str], predicted: list[str],
+                  folder: Path, scale: int = 4) -> list[Path]:
+    """Write each misread crop, enlarged ``scale`` times, as ``INDEX-TRUTH-as-PREDICTED.png``
+    in ``folder``, so anyone can look at what the figure counts as wrong; the index is the
+    crop's place in the held-out set, the same for every model."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for i, (crop, t, p) in enumerate(zip(crops, truth, predicted)):
+        if t != p:
+            path = folder / f"{i:04d}-{t}-as-{p}.png"
+            big = cv2.resize(crop, (crop.shape[1] * scale, crop.shape[0] * scale),
+                             interpolation=cv2.INTER_NEAREST)
+            if not cv2.imwrite(str(path), big):
+                raise SystemExit(f"cannot write {path}")
+            written.append(path)
+    return written
 
 
 def rss_kb() -> int:
@@ -153,6 +172,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=2024, help="seed of the held-out set (training uses 0)")
     p.add_argument("--out", type=Path, default=None,
                    help="JSON file to write (default bench/results/vision.json)")
+    p.add_argument("--misread", type=Path, default=None,
+                   help="folder to write the misread held-out crops to, enlarged, as PNG")
     args = p.parse_args(argv)
 
     results: dict = {"model": str(args.model)}
@@ -182,11 +203,16 @@ def main(argv=None) -> int:
         results["rendered_holdout_top1"] = round(top1(pred, truth), 4)
         errors = Counter((t, p) for t, p in zip(truth, pred) if t != p)
         results["rendered_holdout_confusions"] = {f"{t}->{p}": n for (t, p), n in errors.most_common(12)}
+        results["rendered_holdout_misread"] = [i for i, (t, p) in enumerate(zip(truth, pred)) if t != p]
         print(f"rendered held-out ({len(truth)} crops, seed {args.seed}, other tables; "
               f"rendered in {render_s:.0f} s): top-1 {results['rendered_holdout_top1']:.4f}")
         if errors:
             print("  most common confusions (truth->predicted): "
                   + ", ".join(f"{k} x{v}" for k, v in results["rendered_holdout_confusions"].items()))
+            print(f"  misread crops (index in the set): {results['rendered_holdout_misread']}")
+        if args.misread is not None:
+            saved = save_misreads(crops, truth, pred, args.misread)
+            print(f"  wrote {len(saved)} misread crops to {args.misread}")
 
         real, real_truth = camerash_crops(data)
         real_pred = [lab for lab, _ in clf.classify(real)]

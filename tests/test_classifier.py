@@ -150,3 +150,17 @@ def test_reads_real_photographed_tiles(clf, shared_data):
     for suit in "mpsz":
         mine = [(p, t) for p, t in zip(pred, truth) if t[1] == suit]
         assert sum(p == t for p, t in mine) / len(mine) >= 0.9, suit
+
+
+def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.vision import save_misreads
+
+    crops = [np.full((10, 8, 3), v, np.uint8) for v in (50, 100, 150)]
+    written = save_misreads(crops, ["1m", "5z", "back"], ["1m", "none", "back"], tmp_path / "m")
+    assert [p.name for p in written] == ["0001-5z-as-none.png"]
+    image = cv2.imread(str(written[0]))
+    assert image.shape == (40, 32, 3) and int(image[0, 0, 0]) == 100
