@@ -498,9 +498,10 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     ``"holdout"``: disjoint table colours and wood, so a held-out set shows other tables.
     ``"backlike"`` (training only) lays the tile on felt the colour of a tile back.
     ``harsh``: smaller tiles (from 22 pixels), more noise and glare, worse JPEG, and faces in
-    other sets' designs (warped strokes, framed white dragons, corner indices). Training uses
-    it so the net must read tiles by their coarse shapes rather than the fine strokes of this
-    one set's art; held-out sets use the gentler default, which draws the art as it is.
+    other sets' designs (warped strokes, framed white dragons, corner indices). Most training
+    crops use it so the net must read tiles by their coarse shapes rather than the fine strokes
+    of this one set's art; held-out sets use only the gentler default, which draws the art as
+    it is.
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
