@@ -537,6 +537,18 @@ def _skew(comp: np.ndarray) -> float:
     return float((angle + 45.0) % 90.0 - 45.0)
 
 
+def rotation_onto_canvas(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map turning a ``w`` x ``h`` image by ``degrees`` (counter-clockwise, as
+    ``cv2.getRotationMatrix2D``) about its centre, and the (width, height) of the smallest
+    canvas that holds all of the turned image."""
+    a = np.deg2rad(degrees)
+    ow = int(np.ceil(w * abs(np.cos(a)) + h * abs(np.sin(a))))
+    oh = int(np.ceil(w * abs(np.sin(a)) + h * abs(np.cos(a))))
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    rot[:, 2] += ((ow - w) / 2, (oh - h) / 2)
+    return rot, (ow, oh)
+
+
 def _turn_straight(g, comp, skew, h):
     """The component and its grey pixels turned by ``skew`` (so its rectangle is straight),
     with the affine map from the turned pixels back to the component's."""
@@ -544,11 +556,7 @@ def _turn_straight(g, comp, skew, h):
     gp = cv2.copyMakeBorder(g, m, m, m, m, cv2.BORDER_REPLICATE)
     cp = cv2.copyMakeBorder(comp, m, m, m, m, cv2.BORDER_CONSTANT, value=0)
     H, W = cp.shape
-    a = np.deg2rad(skew)
-    ow = int(np.ceil(W * abs(np.cos(a)) + H * abs(np.sin(a))))
-    oh = int(np.ceil(W * abs(np.sin(a)) + H * abs(np.cos(a))))
-    rot = cv2.getRotationMatrix2D((W / 2, H / 2), skew, 1.0)
-    rot[:, 2] += ((ow - W) / 2, (oh - H) / 2)
+    rot, (ow, oh) = rotation_onto_canvas(W, H, skew)
     gr = cv2.warpAffine(gp, rot, (ow, oh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     cr = cv2.warpAffine(cp, rot, (ow, oh), flags=cv2.INTER_NEAREST, borderValue=0)
     back = cv2.invertAffineTransform(rot)

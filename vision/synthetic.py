@@ -24,6 +24,7 @@ from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, marker_image
+from .finder import rotation_onto_canvas
 from .render import ART_STEMS, art_dir
 from .zones import TILE_H_MM, TILE_W_MM, to_seat
 
@@ -88,11 +89,7 @@ def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float, angle: float =
     img = np.ascontiguousarray(np.rot90(img, -(quarter_turns % 4)))
     if angle:
         h, w = img.shape[:2]
-        a = np.deg2rad(angle)
-        ow = int(np.ceil(w * abs(np.cos(a)) + h * abs(np.sin(a))))
-        oh = int(np.ceil(w * abs(np.sin(a)) + h * abs(np.cos(a))))
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
-        m[:, 2] += ((ow - w) / 2, (oh - h) / 2)
+        m, (ow, oh) = rotation_onto_canvas(w, h, -angle)
         img = cv2.warpAffine(img, m, (ow, oh), flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     return img
