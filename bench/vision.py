@@ -74,7 +74,10 @@ def save_misreads(crops: list[np.ndarray], truth: list[str], predicted: list[str
     """Write each misread crop, enlarged ``scale`` times, as ``INDEX-TRUTH-as-PREDICTED.png``
     in ``folder``, so anyone can look at what the figure counts as wrong; the index is the
     crop's place in the held-out set, the same for every model."""
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SystemExit(f"cannot write misread crops to {folder}: {exc.strerror}")
     written = []
     for i, (crop, t, p) in enumerate(zip(crops, truth, predicted)):
         if t != p:

@@ -164,3 +164,16 @@ def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading
     assert [p.name for p in written] == ["0001-5z-as-none.png"]
     image = cv2.imread(str(written[0]))
     assert image.shape == (40, 32, 3) and int(image[0, 0, 0]) == 100
+
+
+def test_the_bench_says_in_one_line_where_it_cannot_write_the_misread_crops(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.vision import save_misreads
+
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit) as stop:
+        save_misreads([np.zeros((4, 4, 3), np.uint8)], ["1m"], ["2m"], tmp_path / "file" / "m")
+    assert str(stop.value).startswith(f"cannot write misread crops to {tmp_path / 'file' / 'm'}: ")
