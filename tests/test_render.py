@@ -97,3 +97,85 @@ def test_varied_white_dragons_keep_a_blank_or_framed_face(art):
         face = np.full((80, 60, 3), 230, np.float32)
         render._dragon_frame(rng, art, face, np.full(3, 230, np.float32))
         assert (np.abs(face - 230).max(axis=2) > 40).mean() < 0.5
+
+
+# A none crop must show nothing a referee could read, and a labelled crop must be readable:
+# a label the eye cannot check teaches the net to guess.
+
+def _covered(canvas, x, y, fw, fh):
+    box = canvas[int(y):int(y + fh), int(x):int(x + fw)]
+    return (box.max(axis=2) > 20).mean()
+
+
+def _tile_canvas(rng):
+    fw = int(rng.integers(46, 62))
+    fh = int(round(fw * 1.33))
+    H, W = int(fh * 2.2), int(fw * 2.6)
+    return np.zeros((H, W, 3), np.float32), (W - fw) / 2, (H - fh) / 2, fw, fh
+
+
+def test_a_hand_labelled_none_hides_the_tile_under_it():
+    import vision.render as render
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        canvas, x, y, fw, fh = _tile_canvas(rng)
+        render._hand(rng, canvas, x, y, fw, fh)
+        assert _covered(canvas, x, y, fw, fh) > 0.7
+        # The middle of the face, where the art is, is all under the hand.
+        assert _covered(canvas, x + fw * 0.3, y + fh * 0.3, fw * 0.4, fh * 0.4) > 0.98
+
+
+def test_a_fingertip_on_a_labelled_tile_leaves_most_of_its_face_showing():
+    import vision.render as render
+
+    rng = np.random.default_rng(5)
+    worst = 0.0
+    for _ in range(300):
+        canvas, x, y, fw, fh = _tile_canvas(rng)
+        render._finger(rng, canvas, render._FINGERTIP)
+        worst = max(worst, _covered(canvas, x, y, fw, fh))
+    assert 0.02 < worst < 0.25
+
+
+def test_a_badly_cut_none_crop_is_never_part_of_a_blank_tile():
+    import vision.render as render
+
+    rng = np.random.default_rng(6)
+    seen = {render._cut_label(rng) for _ in range(3000)}
+    assert seen == set(LABELS[:38]) - {"5z", "back"}
+
+
+def test_backs_are_coloured_as_no_ivory_face_is():
+    import vision.render as render
+
+    def saturation(c):
+        return (c.max() - c.min()) / c.max()
+
+    rng = np.random.default_rng(7)
+    backs = [saturation(render._back_colour(rng)) for _ in range(2000)]
+    faces = [saturation(render._ivory(rng)) for _ in range(2000)]
+    assert min(backs) >= 0.45 > 0.25 > max(faces)
+
+
+def test_a_blank_tile_is_cut_with_its_rim_showing(art, monkeypatch):
+    """A back or white dragon cut inside its rim is a patch of colour, like bare felt or a pale
+    table; so blank tiles are always cut with some table around them (tiles with art may be
+    cut into). Drawn on black with no light or camera, the table is what is black."""
+    import vision.render as render
+
+    monkeypatch.setattr(render, "background", lambda rng, h, w, family="train": np.zeros((h, w, 3), np.float32))
+    monkeypatch.setattr(render, "_light", lambda rng, img, harsh=False: img)
+    monkeypatch.setattr(render, "camera", lambda rng, img, harsh=False: np.clip(img, 0, 255).astype(np.uint8))
+
+    def cut_inside(label):
+        rng = np.random.default_rng(0)
+        n = 0
+        for _ in range(150):
+            c = render_crop(art, label, rng)
+            ring = np.concatenate([c[0], c[-1], c[:, 0], c[:, -1]])
+            n += (ring.max(axis=1) < 15).mean() < 0.05
+        return n
+
+    assert cut_inside("back") <= 1 and cut_inside("5z") <= 1
+    assert cut_inside("1m") >= 5  # art tiles may be cut into: the check can see a cut

@@ -90,13 +90,26 @@ _WOOD = {
     "holdout": [((30, 60, 110), (15, 35, 70)), ((90, 150, 200), (60, 110, 160))],
 }
 
-# Tile back colours (BGR) seen on real sets: yellow, orange, blue, green, red, pink, purple, black.
+# Tile back colours (BGR) seen on real sets: yellow, orange, blue, green, red, pink, purple,
+# teal, tan. Black backs are left out: seen from above with no side showing, a black back is a
+# Black-style blank white dragon, and no one, camera or referee, can tell them apart.
 _BACKS = [(40, 200, 240), (30, 140, 240), (160, 90, 30), (60, 140, 40), (40, 40, 200),
-          (170, 120, 240), (140, 60, 110), (35, 35, 35), (200, 160, 60), (20, 90, 160)]
+          (170, 120, 240), (140, 60, 110), (200, 160, 60), (20, 90, 160)]
 
 
 def _jitter(rng, colour, amount=25):
     return np.clip(np.asarray(colour, np.float32) + rng.uniform(-amount, amount, 3), 0, 255)
+
+
+def _back_colour(rng) -> np.ndarray:
+    """A tile back's colour, jittered but kept clearly coloured (HSV saturation >= 0.45).
+
+    A washed-out back (a pale pink, say) is an ivory face under a warm light, so a back is
+    only drawn in a colour that a face never takes."""
+    while True:
+        c = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+        if c.max() - c.min() >= 0.45 * c.max():
+            return c
 
 
 def _ivory(rng) -> np.ndarray:
@@ -125,7 +138,7 @@ def background(rng, h: int, w: int, family: str = "train") -> np.ndarray:
         if kind == "wood":
             family = "train"
         else:
-            colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+            colour = _back_colour(rng)
             fibre = cv2.GaussianBlur(_noise(rng, (h, w)), (0, 0), 0.8)
             amount = 0.08 if kind == "felt" else rng.uniform(0.0, 0.03)
             img = colour[None, None] * (1 + amount * fibre[..., None])
@@ -357,10 +370,10 @@ def _back_image(rng, art, fw, fh):
         img = cv2.resize(src[..., :3], (fw, fh), interpolation=cv2.INTER_AREA) * 255
         # Recolour the red back to any back colour, keeping its shading.
         lum = img.mean(axis=2, keepdims=True) / max(1.0, img.mean())
-        img = lum * _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)[None, None]
+        img = lum * _back_colour(rng)[None, None]
     else:
         img = np.empty((fh, fw, 3), np.float32)
-        img[:] = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+        img[:] = _back_colour(rng)
     return np.clip(img, 0, 255), _ivory(rng)
 
 
@@ -373,7 +386,7 @@ def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, var
     """
     top, layer = _face_image(rng, art, label, fw, fh, varied)
     if back_colour is None:
-        back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+        back_colour = _back_colour(rng)
     if label == "back":
         layer, back_colour = _jitter(rng, top.reshape(-1, 3).mean(0), 10), layer
     r = fw * rng.uniform(0.08, 0.18)
@@ -422,10 +435,18 @@ def _light(rng, img, harsh=False):
     return img
 
 
-def _finger(rng, img, cover=(0.1, 0.35)):
-    """A finger or knuckle over part of the crop, coming in from an edge."""
-    h, w = img.shape[:2]
+def _skin(rng, img, mask):
+    """Paint skin, a little rounded by shading, where ``mask`` (float, 0..1) is set."""
     skin = _jitter(rng, rng.choice([(120, 160, 215), (90, 130, 190), (60, 90, 140), (150, 185, 230)]), 20)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
+    shade = 0.75 + 0.25 * cv2.GaussianBlur(mask, (0, 0), max(1.0, img.shape[1] * 0.08))
+    img[:] = img * (1 - mask[..., None]) + (skin * shade[..., None]) * mask[..., None]
+    return img
+
+
+def _finger(rng, img, cover=(0.1, 0.35)):
+    """A fingertip over part of the crop, coming in from an edge ``cover`` of the way."""
+    h, w = img.shape[:2]
     mask = np.zeros((h, w), np.float32)
     edge = rng.integers(4)
     depth = rng.uniform(*cover)
@@ -443,10 +464,27 @@ def _finger(rng, img, cover=(0.1, 0.35)):
     if edge >= 2:
         axes = (int(w * 0.5) + 1, int(h * rng.uniform(0.12, 0.25)) + 1)
     cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(-25, 25), 0, 360, 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
-    shade = 0.75 + 0.25 * cv2.GaussianBlur(mask, (0, 0), max(1.0, w * 0.08))
-    img[:] = img * (1 - mask[..., None]) + (skin * shade[..., None]) * mask[..., None]
-    return img
+    return _skin(rng, img, mask)
+
+
+def _hand(rng, img, x, y, fw, fh):
+    """A hand over the tile whose top is at (x, y), (fw, fh): the back of the hand hides the
+    face (only its corners may show) and the wrist or fingers run off to an edge of the crop.
+
+    Labelled ``none``, so it must really hide the tile: a hand that leaves the face readable
+    would teach the net to call a readable tile nothing."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cx = x + fw * (0.5 + rng.uniform(-0.12, 0.12))
+    cy = y + fh * (0.5 + rng.uniform(-0.12, 0.12))
+    axes = (int(fw * rng.uniform(0.58, 0.85)) + 1, int(fh * rng.uniform(0.58, 0.85)) + 1)
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(-20, 20), 0, 360, 1.0, -1)
+    # The arm: a band from the palm to a random edge of the canvas.
+    a = rng.uniform(0, 2 * np.pi)
+    far = (cx + np.cos(a) * 2 * max(w, h), cy + np.sin(a) * 2 * max(w, h))
+    cv2.line(mask, (int(cx), int(cy)), (int(far[0]), int(far[1])), 1.0,
+             int(min(fw, fh) * rng.uniform(0.8, 1.2)))
+    return _skin(rng, img, mask)
 
 
 def camera(rng, img: np.ndarray, harsh: bool = False) -> np.ndarray:
@@ -489,6 +527,21 @@ def camera(rng, img: np.ndarray, harsh: bool = False) -> np.ndarray:
 
 # --- crops -----------------------------------------------------------------------------------
 
+#: How far (of the canvas) a fingertip on a tile's edge reaches in; see render_crop.
+_FINGERTIP = (0.28, 0.36)
+
+#: Tiles with a blank top: half of one looks like a whole one.
+_BLANK = ("5z", "back")
+
+
+def _cut_label(rng) -> str:
+    """The tile a badly cut ``none`` crop shows part of: any tile but a blank one, since half a
+    white dragon or half a back is read, by eye as by the net, as the whole tile."""
+    while True:
+        lab = LABELS[rng.integers(0, 38)]
+        if lab not in _BLANK:
+            return lab
+
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                 backgrounds: str = "train", harsh: bool = False) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
@@ -518,7 +571,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     if label == "none":
         kind = rng.choice(["table", "table", "partial", "partial", "between", "hand", "stick"])
     # Neighbours: ponds and hands are rows of tiles, so slivers of others show at the edges.
-    back_colour = _jitter(rng, _BACKS[rng.integers(len(_BACKS))], 30)
+    back_colour = _back_colour(rng)
     nb_labels = [LABELS[i] for i in rng.integers(0, 38, 4)]
     if kind == "between":
         # Two half tiles: the crop sits on the gap between two neighbours.
@@ -534,13 +587,14 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                               y + dy * (fh + gap), fw, fh, side, back_colour, harsh)
         if kind == "partial":
             # Only a part of a tile in the crop: the detector cut one badly.
-            frac = rng.uniform(0.25, 0.55)
+            frac = rng.uniform(0.25, 0.5)
             if rng.random() < 0.5:
                 x += rng.choice([-1, 1]) * fw * (1 - frac)
             else:
                 y += rng.choice([-1, 1]) * fh * (1 - frac)
         if kind in LABELS or kind == "partial" or (kind == "hand" and rng.random() < 0.7):
-            lab = kind if kind in LABELS else LABELS[rng.integers(0, 38)]
+            lab = (kind if kind in LABELS else _cut_label(rng) if kind == "partial"
+                   else LABELS[rng.integers(0, 38)])
             draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh)
         if kind == "stick":  # a riichi or point stick lying on the table
             L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
@@ -555,7 +609,10 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     sx0, sy0 = min(0, side[0]), min(0, side[1])
     sx1, sy1 = max(0, side[0]), max(0, side[1])
     inc = rng.random() < 0.5  # the detector may or may not include the visible side
-    m = rng.uniform(-0.08, 0.12, 4) * np.array([fw, fh, fw, fh])
+    # A blank tile (back or white dragon) is cut with its rim: a crop inside one is a patch of
+    # colour, which bare felt or a pale table is too, so only the body of the tile tells them
+    # apart. A tile with art can be cut into; its art still says what it is.
+    m = rng.uniform(0.02 if label in _BLANK else -0.08, 0.12, 4) * np.array([fw, fh, fw, fh])
     x0 = x - m[0] + (sx0 if inc else 0)
     y0 = y - m[1] + (sy0 if inc else 0)
     x1 = x + fw + m[2] + (sx1 if inc else 0)
@@ -568,9 +625,12 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     rot = cv2.getRotationMatrix2D(tuple(float(v) for v in c), rng.uniform(-6, 6), 1)
     quad = (quad @ rot[:, :2].T + rot[:, 2]).astype(np.float32)
     if kind == "hand":
-        canvas = _finger(rng, canvas, (0.55, 0.95))
+        canvas = _hand(rng, canvas, (W - fw) / 2, (H - fh) / 2, fw, fh)
     elif rng.random() < 0.15:
-        canvas = _finger(rng, canvas, (0.35, 0.45))
+        # A fingertip on the tile's edge, as a player straightens it. It hides at most a fifth
+        # of the top (the tile is 0.6 to 1.6 tile heights into a 2.2-high canvas): a man tile's
+        # numeral is its top third, and a label that cannot be read is no label.
+        canvas = _finger(rng, canvas, _FINGERTIP)
     out_w = int(rng.integers(22 if harsh else 28, 80))
     out_h = max(8, int(round(out_w * (y1 - y0) / max(1.0, x1 - x0))))
     dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])

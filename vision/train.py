@@ -23,7 +23,7 @@ from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
 from vision.render import LABELS, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
-RENDER_VERSION = 7
+RENDER_VERSION = 8
 ONNX_OPSET = 17
 WIDTHS = (16, 32, 96, 192)
 
