@@ -42,7 +42,7 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
     assert meta["trained_by"] == "python -m vision.train"
     assert meta["render_version"] == train.RENDER_VERSION
     assert meta["widths"] == list(defaults.widths)
-    for key in ("seed", "per_label", "plain_per_label", "epochs"):
+    for key in ("seed", "per_label", "plain_per_label", "epochs", "threads"):
         assert meta[key] == getattr(defaults, key), key
 
 

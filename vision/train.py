@@ -172,7 +172,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--widths", type=_widths, default=WIDTHS,
                    help="channels of the four conv stages, comma-separated (default "
                         f"{','.join(map(str, WIDTHS))})")
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
+    p.add_argument("--threads", type=int, default=2,
+                   help="torch CPU threads; the sums are added in another order with another "
+                        "count, so the model is reproduced exactly only with the same one")
     p.add_argument("--cache", default="runs/vision-cache",
                    help="where rendered crops are kept between runs ('' for none)")
     p.add_argument("--art", type=Path, default=None, help="FluffyStuff Export folder (default: shared data)")
