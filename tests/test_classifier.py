@@ -135,10 +135,6 @@ def test_reads_real_photographed_tiles(clf, shared_data):
     # Camerash/mahjong-dataset: real Hong Kong style tiles (blue winds, framed white dragon),
     # never trained on. The model learned only rendered riichi faces, so this is the check that
     # it reads symbols rather than one set's pixels.
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.vision import camerash_crops
 
     crops, truth = camerash_crops(shared_data)
@@ -153,10 +149,6 @@ def test_reads_real_photographed_tiles(clf, shared_data):
 
 
 def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading(tmp_path):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.vision import save_misreads
 
     crops = [np.full((10, 8, 3), v, np.uint8) for v in (50, 100, 150)]
@@ -167,10 +159,6 @@ def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading
 
 
 def test_the_bench_says_in_one_line_where_it_cannot_write_the_misread_crops(tmp_path):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.vision import save_misreads
 
     (tmp_path / "file").write_text("")

@@ -542,6 +542,7 @@ def _cut_label(rng) -> str:
         if lab not in _BLANK:
             return lab
 
+
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                 backgrounds: str = "train", harsh: bool = False) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
