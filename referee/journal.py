@@ -437,6 +437,9 @@ class JournalTable:
         self._snapshot_seq = -1
         self._snapshot: dict | None = None
         self._health: dict[str, dict] = {}
+        # The service's clock offset changes only when it starts: read at each poll, not at
+        # each clock() (every stream stamps every message it sends with the table clock).
+        self._clock_offset = self._journal.stored_clock_offset()
         self._stop = threading.Event()
         # Start from the current game: a dashboard opened mid-game shows what came before
         # through snapshot()/events()/rulings(), and its stream only what comes after.
@@ -457,7 +460,7 @@ class JournalTable:
 
     # -- TableSource ------------------------------------------------------------------
     def clock(self) -> float:
-        return monotonic() + self._journal.stored_clock_offset()
+        return monotonic() + self._clock_offset
 
     def snapshot(self) -> dict:
         with self._lock:
@@ -506,6 +509,7 @@ class JournalTable:
     # -- tail ---------------------------------------------------------------------------
     def poll_once(self) -> None:
         """Publish what the journal gained since the last call (the thread calls this)."""
+        self._clock_offset = self._journal.stored_clock_offset()
         for seq, game_id, event in self._journal.events_after(self._last_seq):
             self._last_seq = seq
             self._game_id = game_id
