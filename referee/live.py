@@ -103,6 +103,13 @@ class Hub:
                 self._subscribers.remove(sub)
 
     @property
+    def last_id(self) -> int:
+        """The id of the latest message (0 before any): a view of the table built when this
+        was N is still current while it is N."""
+        with self._lock:
+            return self._next_id - 1
+
+    @property
     def subscriber_count(self) -> int:
         with self._lock:
             return len(self._subscribers)
