@@ -193,6 +193,29 @@ def test_the_countdown_runs_on_the_table_clock(dash, open_page):
     assert page.text_content("#w-result") == "Window closed: no claim."
 
 
+def test_a_phone_over_its_stream_limit_is_told_why_and_gets_in_once_a_place_frees(
+        browser, open_page, monkeypatch):
+    monkeypatch.setattr("web.capacity.RETRY_PER_CLIENT", 1)  # seconds: a short test
+    d = Dashboard()
+    d.app.extensions["riichi"].gate.per_client = 1
+    try:
+        d.start()
+        first = open_page(d.url)  # the one stream this address may hold
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        second = context.new_page()
+        second.goto(d.url)
+        second.wait_for_selector("#live.refused", timeout=5000)
+        assert second.text_content("#live").startswith(
+            "Too many live views from this phone or network: retrying in 1 s")
+        first.close()
+        second.wait_for_selector("#live:not(.off)", timeout=5000)
+        d.event(type="discard", seat=0, tile="6s")
+        wait_visible(second, '#seat-0 .pond .tile[data-tile="6s"]', 2.0)
+        context.close()
+    finally:
+        d.server.shutdown()
+
+
 # -- the referee and the spectator ----------------------------------------------------------
 
 def claim_ruling(dash) -> dict:
