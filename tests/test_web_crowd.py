@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.sse import Browser, csrf
+from bench.sse import Browser, csrf, free_port
 from referee.journal import Journal
 from referee.service import ResumableTable, TableClock, TableService
 from web.pin import hash_pin, write_pin_hash
@@ -29,12 +29,6 @@ PIN = "5791"
 OLD_THREADS = 40
 PER_ADDRESS = 4  # the default streams per client address
 ADDRESSES = 15   # 15 phones' addresses x 4 streams = 60 streams, more than the old threads
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def open_stream(port: int, address: str, cookie: str = "") -> socket.socket:
