@@ -321,9 +321,23 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """CPU time of a process, or of one of its threads (the main one: the event loop)."""
+    path = f"/proc/{pid}/task/{thread}/stat" if thread else f"/proc/{pid}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pin_check_ms() -> float:
+    """How long checking the PIN's hash takes here, alone: most of a login."""
+    from web.pin import hash_pin, verify_pin
+    stored = hash_pin(PIN)
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        verify_pin(stored, PIN)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -437,7 +451,8 @@ def main(argv=None) -> int:
               f"worker RSS {rss_before / 1024:.1f} -> {rss_after / 1024:.1f} MiB", flush=True)
 
         # The rulings flow; meanwhile the referee logs in and acts, spread over the run.
-        cpu_before = cpu_seconds(worker)
+        hash_ms = pin_check_ms()
+        cpu_before, loop_before = cpu_seconds(worker), cpu_seconds(worker, worker)
         service.stdin.write("go\n")
         service.stdin.flush()
         run_for = args.rulings * args.interval
@@ -457,6 +472,7 @@ def main(argv=None) -> int:
                 break
             time.sleep(0.2)
         cpu_used = cpu_seconds(worker) - cpu_before
+        loop_used = cpu_seconds(worker, worker) - loop_before
         parent.send(("report",))
         per_phone = parent.recv()
 
@@ -557,7 +573,9 @@ def main(argv=None) -> int:
         "rss_before_mib": round(rss_before / 1024, 1),
         "rss_after_mib": round(rss_after / 1024, 1),
         "rss_per_stream_kb": round((rss_after - rss_before) / max(1, streams_open), 1),
+        "pin_check_alone_ms": ms(hash_ms),
         "server_cpu_s": round(cpu_used, 2),
+        "server_main_thread_cpu_s": round(loop_used, 2),
         "dropped": {"closed": quarter, "freed_after_close_s": ms(freed_close),
                     "reset": quarter, "freed_after_reset_s": ms(freed_reset),
                     "left_open": left_open, "target_s": TARGET_FREED_S},
@@ -580,10 +598,12 @@ def main(argv=None) -> int:
           f"p50 {result['referee_p50_ms']} ms, p99 {result['referee_p99_ms']} ms (target <= "
           f"{TARGET_REFEREE_P99_MS} ms); {result['referee_notes_journaled']} notes journaled"
           + (f"; errors: {referee_errors[:3]}" if referee_errors else ""))
-    print(f"  referee steps, p50: {step_ms}")
+    print(f"  referee steps, p50: {step_ms}; the PIN's scrypt check alone, in this process: "
+          f"{ms(hash_ms)} ms")
     print(f"  worker memory: {result['rss_per_stream_kb']} KiB per stream "
           f"({result['rss_before_mib']} -> {result['rss_after_mib']} MiB); "
-          f"CPU {result['server_cpu_s']} s over the rulings")
+          f"CPU {result['server_cpu_s']} s over the rulings, {result['server_main_thread_cpu_s']} s "
+          "of it in the main thread (the event loop; the rest is the PIN checks)")
     print(f"  {quarter} phones closed: freed after {ms(freed_close)} s; {quarter} reset: freed "
           f"after {ms(freed_reset)} s (target <= {TARGET_FREED_S} s)")
     print(f"  {storm['connected']} of {2 * quarter} phones reconnecting at once all had the game "
