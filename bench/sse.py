@@ -421,7 +421,7 @@ def main(argv=None) -> int:
         deadline = time.monotonic() + 30
         while True:
             try:
-                health = healthz(port)
+                healthz(port)
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:

@@ -86,8 +86,7 @@ class Dashboard:
         state = build()
         del state["now"]
         body = dumps(state)
-        parts = (b'retry: 2000\nevent: state\ndata: {"now":',
-                 b"," + body[1:].encode() + b"\n\n" if len(body) > 2 else b"}\n\n")
+        parts = (b'retry: 2000\nevent: state\ndata: {"now":', b"," + body[1:].encode() + b"\n\n")
         self._state_cache = (last, parts)
         return parts
 

@@ -30,8 +30,6 @@ from typing import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from referee.events import dumps
-
 from .auth import client_address, is_referee
 from .capacity import StreamRefused
 from .state import CLOSE
@@ -105,19 +103,13 @@ def _peer_gone(sock: socket.socket | None) -> bool:
         return True
 
 
-def sse(kind: str, payload: str, event_id=None) -> str:
-    """One server-sent event."""
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {kind}\ndata: {payload}\n\n"
-
-
 def sse_body(hub, first: Callable[[], bytes], render: Callable[[dict], bytes | None], *,
              keepalive: float, poll: float, stopping, sock: socket.socket | None = None,
              opened: Callable | None = None, closed: Callable | None = None,
              batch: int = 64) -> Iterator[bytes]:
     """The body of one live stream: ``first()`` once (bytes, a ``retry:`` line first if it
-    wants one), then ``render(message)`` for each
-    message of ``hub`` (bytes; None skips it), keep-alive comments when idle.
+    wants one), then ``render(message)`` for each message of ``hub`` (bytes; None skips it),
+    keep-alive comments when idle.
 
     Messages that are already waiting go out together, up to ``batch`` of them, in one write:
     an event comes with its rulings and the new state, and one write instead of three is what
