@@ -509,6 +509,12 @@ def main(argv=None) -> int:
         shutdown_s = time.monotonic() - stop_started
         server_log.seek(0)
         log_text = server_log.read()
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        # The old setup (gthread, 40 threads) ends here: every thread holds a stream.
+        print(f"bench/sse.py: the dashboard stopped answering with {args.streams} streams "
+              f"open ({exc}); is every thread of the worker holding a stream?",
+              file=sys.stderr)
+        return 1
     finally:
         if parent is not None and phones is not None and phones.is_alive():
             try:
