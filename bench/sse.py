@@ -501,7 +501,7 @@ def main(argv=None) -> int:
             print("bench/sse.py: the reconnecting phones did not report", file=sys.stderr)
             return 1
         storm = parent.recv()
-        left_open = healthz(port)["streams"]
+        open_at_stop = healthz(port)["streams"]
 
         stop_started = time.monotonic()
         server.send_signal(signal.SIGTERM)
@@ -615,7 +615,7 @@ def main(argv=None) -> int:
     print(f"  {storm['connected']} of {2 * quarter} phones reconnecting at once all had the game "
           f"after {storm['seconds']:.1f} s; the referee's login + note meanwhile took "
           f"{ms(storm_referee_ms)} ms")
-    print(f"  gunicorn stopped {result['shutdown_s']} s after SIGTERM with {left_open} "
+    print(f"  gunicorn stopped {result['shutdown_s']} s after SIGTERM with {open_at_stop} "
           "streams open")
     if os.environ.get("BENCH_SSE_LOG"):
         print(log_text[-4000:])

@@ -49,6 +49,14 @@ class Subscription:
         except queue.Empty:
             return None
 
+    def get_nowait(self) -> dict | None:
+        """The next message if one is waiting, else None at once (no timer: cheap enough to
+        drain a queue message by message)."""
+        try:
+            return self.queue.get_nowait()
+        except queue.Empty:
+            return None
+
     def close(self) -> None:
         self._hub.unsubscribe(self)
 

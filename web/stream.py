@@ -147,7 +147,7 @@ def sse_body(hub, first: Callable[[], bytes], render: Callable[[dict], bytes | N
                     texts.append(text)
                 if len(texts) >= batch:
                     break
-                message = sub.get(timeout=0) if not sub.queue.empty() else None
+                message = sub.get_nowait()
             if texts:
                 yield b"".join(texts)
                 last_write = time.monotonic()
