@@ -25,10 +25,10 @@ try:
 except ImportError:  # pragma: no cover - not on Linux
     resource = None
 
-#: Memory one open stream adds to the dashboard process under the gevent worker, rounded up
-#: from ``python bench/sse.py`` (``rss_per_stream_kb``: worker RSS with 500 streams open, less
-#: before, over 500). The kernel's socket buffers come on top, but only while a phone is
-#: behind on data, and the hub drops a phone that falls 1000 messages behind.
+#: Memory one open stream may cost, for sizing. ``python bench/sse.py`` measures 22-23 KiB of
+#: the worker's resident memory per stream under the gevent worker (``rss_per_stream_kb``,
+#: x86-64; the same 64-bit layout on a Pi 5); the rest is for the kernel's socket buffers
+#: while a phone lags (the hub drops one that falls 1000 messages behind) and for slack.
 STREAM_BYTES = 64 * 1024
 #: Memory set aside for streams by default: 64 MiB, about 1000 streams. A Pi 5 has 2-8 GiB;
 #: the table service (camera, tile model) needs a few hundred MiB of it.

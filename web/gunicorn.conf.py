@@ -2,10 +2,9 @@
 
 Every phone watching the table holds one server-sent-events stream for as long as it stays.
 The gevent worker serves every connection from one event loop, so a stream costs a greenlet
-(tens of KiB), not a thread: spectators cannot use up what the referee's login and actions
-need, however many they are (``python bench/sse.py``: 500 streams, the referee's login and
-action answered in well under a second). One worker only: the hub that fans the table out
-to the streams lives in the worker's memory.
+(about 22 KiB), not a thread: spectators cannot use up what the referee's login and actions
+need, however many they are (``python bench/sse.py`` measures it with 500 phones). One
+worker only: the hub that fans the table out to the streams lives in the worker's memory.
 
 What bounds the streams is memory and file descriptors, so they are capped (see
 :mod:`web.capacity`): the cap is sized from ``RIICHI_WEB_STREAM_MEMORY_MB`` (default 64)
