@@ -186,10 +186,6 @@ class StreamGate:
 
     @property
     def open(self) -> int:
+        """Streams admitted and not yet released."""
         with self._lock:
             return self._open
-
-    def clients(self) -> int:
-        """How many client addresses hold a stream."""
-        with self._lock:
-            return len(self._by_client)
