@@ -414,6 +414,10 @@ def run(args: argparse.Namespace) -> int:
                            cameras=[camera] if camera is not None else [],
                            camera_timeout=10.0)
     service.start()
+    if camera is None:
+        why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
+        table.set_health("camera", False, f"simulated camera off ({why}): discards are "
+                         "handed to the table directly")
     player = SimulatedTable(service, buttons, clock, events,
                             press_seconds=min(0.08, 0.15 / args.speed), camera=camera)
 

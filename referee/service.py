@@ -310,6 +310,9 @@ class TableService:
                 self.stop_event.wait(0.5)
 
     def _button_loop(self) -> None:
+        # The panel starts with no input chattering: say so, so the dashboard shows the
+        # buttons working from the start, not only once one fails and recovers.
+        self.table.set_health("buttons", True, "")
         while not self.stop_event.is_set():
             try:
                 item = self.buttons.get(timeout=0.5)
@@ -330,9 +333,13 @@ class TableService:
 
     def _camera_loop(self, index: int, feed: Iterable) -> None:
         self._last_frame[index] = monotonic()
+        first = True
         try:
             for t_mono, events in feed:
                 self._last_frame[index] = monotonic()
+                if first:  # frames flow: the camera works (check() reports a stop)
+                    first = False
+                    self.table.set_health("camera", True, "")
                 for event in events:
                     event = dict(event)
                     event["t"] = self.clock.from_mono(float(event.get("t", t_mono)))

@@ -135,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
                            recorded=recorded, notifier=Notifier(),
                            camera_timeout=config.camera_timeout, on_submit=on_submit)
     service.exit_at_end = args.exit_at_end
+    if recorded is None and camera is None:
+        table.set_health("camera", False, "no camera configured: only the seat buttons and "
+                         "the dashboard feed the table")
     if journal.readonly:
         table.journal_ok = False
         table.set_health("journal", False, getattr(journal, "open_error", "journal read-only"))

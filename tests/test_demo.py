@@ -60,7 +60,13 @@ def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path)
         line, _ = read_until(proc, "dashboard:")
         url = line.split()[1]
         with urllib.request.urlopen(url + "/state.json", timeout=10) as resp:
-            assert resp.status == 200 and "seats" in json.load(resp)["data"]
+            assert resp.status == 200
+            state = json.load(resp)["data"]
+        assert "seats" in state
+        # the dashboard says how the simulated sources are, not "?" all game
+        health = {h["component"]: h for h in state["health"]}
+        assert health["buttons"]["ok"] is True
+        assert health["camera"]["ok"] is False and "--no-camera" in health["camera"]["text"]
         with urllib.request.urlopen(url + "/", timeout=10) as resp:
             assert resp.status == 200
         over, _ = read_until(proc, "game over", timeout=120)
@@ -90,6 +96,10 @@ def test_demo_discards_go_through_rendered_frames_and_the_tracker(tmp_path, shar
     assert "(safety net used 0 times: 0 missed, 0 false reports dropped)" in over
     events = check_judged_as_recorded(journal, game)
     assert sum(1 for e in events if "confidence" in e) == seen  # the tracker's own reports
+    # the journal, which the production dashboard reads, has the simulated camera and
+    # buttons working
+    health = {h["component"]: h["ok"] for h in Journal(journal).health()}
+    assert health["camera"] is True and health["buttons"] is True
 
 
 def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):

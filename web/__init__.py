@@ -17,6 +17,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from .auth import PinGuard, RefereeSessions, csrf_token
+from .capacity import StreamGate, size
 from .state import Dashboard
 
 #: Defaults a caller may override through ``config``.
@@ -29,6 +30,12 @@ DEFAULTS = {
     # Data a phone has not acknowledged for this long ends its stream (TCP_USER_TIMEOUT):
     # a phone that walked out of Wi-Fi range never closes its connection.
     "RIICHI_UNACKED_TIMEOUT": 5.0,
+    # Streams one client address may hold (a referee's are never refused): a phone with a
+    # few tabs, or one that reconnected before its old stream was noticed gone.
+    "RIICHI_STREAMS_PER_CLIENT": 4,
+    # Streams in all: None sizes it from the memory set aside for them (web.capacity.size).
+    "RIICHI_MAX_STREAMS": None,
+    "RIICHI_STREAM_MEMORY_MB": 64.0,
     "RIICHI_LOCKOUT_FAILURES": 5,
     "RIICHI_LOCKOUT_SECONDS": 300.0,
     "RIICHI_REFEREE_HOURS": 12.0,
@@ -66,7 +73,12 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
 
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
-    app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600))
+    max_streams = app.config["RIICHI_MAX_STREAMS"]
+    sizing = size(float(app.config["RIICHI_STREAM_MEMORY_MB"]),
+                  int(max_streams) if max_streams is not None else None)
+    gate = StreamGate(sizing.streams, int(app.config["RIICHI_STREAMS_PER_CLIENT"]))
+    app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600),
+                                         gate)
 
     from . import actions, downloads, stream, views
     app.register_blueprint(views.bp)

@@ -16,6 +16,7 @@ from referee.errors import RefereeError
 from referee.events import PENALTIES, VIOLATION_KINDS
 
 from .auth import check_csrf, client_address, is_referee
+from .offload import off_loop
 from .pin import verify_pin
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -68,7 +69,7 @@ def login():
                            f"{_minutes(left)}.", 429, locked=True)
     if request.method == "GET":
         return _login_page(None, 200)
-    if verify_pin(pin_hash, request.form.get("pin", "")):
+    if off_loop(verify_pin, pin_hash, request.form.get("pin", "")):
         guard.succeeded(client)
         old = session.get("referee")
         session.clear()  # a fresh session: nothing from before the login carries over

@@ -32,11 +32,13 @@ def state_json():
 
 @bp.get("/healthz")
 def healthz():
-    """Liveness for systemd/monitoring: open streams and hub subscribers."""
+    """Liveness for systemd/monitoring: open streams, hub subscribers, the stream limits."""
     dash = current_app.extensions["riichi"]
     hub = dash.table.hub
     return jsonify({
         "ok": True,
         "streams": dash.stream_count,
         "subscribers": getattr(hub, "subscriber_count", None),
+        "max_streams": dash.gate.total,
+        "streams_per_client": dash.gate.per_client,
     })
