@@ -95,7 +95,9 @@ def settings(environ=None) -> dict:
     }
 
 
-def _secret_key(path: Path | None) -> bytes:
+def load_secret_key(path: Path | None) -> bytes:
+    """The cookie-signing key in ``path`` (made, owner-only, when missing); a random one when
+    ``path`` is None (sessions then end with the process)."""
     if path is None:
         return secrets.token_bytes(32)
     try:
@@ -137,7 +139,7 @@ def build_app(environ=None):
     config = {"SESSION_COOKIE_SECURE": conf["cookie_secure"]}
     if conf["table_name"]:
         config["RIICHI_TABLE_NAME"] = conf["table_name"]
-    secret = _secret_key(conf["secret_key_file"])
+    secret = load_secret_key(conf["secret_key_file"])
     table = _journal_table(conf["journal"])
     # A Path: the PIN file is read at each login, so set-pin needs no restart.
     return create_app(table, pin_hash=Path(conf["pin_hash_file"]), secret_key=secret,
