@@ -1,6 +1,7 @@
 """Referee actions: what a referee enters on the dashboard (``referee`` events).
 
-``note`` changes nothing; ``override`` lifts the dead hand a ruling caused and lists it under
+``note`` changes nothing, except that a seat's call for a referee withdraws the presses it
+made to call (:meth:`RefereeActions._withdraw_presses`); ``override`` lifts the dead hand a ruling caused and lists it under
 ``overrides`` in the snapshot; ``penalty`` gives a violation of the referee's own
 (:meth:`RefereeActions._referee_penalty`); ``undo`` voids the last table event and rebuilds
 the state without it (:meth:`RefereeActions._undo`); ``end_game`` ends the game (a tournament
@@ -19,6 +20,8 @@ class RefereeActions:
     def _on_referee(self, e: dict, t: float) -> None:
         action = e["action"]
         if action == "note":
+            if e.get("referee_call") is True:
+                self._withdraw_presses(e.get("seat"))
             return
         if action == "override":
             rid = e.get("ruling_id")
@@ -47,6 +50,21 @@ class RefereeActions:
                 self._end_hand(t, "exhaustive", tenpai=[])
             self._settle_unrevealed(t)
             self._end_game(t)
+
+    def _withdraw_presses(self, seat) -> None:
+        """A seat that calls for a referee (a note with ``referee_call``, see
+        :mod:`referee.referee_call`) pressed its buttons to call, not to claim: its presses
+        leave the open claim window (``ignored``, reason ``referee_call``), and a kan it
+        pressed on its own turn is no longer awaited."""
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
+            return
+        w = self.window
+        if w is not None:
+            for press in [p for p in w.presses + w.rejected if p["seat"] == seat]:
+                (w.presses if press in w.presses else w.rejected).remove(press)
+                w.ignored.append({"seat": seat, "call": press["call"], "reason": "referee_call"})
+        if self.own_kan_press == seat:
+            self.own_kan_press = None
 
     def _referee_penalty(self, e: dict, t: float) -> None:
         """A penalty entered by the referee.
