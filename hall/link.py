@@ -146,7 +146,12 @@ class HallLink:
         next_try = 0.0
         delay = 0.5
         try:
-            journal = Journal(self.path)
+            try:
+                journal = Journal(self.path)
+            except JournalError as exc:
+                if exc.kind != "readonly":
+                    raise
+                journal = Journal(self.path, readonly=True)  # still worth sending
             self._load(journal)
             sub = self.hub.subscribe() if self.hub is not None else None
             while not self._stop.is_set():
