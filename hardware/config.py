@@ -444,4 +444,6 @@ def _show(value: Any) -> str:
         return f'"{value}"'
     if isinstance(value, dict):
         return "{...}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return repr(value)
