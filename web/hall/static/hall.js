@@ -84,7 +84,8 @@
     $("tiles").replaceChildren(...list.map(tileEl));
     $("empty").hidden = list.length > 0;
     const urgent = list.filter((t) => t.level <= 3).length;
-    $("counts").textContent = list.length + " tables" + (urgent ? " · " + urgent + " need a referee" : "");
+    $("counts").textContent = list.length + (list.length === 1 ? " table" : " tables") +
+      (urgent ? " · " + urgent + (urgent === 1 ? " needs" : " need") + " a referee" : "");
   }
 
   function renderBroker() {
