@@ -90,9 +90,12 @@ def broker_conf(folder: Path, port: int = 1883, host: str = "", *, tls: dict | N
 def write_broker_files(folder: str | os.PathLike, hall: str, tables: list[str], *,
                        port: int = 1883, host: str = "", hall_user: str = "hall",
                        run_as: str | None = None, persistence: Path | None = None,
-                       tls: dict | None = None, passwords: dict[str, str] | None = None
-                       ) -> dict[str, str]:
+                       tls: dict | None = None, passwords: dict[str, str] | None = None,
+                       files_at: Path | None = None) -> dict[str, str]:
     """Write the hall's broker files into ``folder``; return every user's password.
+
+    ``files_at``: where the ACL and password file will be on the broker's machine, for the
+    paths in ``riichi-hall.conf`` (default: ``folder`` itself).
 
     ``passwords``: passwords to keep (user -> password); the others are made up (24 random
     characters). Raises ValueError for a name that cannot be a topic segment.
@@ -113,7 +116,8 @@ def write_broker_files(folder: str | os.PathLike, hall: str, tables: list[str], 
     for user in [hall_user, *tables]:
         _write(folder / "passwords" / f"{user}.password", passwords[user] + "\n", 0o600)
     _write(folder / "riichi-hall.conf",
-           broker_conf(folder, port, host, tls=tls, run_as=run_as, persistence=persistence),
+           broker_conf(Path(files_at) if files_at else folder.resolve(), port, host, tls=tls,
+                       run_as=run_as, persistence=persistence),
            0o644)
     return passwords
 

@@ -47,15 +47,13 @@ def run(args: argparse.Namespace) -> int:
     for path in (out / "passwords").glob("*.password") if (out / "passwords").is_dir() else []:
         kept[path.stem] = path.read_text(encoding="utf-8").strip()
     try:
-        write_broker_files(out, args.hall, tables, port=args.port, passwords=kept)
+        write_broker_files(out, args.hall, tables, port=args.port, passwords=kept,
+                           files_at=Path(args.files_at))
     except ValueError as exc:
         raise RefereeError(str(exc)) from None
     except OSError as exc:
         raise RefereeError(f"cannot write {out}: {exc.strerror or exc}") from None
     conf = out / "riichi-hall.conf"
-    text = conf.read_text(encoding="utf-8").replace(str(out.resolve()) if out.is_absolute()
-                                                    else str(out), args.files_at)
-    conf.write_text(text, encoding="utf-8")
     print(f"wrote {conf}, {out / 'riichi.acl'}, {out / 'riichi.passwd'} and "
           f"{len(tables) + 1} password files under {out / 'passwords'}")
     print(f"on the broker: copy riichi.acl and riichi.passwd to {args.files_at}/ "
