@@ -15,7 +15,6 @@ table has been offline is on the hall's monotonic clock.
 """
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import threading
@@ -78,9 +77,10 @@ class RemoteTable:
 
     # -- TableSource (read side) --------------------------------------------------------
     def snapshot(self) -> dict:
+        # Each state message is a new dict, never changed in place: a shallow copy will do.
         with self._lock:
             snap = self.state.get("snapshot") if self.state else None
-            snap = copy.deepcopy(snap) if snap else _empty_snapshot()
+            snap = dict(snap) if snap else _empty_snapshot()
             snap["health"] = list(self.health.values()) + [self.link_health()]
             return snap
 
@@ -157,7 +157,8 @@ class RemoteTable:
             if self.game is not None:
                 self._events, self._rulings = [], []
             self.game = data.get("game")
-        self.hub.publish("state", self.snapshot())
+        if self.hub.subscriber_count:  # someone has the table's live view open
+            self.hub.publish("state", self.snapshot())
         return True
 
     def _on_health(self, data: dict) -> bool:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import collections
 import json
 import logging
+import random
 import threading
 import time
 from pathlib import Path
@@ -59,6 +60,7 @@ class HallLink:
 
     SAVE_EVERY = 1.0
     REFUSED_PAUSE = 30.0
+    RETRY_MAX = 4.0
 
     def __init__(self, journal_path: str | Path, settings: LinkSettings, *, hub=None,
                  clock: Callable[[], float] | None = None,
@@ -163,9 +165,11 @@ class HallLink:
                     if self._connect(journal):
                         delay = 0.5
                     else:
-                        pause = self.REFUSED_PAUSE if self._refused else delay
+                        # A hall's tables all lose the broker at once: spread their retries.
+                        pause = self.REFUSED_PAUSE if self._refused else \
+                            delay * random.uniform(0.5, 1.0)
                         next_try = time.monotonic() + pause
-                        delay = min(delay * 2, 10.0)
+                        delay = min(delay * 2, self.RETRY_MAX)
                 if self.connected:
                     self._pump(journal)
                     if self._refused:
@@ -196,9 +200,15 @@ class HallLink:
         if sub.dropped:
             sub.close()
             sub = self.hub.subscribe()
-        if sub.get(timeout=self.poll) is not None:
-            while sub.get(timeout=0) is not None:
-                pass
+        # The table publishes "state" last, once an event's rulings and snapshot are in the
+        # journal: waking on it (and on health) sends each event with all it caused at once.
+        deadline = time.monotonic() + self.poll
+        while (left := deadline - time.monotonic()) > 0:
+            message = sub.get(timeout=left)
+            if message is not None and message["kind"] in ("state", "health"):
+                while sub.get(timeout=0) is not None:
+                    pass
+                break
         return sub
 
     # -- the outbox ---------------------------------------------------------------------
@@ -273,7 +283,9 @@ class HallLink:
                     break
                 item = self._pending.popleft()
             _, kind, key, payload = item
-            info = client.publish(f"{self.prefix}/{kind}", dumps(payload).encode(), qos=1)
+            body = dumps(payload).encode()
+            info = client.publish(f"{self.prefix}/{kind}", body, qos=1)
+            self.stats["bytes"] += len(body)
             entry = [info.mid, kind, key, False]
             with self._lock:
                 self._inflight.append(entry)
@@ -341,9 +353,10 @@ class HallLink:
                    "rate": float(rate) if isinstance(rate, (int, float)) and rate > 0 else 1.0,
                    "game_t0": self._game_t0, "snapshot": snap[1] if snap else None,
                    "open": open_, "backlog": backlog}
-        self._client.publish(f"{self.prefix}/state", dumps(payload).encode(), qos=1,
-                             retain=True)
+        body = dumps(payload).encode()
+        self._client.publish(f"{self.prefix}/state", body, qos=1, retain=True)
         self.stats["state"] += 1
+        self.stats["bytes"] += len(body)
 
     def _publish_health(self, journal: Journal, force: bool = False) -> None:
         components = [{k: h[k] for k in ("component", "ok", "text")} for h in journal.health()]
@@ -365,6 +378,7 @@ class HallLink:
         client.will_set(f"{self.prefix}/online", OFFLINE, qos=1, retain=True)
         client.max_inflight_messages_set(self.window + 4)
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         try:
@@ -401,6 +415,9 @@ class HallLink:
             self._refused = self._connect_error
         else:
             self._connected.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._connect_error = "no answer (is the broker running, and the address right?)"
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._lost.set()

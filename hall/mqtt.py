@@ -29,7 +29,7 @@ def make_client(broker: BrokerSettings, client_id: str, *, reconnect: bool) -> m
                        certfile=str(broker.tls_cert) if broker.tls_cert else None,
                        keyfile=str(broker.tls_key) if broker.tls_key else None,
                        cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    client.reconnect_delay_set(min_delay=1, max_delay=10)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
     return client
 
 
