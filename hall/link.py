@@ -61,6 +61,8 @@ class HallLink:
     SAVE_EVERY = 1.0
     REFUSED_PAUSE = 30.0
     RETRY_MAX = 4.0
+    STATE_EVERY = 0.1
+    HEALTH_EVERY = 5.0
 
     def __init__(self, journal_path: str | Path, settings: LinkSettings, *, hub=None,
                  clock: Callable[[], float] | None = None,
@@ -97,7 +99,11 @@ class HallLink:
         self._game: int | None = None
         self._game_t0: float | None = None
         self._last_state: Any = None
+        self._state_at = 0.0
+        self._state_due = False
         self._last_health: Any = None
+        self._health_at = 0.0
+        self._health_due = True
         self._health_state: tuple[bool, str] | None = None
         #: counts for tests and the benchmark
         self.stats = collections.Counter()
@@ -128,7 +134,8 @@ class HallLink:
         """Wait until everything journaled so far is acknowledged (tests, the demo)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.connected and self.backlog == 0 and self._journal_caught_up():
+            if self.connected and self.backlog == 0 and not self._state_due and \
+                    self._journal_caught_up():
                 return True
             time.sleep(0.02)
         return False
@@ -202,12 +209,16 @@ class HallLink:
             sub = self.hub.subscribe()
         # The table publishes "state" last, once an event's rulings and snapshot are in the
         # journal: waking on it (and on health) sends each event with all it caused at once.
-        deadline = time.monotonic() + self.poll
+        wait = self.poll
+        if self._state_due:
+            wait = max(0.0, min(wait, self._state_at + self.STATE_EVERY - time.monotonic()))
+        deadline = time.monotonic() + wait
         while (left := deadline - time.monotonic()) > 0:
             message = sub.get(timeout=left)
             if message is not None and message["kind"] in ("state", "health"):
-                while sub.get(timeout=0) is not None:
-                    pass
+                self._health_due |= message["kind"] == "health"
+                while (message := sub.get(timeout=0)) is not None:
+                    self._health_due |= message["kind"] == "health"
                 break
         return sub
 
@@ -340,25 +351,37 @@ class HallLink:
 
     # -- retained state and health ---------------------------------------------------------
     def _publish_state(self, journal: Journal, force: bool = False) -> None:
-        snap = journal.snapshot(self._game) if self._game is not None else None
+        """The retained state, when it changed; at most every ``STATE_EVERY`` seconds (the
+        latest is always sent: a burst of events is one state, not one each)."""
+        now = time.monotonic()
+        if not force and now - self._state_at < self.STATE_EVERY:
+            self._state_due = True
+            return
+        snap = journal.snapshot_text(self._game) if self._game is not None else None
         open_ = self._open.summary()
         backlog = self.backlog
-        key = (snap[0] if snap else None, self._seen, json.dumps(open_), backlog == 0)
+        key = (snap[0] if snap else None, self._seen, dumps(open_), backlog == 0)
+        self._state_due = False
         if key == self._last_state and not force:
             return
-        self._last_state = key
+        self._last_state, self._state_at = key, now
         rate = getattr(self.clock, "speed", 1.0)
         payload = {"seq": snap[0] if snap else self._seen[0], "rid": self._seen[1],
                    "game": self._game, "now": self.clock(),
                    "rate": float(rate) if isinstance(rate, (int, float)) and rate > 0 else 1.0,
-                   "game_t0": self._game_t0, "snapshot": snap[1] if snap else None,
-                   "open": open_, "backlog": backlog}
-        body = dumps(payload).encode()
+                   "game_t0": self._game_t0, "open": open_, "backlog": backlog}
+        # The snapshot goes on as the journal holds it: no decoding and encoding again.
+        body = (dumps(payload)[:-1] + ',"snapshot":' + (snap[1] if snap else "null") + "}") \
+            .encode()
         self._client.publish(f"{self.prefix}/state", body, qos=1, retain=True)
         self.stats["state"] += 1
         self.stats["bytes"] += len(body)
 
     def _publish_health(self, journal: Journal, force: bool = False) -> None:
+        if not (self._health_due or force or
+                time.monotonic() - self._health_at > self.HEALTH_EVERY):
+            return
+        self._health_due, self._health_at = False, time.monotonic()
         components = [{k: h[k] for k in ("component", "ok", "text")} for h in journal.health()]
         if components == self._last_health and not force:
             return
@@ -404,6 +427,7 @@ class HallLink:
         client.publish(f"{self.prefix}/online", ONLINE, qos=1, retain=True)
         self._refill(journal)
         self._last_state = self._last_health = None
+        self._state_at, self._health_due = 0.0, True
         self._health(True, "")
         self.stats["connects"] += 1
         log.info("hall link: connected to %s:%d as %s", b.host, b.port, self.settings.table)

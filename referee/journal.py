@@ -332,6 +332,11 @@ class Journal:
                          (game_id,))[0][0]
         return seq, rid
 
+    def snapshot_text(self, game_id: int) -> tuple[int, str] | None:
+        """``(seq, snapshot as stored JSON)``: for a forwarder that sends it on as it is."""
+        rows = self._read("SELECT seq, json FROM snapshots WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     def snapshot(self, game_id: int | None = None) -> tuple[int, dict] | None:
         """``(seq, snapshot)`` last written for a game (the current one by default)."""
         if game_id is None:

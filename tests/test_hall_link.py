@@ -92,6 +92,10 @@ def test_a_table_publishes_what_it_journals_and_retains_where_it_stands(broker, 
     events, rulings = journaled(t.journal)
     assert remote.events() == events and remote.rulings() == rulings
     assert remote.duplicates == 0 and remote.gaps == []
+    assert t.link.wait_idle(5)  # the state is sent at most every 0.1 s: the last one too
+    deadline = time.monotonic() + 2
+    while (remote.state or {}).get("seq") != t.journal.last_seq() and time.monotonic() < deadline:
+        time.sleep(0.01)
     tile = board.tiles()[0]
     assert tile["online"] is True and tile["level"] == 0 and "seat 2" in tile["why"]
     assert tile["seq"] == t.journal.last_seq()
