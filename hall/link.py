@@ -89,6 +89,7 @@ class HallLink:
         self._inflight: collections.deque = collections.deque()  # [mid, kind, key, done]
         self._by_mid: dict[int, list] = {}
         self._early: set[int] = set()
+        self._other: set[int] = set()
         self._saved: tuple[int, int] | None = None
         self._client = None
         self._connected = threading.Event()
@@ -281,6 +282,7 @@ class HallLink:
             self._inflight.clear()
             self._by_mid.clear()
             self._early.clear()
+            self._other.clear()
         if items:
             log.info("hall link: sending %d journaled item(s) from event %d / ruling %d on",
                      len(items), a_seq + 1, a_rid + 1)
@@ -308,6 +310,17 @@ class HallLink:
         self._publish_health(journal)
         self._publish_state(journal)
 
+    def _publish_retained(self, client, kind: str, body: bytes):
+        """A retained message (state, health, online): not part of the outbox, so its PUBACK
+        must not be taken for an outbox item's."""
+        info = client.publish(f"{self.prefix}/{kind}", body, qos=1, retain=True)
+        with self._lock:
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+            else:
+                self._other.add(info.mid)
+        return info
+
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         if failed(reason_code):
             self._refused = (f"the hall's broker refuses {self.settings.table}'s messages "
@@ -316,9 +329,12 @@ class HallLink:
                              f"{self.prefix}/#")
             return
         with self._lock:
+            if mid in self._other:
+                self._other.discard(mid)
+                return
             entry = self._by_mid.get(mid)
             if entry is None:
-                self._early.add(mid)
+                self._early.add(mid)  # acknowledged before _pump registered it
             else:
                 self._done(entry)
 
@@ -373,7 +389,7 @@ class HallLink:
         # The snapshot goes on as the journal holds it: no decoding and encoding again.
         body = (dumps(payload)[:-1] + ',"snapshot":' + (snap[1] if snap else "null") + "}") \
             .encode()
-        self._client.publish(f"{self.prefix}/state", body, qos=1, retain=True)
+        self._publish_retained(self._client, "state", body)
         self.stats["state"] += 1
         self.stats["bytes"] += len(body)
 
@@ -386,8 +402,8 @@ class HallLink:
         if components == self._last_health and not force:
             return
         self._last_health = components
-        self._client.publish(f"{self.prefix}/health",
-                             dumps({"components": components}).encode(), qos=1, retain=True)
+        self._publish_retained(self._client, "health",
+                               dumps({"components": components}).encode())
 
     # -- connection -------------------------------------------------------------------------
     def _connect(self, journal: Journal) -> bool:
@@ -424,8 +440,8 @@ class HallLink:
             self._not_reached(self._connect_error or "no answer")
             return False
         self._client = client
-        client.publish(f"{self.prefix}/online", ONLINE, qos=1, retain=True)
         self._refill(journal)
+        self._publish_retained(client, "online", ONLINE)
         self._last_state = self._last_health = None
         self._state_at, self._health_due = 0.0, True
         self._health(True, "")

@@ -77,11 +77,27 @@
     return el;
   }
 
-  function render() {
+  // Only the tiles that changed are drawn again; the rest keep their elements (a hall of 200
+  // tables sends a few changed tiles ten times a second).
+  const els = new Map();     // table -> element
+  let order = "";
+  function render(changed) {
     const list = [...tiles.values()].sort((a, b) =>
       (a.level - b.level) || ((b.level_for + since(b.at)) - (a.level_for + since(a.at))) ||
       (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
-    $("tiles").replaceChildren(...list.map(tileEl));
+    for (const t of list) {
+      if (!els.has(t.table) || changed === null || changed.has(t.table)) {
+        const fresh = tileEl(t), old = els.get(t.table);
+        if (old && old.parentNode) old.replaceWith(fresh);
+        els.set(t.table, fresh);
+      }
+    }
+    for (const name of [...els.keys()]) if (!tiles.has(name)) { els.get(name).remove(); els.delete(name); }
+    const now = list.map((t) => t.table).join("\n");
+    if (now !== order) {
+      $("tiles").replaceChildren(...list.map((t) => els.get(t.table)));
+      order = now;
+    }
     $("empty").hidden = list.length > 0;
     const urgent = list.filter((t) => t.level <= 3).length;
     $("counts").textContent = list.length + (list.length === 1 ? " table" : " tables") +
@@ -124,7 +140,7 @@
     for (const t of msg.tiles || []) { t.at = at; tiles.set(t.table, t); }
     broker = msg.broker; brokerAt = at;
     renderBroker();
-    render();
+    render(msg.full ? null : new Set((msg.tiles || []).map((t) => t.table)));
   }
 
   function setLive(on) {
