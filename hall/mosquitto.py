@@ -1,4 +1,5 @@
-"""A Mosquitto of our own on a loopback port: for the tests, the benchmark and the hall demo.
+"""A Mosquitto of our own on a loopback port: for the tests, the benchmark and the hall demo
+(``tls``: ``{"cafile", "certfile", "keyfile"}`` for a TLS listener).
 
 :class:`LocalBroker` writes a hall's broker files (:mod:`hall.broker`) into a folder, runs
 ``mosquitto -c`` on a free port of 127.0.0.1 and can be stopped and started again on the same
@@ -41,7 +42,7 @@ class LocalBroker:
     """Mosquitto for one hall in ``folder`` (users: ``hall`` and each of ``tables``)."""
 
     def __init__(self, folder: str | os.PathLike, hall: str, tables: list[str],
-                 port: int | None = None):
+                 port: int | None = None, tls: dict | None = None):
         self.binary = find_mosquitto()
         if self.binary is None:
             raise RefereeError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -49,22 +50,24 @@ class LocalBroker:
         self.hall = hall
         self.port = port or free_port()
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.tls = tls
         self.passwords = write_broker_files(
             self.folder, hall, tables, port=self.port, host="127.0.0.1",
-            run_as=getpass.getuser(), persistence=self.folder)
+            run_as=getpass.getuser(), persistence=self.folder, tls=tls)
         self.proc: subprocess.Popen | None = None
         self.log = self.folder / "mosquitto.log"
 
     def settings(self, user: str) -> BrokerSettings:
         return BrokerSettings(host="127.0.0.1", port=self.port, username=user,
-                              password=self.passwords[user], keepalive=5)
+                              password=self.passwords[user], keepalive=5,
+                              tls_ca=Path(self.tls["cafile"]) if self.tls else None)
 
     def add_table(self, name: str) -> None:
         """A user for another table (the broker reads its files again: SIGHUP)."""
         self.passwords = write_broker_files(
             self.folder, self.hall, [u for u in self.passwords if u != "hall"] + [name],
             port=self.port, host="127.0.0.1", run_as=getpass.getuser(),
-            persistence=self.folder, passwords=self.passwords)
+            persistence=self.folder, passwords=self.passwords, tls=self.tls)
         if self.proc is not None:
             self.proc.send_signal(signal.SIGHUP)
             time.sleep(0.2)

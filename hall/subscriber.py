@@ -2,9 +2,10 @@
 :class:`~hall.board.Board`.
 
 The hall keeps a persistent MQTT session (``clean_start`` off, a session expiry of a day): while
-the hall's server restarts, the broker keeps what the tables send for it, and delivers it
-when the hall is back; the retained ``state``, ``health`` and ``online`` of every table come
-on every (re)subscription, so the tiles are right at once.
+the hall's server restarts, the broker keeps the events and rulings the tables send for it
+(QoS 1), and delivers them when the hall is back; the retained ``state``, ``health`` and
+``online`` of every table (QoS 0: only the latest matters) come on every (re)subscription, so
+the tiles are right at once.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import threading
 from .board import Board
 from .config import BrokerSettings
 from .mqtt import describe_connect_failure, failed, make_client, session_properties
-from .topics import hall_filter
+from .topics import hall_subscriptions
 
 log = logging.getLogger("riichi-referee.hall")
 
@@ -57,7 +58,7 @@ class HallSubscriber:
             self.board.set_broker(False, describe_connect_failure(reason_code))
             return
         # Subscribing again on a kept session is harmless and covers a broker that lost it.
-        client.subscribe(hall_filter(self.board.hall), qos=1)
+        client.subscribe(hall_subscriptions(self.board.hall))
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         if any(failed(rc) for rc in reason_codes):

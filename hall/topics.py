@@ -43,9 +43,13 @@ def topic(hall: str, table: str, kind: str) -> str:
     return f"{table_prefix(hall, table)}/{kind}"
 
 
-def hall_filter(hall: str) -> str:
-    """The subscription that receives every table of the hall."""
-    return f"{ROOT}/{hall}/+/+"
+def hall_subscriptions(hall: str) -> list[tuple[str, int]]:
+    """What the hall subscribes to: events and rulings at QoS 1 (the broker queues them for
+    the hall's session while it is away); the retained kinds at QoS 0, since each supersedes
+    the last and the broker hands the latest over at every (re)subscription anyway, so a hall
+    that was away is not sent every state it missed."""
+    return [(f"{ROOT}/{hall}/+/{kind}", 1 if kind in ("event", "ruling") else 0)
+            for kind in KINDS]
 
 
 def parse(hall: str, name: str) -> tuple[str, str] | None:

@@ -7,7 +7,10 @@ under another table's name.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import shutil
+import subprocess
 import threading
 import time
 
@@ -263,3 +266,39 @@ def test_a_hall_section_is_checked_in_one_line(tmp_path):
     with pytest.raises(ConfigError, match=r"password_file: no such file"):
         link_settings({"hall": {"broker": "x", "hall": "h", "table": "t1",
                                 "password_file": "nope"}}, tmp_path / "a")
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not installed")
+def test_a_table_publishes_over_tls_and_a_broker_it_cannot_verify_is_refused(tmp_path):
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=tmp_path)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.crt", "-days", "1", "-subj", "/CN=riichi test hall CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
+            "server.csr", "-subj", "/CN=127.0.0.1")
+    (tmp_path / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "server.crt", "-days", "1", "-extfile", "san.ext")
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "other.key", "-out",
+            "other.crt", "-days", "1", "-subj", "/CN=someone else")
+    tls = {k: str(tmp_path / f) for k, f in
+           (("cafile", "ca.crt"), ("certfile", "server.crt"), ("keyfile", "server.key"))}
+    with LocalBroker(tmp_path / "broker", "h", ["t1", "t2"], tls=tls) as b:
+        board, sub = hall(b)
+        t = Table(tmp_path, b, "t1")
+        t.play(simulate(seed=8, hands=1)[:20])
+        remote = caught_up(board, "t1", t.journal)
+        assert remote.events() == journaled(t.journal)[0]
+        t.close()
+        # a table told to trust another CA does not talk to this broker
+        forged = dataclasses.replace(b.settings("t2"), tls_ca=tmp_path / "other.crt")
+        t2 = Table(tmp_path, b, "t2", settings=LinkSettings("h", "t2", forged))
+        t2.play(simulate(seed=8, hands=1)[:5])
+        deadline = time.monotonic() + 10
+        while not t2.health and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert t2.health and t2.health[-1][0] is False and "cannot reach" in t2.health[-1][1]
+        assert board.table("t2") is None
+        t2.close()
+        sub.stop()
