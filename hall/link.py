@@ -102,6 +102,7 @@ class HallLink:
         self._last_state: Any = None
         self._state_at = 0.0
         self._state_due = False
+        self._changed = False     # the journal gained something since the last state
         self._last_health: Any = None
         self._health_at = 0.0
         self._health_due = True
@@ -245,6 +246,7 @@ class HallLink:
         rulings = journal.outbox_rulings_after(rid, 5000)
         if not events and not rulings:
             return
+        self._changed = True
         items = []
         for s, game, event in events:
             if game != self._game:
@@ -308,7 +310,11 @@ class HallLink:
                     self._done(entry)
             self.stats[kind] += 1
         self._publish_health(journal)
-        self._publish_state(journal)
+        caught_up = self.backlog == 0
+        if self._changed or self._state_due or self._last_state is None or \
+                caught_up != self._last_state[3]:
+            self._changed = False
+            self._publish_state(journal)
 
     def _publish_retained(self, client, kind: str, body: bytes):
         """A retained message (state, health, online): not part of the outbox, so its PUBACK
