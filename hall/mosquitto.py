@@ -32,6 +32,16 @@ def find_mosquitto() -> str | None:
     return next((c for c in CANDIDATES if os.access(c, os.X_OK)), None)
 
 
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the process that started it dies (a demo or test killed
+    outright must not leave its broker behind). Linux only; elsewhere nothing."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -73,9 +83,12 @@ class LocalBroker:
             time.sleep(0.2)
 
     def start(self, timeout: float = 10.0) -> "LocalBroker":
+        """Run it and wait until it listens. It is stopped when the thread that started it
+        ends (so start it from the main thread): a killed demo leaves no broker behind."""
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([self.binary, "-c", str(self.folder / "riichi-hall.conf")],
-                                         stdout=log, stderr=subprocess.STDOUT)
+                                         stdout=log, stderr=subprocess.STDOUT,
+                                         preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
