@@ -314,6 +314,29 @@ class Journal:
                           "LIMIT ?", (rowid, limit))
         return [(i, g, json.loads(text)) for i, g, text in rows]
 
+    def outbox_rulings_after(self, rowid: int, limit: int = 1000) -> list[tuple[int, int, int, dict]]:
+        """``(id, game_id, event_seq, ruling)`` stored after row ``rowid``, in order: what a
+        forwarder (the hall link) has not sent yet."""
+        rows = self._read("SELECT id, game_id, event_seq, json FROM rulings WHERE id > ? "
+                          "ORDER BY id LIMIT ?", (rowid, limit))
+        return [(i, g, s, json.loads(text)) for i, g, s, text in rows]
+
+    def before_game(self, game_id: int | None) -> tuple[int, int]:
+        """``(seq, ruling row)`` just before ``game_id`` began: a forwarder that has sent
+        nothing yet starts there, with the current game rather than every game ever played."""
+        if game_id is None:
+            return 0, 0
+        seq = self._read("SELECT coalesce(min(seq), 1) - 1 FROM events WHERE game_id >= ?",
+                         (game_id,))[0][0]
+        rid = self._read("SELECT coalesce(max(id), 0) FROM rulings WHERE game_id < ?",
+                         (game_id,))[0][0]
+        return seq, rid
+
+    def snapshot_text(self, game_id: int) -> tuple[int, str] | None:
+        """``(seq, snapshot as stored JSON)``: for a forwarder that sends it on as it is."""
+        rows = self._read("SELECT seq, json FROM snapshots WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     def snapshot(self, game_id: int | None = None) -> tuple[int, dict] | None:
         """``(seq, snapshot)`` last written for a game (the current one by default)."""
         if game_id is None:

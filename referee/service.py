@@ -30,6 +30,7 @@ from .errors import MalformedEvent, RefereeError
 from .events import parse_event
 from .journal import Journal, JournalError
 from .live import Hub, LiveTable, monotonic
+from .referee_call import CallTracker
 
 log = logging.getLogger("riichi-referee.service")
 
@@ -318,7 +319,8 @@ class TableService:
                 item = self.buttons.get(timeout=0.5)
             except queue.Empty:
                 continue
-            if isinstance(item, dict) and item.get("type") == "call":
+            if isinstance(item, dict) and item.get("type") in ("call", "referee"):
+                # a press, or a seat's call for a referee (referee.referee_call)
                 event = dict(item)
                 event["t"] = self.clock.from_mono(float(event["t"]))
                 self.submit(event, "buttons")
@@ -379,14 +381,34 @@ class TableService:
                     pass
 
     def _lights_loop(self, sub) -> None:
+        calls = CallTracker()
+        for event in self.table.events():  # calls standing when the service (re)started
+            calls.feed(event)
+        if calls.standing:
+            self._show_calls(calls)
         while not self.stop_event.is_set():
             message = sub.get(timeout=0.5)
-            if message is None or message["kind"] != "ruling":
+            if message is None:
+                continue
+            if message["kind"] == "event":
+                if calls.feed(message["data"]):
+                    self._show_calls(calls)
+                continue
+            if message["kind"] != "ruling":
                 continue
             try:
                 self.lights.show(message["data"])
             except Exception as exc:  # a dead LED is no reason to stop refereeing
                 self.table.set_health("lights", False, f"seat lights failed: {exc}")
+
+    def _show_calls(self, calls: CallTracker) -> None:
+        show = getattr(self.lights, "show_calls", None)
+        if show is None:
+            return
+        try:
+            show(set(calls.standing))
+        except Exception as exc:
+            self.table.set_health("lights", False, f"seat lights failed: {exc}")
 
     def _recorded_loop(self) -> None:
         """Play a recorded game, resuming after the events the journal already holds."""

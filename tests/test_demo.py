@@ -1,6 +1,7 @@
 """`riichi-referee demo`: a whole game through mock-pin buttons, the service and the dashboard."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,3 +129,27 @@ def test_demo_port_in_use_is_one_clear_line():
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "--port 0" in result.stderr
+
+
+def test_demo_plays_a_hall_of_tables_into_a_broker_and_the_hall_gets_every_event():
+    from hall.mosquitto import find_mosquitto
+    if find_mosquitto() is None:
+        import pytest
+        pytest.skip("mosquitto not installed (apt-get install mosquitto)")
+    proc = start_demo("--hall", "--tables", "3", "--simulated", "--hands", "1", "--speed", "60",
+                      "--exit-at-end")
+    try:
+        line, _ = read_until(proc, "hall:")
+        url = line.split()[1]
+        with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+            assert json.load(r)["ok"] is True
+        with urllib.request.urlopen(url + "/", timeout=5) as r:
+            assert r.url.endswith("/login")          # the hall is behind the PIN
+        line, _ = read_until(proc, "all 3 games over", timeout=120)
+        shown, played = map(int, re.search(r"the hall has (\d+) events of (\d+)", line).groups())
+        assert shown == played > 0
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(10)

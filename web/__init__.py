@@ -40,6 +40,10 @@ DEFAULTS = {
     "RIICHI_LOCKOUT_SECONDS": 300.0,
     "RIICHI_REFEREE_HOURS": 12.0,
     "RIICHI_MAX_TEXT": 500,
+    # The hall's copy of a table (web.hall): shown to the head referee, no referee actions;
+    # RIICHI_HALL_URL is where its "all tables" link goes.
+    "RIICHI_READ_ONLY": False,
+    "RIICHI_HALL_URL": None,
     "SESSION_COOKIE_NAME": "riichi_session",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -97,19 +101,20 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
                                description=exc.description,
                                table_name=app.config["RIICHI_TABLE_NAME"]), exc.code
 
-    @app.after_request
-    def _headers(response):
-        # Everything is served from here: no inline script, no framing by other sites.
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-            "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
-
+    app.after_request(secure_headers)
     return app
+
+
+def secure_headers(response):
+    """Everything is served from here: no inline script, no framing by other sites."""
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 class DashboardServer:
@@ -145,4 +150,4 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000) -> DashboardSer
     return DashboardServer(app, host, port)
 
 
-__all__ = ["create_app", "serve", "DashboardServer", "DEFAULTS"]
+__all__ = ["create_app", "serve", "secure_headers", "DashboardServer", "DEFAULTS"]

@@ -16,7 +16,8 @@ def table_page():
     return render_template(
         "table.html",
         table_name=current_app.config["RIICHI_TABLE_NAME"],
-        referee=is_referee(),
+        referee=is_referee() and not current_app.config["RIICHI_READ_ONLY"],
+        hall_url=current_app.config["RIICHI_HALL_URL"],
         penalties=PENALTIES,
         violation_kinds=VIOLATION_KINDS,
     )

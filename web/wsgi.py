@@ -121,7 +121,9 @@ def settings(environ=None) -> dict:
     }
 
 
-def _secret_key(path: Path | None) -> bytes:
+def load_secret_key(path: Path | None) -> bytes:
+    """The cookie-signing key in ``path`` (made, owner-only, when missing); a random one when
+    ``path`` is None (sessions then end with the process)."""
     if path is None:
         return secrets.token_bytes(32)
     try:
@@ -167,7 +169,7 @@ def build_app(environ=None):
         config["RIICHI_STREAMS_PER_CLIENT"] = conf["streams_per_client"]
     if conf["max_streams"]:
         config["RIICHI_MAX_STREAMS"] = conf["max_streams"]
-    secret = _secret_key(conf["secret_key_file"])
+    secret = load_secret_key(conf["secret_key_file"])
     table = _journal_table(conf["journal"])
     # A Path: the PIN file is read at each login, so set-pin needs no restart.
     return create_app(table, pin_hash=Path(conf["pin_hash_file"]), secret_key=secret,
