@@ -126,6 +126,10 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
 
     # -- public API ---------------------------------------------------------------------
     def feed(self, event: dict) -> list[dict]:
+        if event["type"] == "game_start":
+            # an unknown ruleset is refused before anything changes, so the rulings of the
+            # events before it still come out of ``finish``
+            get_ruleset(self._forced_ruleset or event["ruleset"])
         out: list[dict] = []
         self._out = out
         if not self._rebuilding:
