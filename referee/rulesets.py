@@ -102,7 +102,8 @@ class Ruleset:
     chombo_repeats: bool = True
     #: how the game ends: ``game_length`` ``east``/``south``; ``extension`` into the next wind
     #: while nobody has ``target_score``; ``bust_below_zero``; ``dealer_stops_when_top`` (the
-    #: last dealer who wins or is tenpai alone on top with ``target_score`` ends the game)
+    #: last dealer who wins alone on top with ``target_score`` ends the game: agari-yame; a
+    #: dealer kept by tenpai plays on)
     game_length: str = "south"
     extension: bool = False
     bust_below_zero: bool = False
@@ -414,9 +415,14 @@ _TENHOU = Ruleset(
         "chombo_style": "Tenhou has no chombo; the usual Japanese mangan-tsumo payment "
                         "(project reading)",
         "game_length": "Tenhou hanchan: East and South, West extension until someone has "
-                       "30,000, bust below zero, the last dealer stops when on top",
+                       "30,000, bust below zero, the last dealer's win stops the game when "
+                       "alone on top (agari-yame). A last dealer kept by tenpai plays on: a "
+                       "phoenix-room log (dnovikoff/tenhou test data bug1.xml, South 4 one "
+                       "honba: dealer alone tenpai with 37,400 on top, the game went on to "
+                       "South 4 two honba); arcturus.su's translation of Tenhou's rules says "
+                       "a tenpai dealer stops too, which that log contradicts",
     },
-    uncertain=("penalties",),
+    uncertain=("penalties", "game_length"),
     final_rounding="tenhou",
 )
 

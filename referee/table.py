@@ -165,6 +165,9 @@ class Table:
         self.hand: Hand | None = None
         self.first_dealer: int | None = None
         self.game_over = False
+        #: what the game end handed out (the riichi sticks left on the table, to first place):
+        #: taken back if the table plays on after it (see HandEndRules._resume_game)
+        self.game_end_credit: list[int] | None = None
         self.t = 0.0
         #: ruling_id -> {"t", "text"} for rulings a referee overrode
         self.overrides: dict[str, dict] = {}

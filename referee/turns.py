@@ -30,6 +30,8 @@ class TurnRules:
             # no tenpai event came: everyone is taken as noten
             self._end_hand(t, "exhaustive", tenpai=[])
         self._settle_unrevealed(t)
+        if table.game_over:
+            self._resume_game()
         if table.first_dealer is None:
             table.first_dealer = e["dealer"]
         table.hand = Hand(e["round_wind"], e["dealer"], e["honba"], e["riichi_sticks"],
