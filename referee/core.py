@@ -96,6 +96,7 @@ from __future__ import annotations
 
 from .calls import CallRules
 from .claims import ClaimWindow
+from .fifth_copy import COPIES, seen_on_table, too_many
 from .hand_end import HandEndRules, final_points
 from .kans import KanRules
 from .melds import MeldRules
@@ -211,6 +212,22 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
             # offender's hand is as good as dead
             self._mark_dead(seat, r["ruling_id"])
         return r
+
+    def _check_copies(self, seat: int | None, where: str, t: float) -> None:
+        """Flag a tile seen more often than a set has it (:mod:`referee.fifth_copy`), once a
+        hand per tile, after ``where`` (e.g. "seat 2's discard") put it on the table."""
+        hand = self.table.hand
+        if hand is None:
+            return
+        red = self.table.ruleset.scoring_options(self.table.red_fives)["red_fives"]
+        for tile, n in too_many(seen_on_table(hand), red):
+            if tile in hand.copies_flagged:
+                continue
+            hand.copies_flagged.add(tile)
+            held = "one red" if tile[0] == "0" else f"{COPIES}"
+            self._violation("procedure", seat, f"{n} copies of {tile} are on the table after "
+                            f"{where}, and a set has {held}: a misread or a tile out of "
+                            "place; the referee checks the tiles.", t, tile=tile)
 
     def _mark_dead(self, seat: int, ruling_id: str) -> None:
         """The seat's hand is dead because of ``ruling_id`` (an override of it lifts that)."""

@@ -106,7 +106,8 @@ class Hand:
                  "seats", "wall", "turn", "discards", "last_discard", "uninterrupted",
                  "kans", "rinshan", "chankan_tile", "over", "result", "declared_wins",
                  "exhaustive_pending", "abort_check", "win_changes", "wins_judged", "chombos",
-                 "riichi_seats", "sticks_after")
+                 "riichi_seats", "sticks_after", "kan_dora_now", "kan_dora_pending",
+                 "early_dora", "revealed", "ura_seen", "copies_flagged")
 
     def __init__(self, round_wind: str, dealer: int, honba: int, riichi_sticks: int,
                  dora_indicators: list[str]):
@@ -148,6 +149,18 @@ class Hand:
         self.riichi_seats: list[int] = []
         #: riichi sticks left on the table once the hand has ended
         self.sticks_after: int | None = None
+        #: kan dora (see KanRules): indicators due now (a closed kan, or any kan where they
+        #: are turned at once), indicators of open/added kans that wait for the kan maker's
+        #: discard, and the indexes (in ``dora_indicators``) of those turned before it
+        self.kan_dora_now = 0
+        self.kan_dora_pending = 0
+        self.early_dora: list[int] = []
+        #: tiles shown by a reveal, per seat (the ron tile left out: it lies in a pond or a
+        #: meld), and the ura indicators shown: for the fifth-copy check
+        self.revealed: dict[int, list[str]] = {}
+        self.ura_seen: list[str] = []
+        #: tiles already flagged as one copy too many (each is flagged once a hand)
+        self.copies_flagged: set[str] = set()
 
     @property
     def haitei(self) -> bool:
