@@ -70,8 +70,14 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   first turn before any call, showing nine kinds of terminals and honours and no win, is
   kyuushu kyuuhai where the ruleset has the abortive draw.
 * ``game_end`` follows the ``hand_end`` that ends the game by the ruleset (last deal, West
-  extension, bust, the last dealer on top) or a referee's ``end_game``; riichi sticks still
-  on the table go to first place where the ruleset says so. A ``game_start`` may carry
+  extension, bust, the last dealer's win on top) or a referee's ``end_game``; riichi sticks
+  still on the table go to first place where the ruleset says so. A ``hand_start`` after
+  ``game_end`` with no new ``game_start`` means the table played on: the game end is
+  withdrawn (its sticks go back on the table) and the game ends again later.
+* ``procedure`` rulings (no penalty) also point out what the spec calls a violation without a
+  kind of its own: a fifth copy of a tile on the table (extra key ``tile``), riichi declared
+  with fewer than four tiles in the wall (it does not stand), a meld whose ``from`` is not the
+  discarder, and a kan dora turned early that a rinshan win or a chankan leaves uncounted. A ``game_start`` may carry
   ``red_fives``/``open_tanyao`` (false: the game is played without) and ``game_length``
   (``east``/``south``).
 * ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead

@@ -44,7 +44,7 @@ SCENES = [
 
 
 def _base_logs(rng: random.Random) -> list[list[dict]]:
-    ruleset = rng.choice(["ema2012", "ema2016", "wrc2015", "tenhou", "mleague"])
+    ruleset = rng.choice(["ema2012", "ema2016", "wrc2015", "tenhou", "mleague", "dutch"])
     if rng.random() < 0.6:
         return simulate(seed=rng.randrange(10_000), hands=1, ruleset=ruleset)
     return [dict(e) for e in rng.choice(SCENES)]

@@ -257,7 +257,7 @@ def test_meld_seen_inside_the_window_is_judged_after_the_decision(ruleset):
 FOUR_3P = ("1 d0 3p", "5 d1 3p", "9 d2 3p", "13 d3 3p")
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
 def test_a_fifth_copy_on_the_table_is_flagged_once(ruleset):
     rulings, _ = judge(ruleset, *FOUR_3P, "17 d0 3p", "21 d1 3p")
     (v,) = violations(rulings)
@@ -265,7 +265,7 @@ def test_a_fifth_copy_on_the_table_is_flagged_once(ruleset):
     assert "5 copies of 3p" in v["text"] and "seat 0's discard" in v["text"]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
 def test_four_copies_are_a_whole_set_and_not_flagged(ruleset):
     rulings, _ = judge(ruleset, *FOUR_3P, "17 d0 4p")
     assert violations(rulings) == []
@@ -292,7 +292,7 @@ def test_a_second_red_five_is_flagged_where_the_set_has_one(ruleset, flagged):
 
 # -- riichi with fewer than four tiles left in the wall --------------------------------------
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
 @pytest.mark.parametrize("before, flagged", [(66, True), (65, False)])
 def test_riichi_needs_four_tiles_left_in_the_wall(ruleset, before, flagged):
     # after 66 discards the next player has drawn: 3 tiles are left, too few; after 65, 4
@@ -315,7 +315,7 @@ def test_riichi_needs_four_tiles_left_in_the_wall(ruleset, before, flagged):
 
 # -- a meld's `from` is the discarder --------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
 @pytest.mark.parametrize("shown, flagged", [("@3", True), ("@1", True), ("@0", False),
                                             ("", False)])
 def test_a_meld_from_another_seat_than_the_discarder_is_pointed_out(ruleset, shown, flagged):

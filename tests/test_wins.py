@@ -270,3 +270,27 @@ def test_a_riichi_hand_that_called_is_valued_without_riichi():
     win = only(rulings, "win")
     assert win["yaku"] == ["tanyao"] and (win["han"], win["fu"], win["points"]) == (1, 30, 1000)
 
+
+# -- renhou -----------------------------------------------------------------------------------
+
+def test_renhou_is_a_yakuman_under_ema2012():
+    # seat 1 rons the dealer's first discard before its own first draw: RCR 2012 counts
+    # renhou as a yakuman (riichi.wiki's summary of the 2008-2016 rules; 2016 made it a
+    # mangan), so the non-dealer's hand is worth 32,000 whatever else it holds
+    rulings, _ = play("ema2012", "1 d0 8s", "1.5 c1 ron", f"5 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" in win["yaku"] and win["yakuman"] == 1 and win["points"] == 32000
+
+
+def test_a_ron_after_the_first_draw_is_no_renhou():
+    # the near miss: seat 1 has drawn and discarded once, the same ron is pinfu tanyao
+    rulings, _ = play("ema2012", "1 d0 1z", "2 d1 9m", "3 d2 9p", "4 d3 9s", "5 d0 8s",
+                      "5.5 c1 ron", f"9 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" not in win["yaku"] and win["points"] == 2000
+
+
+def test_tenhou_has_no_renhou():
+    rulings, _ = play("tenhou", "1 d0 8s", "1.5 c1 ron", f"5 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" not in win["yaku"] and win["points"] == 2000
