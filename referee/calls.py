@@ -177,6 +177,7 @@ class CallRules:
             entry = hand.last_discard
             if entry is not None and entry["index"] == w.discard_index:
                 entry["called"] = True
+                hand.seen[entry["tile"]] -= 1
             self._break_first_turn()
             self.pending_claim = {"seat": caller, "call": win["call"], "tile": w.tile,
                                   "from": w.discard_seat, "others": 0, "meld_seen": False,

@@ -102,7 +102,7 @@ from __future__ import annotations
 
 from .calls import CallRules
 from .claims import ClaimWindow
-from .fifth_copy import COPIES, seen_on_table, too_many
+from .fifth_copy import COPIES, over_four, too_many
 from .hand_end import HandEndRules, final_points
 from .kans import KanRules
 from .melds import MeldRules
@@ -219,14 +219,15 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
             self._mark_dead(seat, r["ruling_id"])
         return r
 
-    def _check_copies(self, seat: int | None, where: str, t: float) -> None:
+    def _check_copies(self, seat: int | None, where: str, t: float, tiles: list[str]) -> None:
         """Flag a tile seen more often than a set has it (:mod:`referee.fifth_copy`), once a
-        hand per tile, after ``where`` (e.g. "seat 2's discard") put it on the table."""
+        hand per tile, after ``where`` (e.g. "seat 2's discard") put ``tiles`` on the table."""
         hand = self.table.hand
-        if hand is None:
+        if hand is None or not any(over_four(hand.seen, x) for x in tiles):
             return
-        red = self.table.ruleset.scoring_options(self.table.red_fives)["red_fives"]
-        for tile, n in too_many(seen_on_table(hand), red):
+        rs = self.table.ruleset
+        red = rs.red_fives if self.table.red_fives is None else self.table.red_fives
+        for tile, n in too_many(hand.seen, tiles, red):
             if tile in hand.copies_flagged:
                 continue
             hand.copies_flagged.add(tile)

@@ -16,6 +16,8 @@ from collections import Counter
 from .tiles import base, is_red
 
 COPIES = 4
+_RED = {"5m": "0m", "5p": "0p", "5s": "0s"}
+_REDS = frozenset(_RED.values())
 
 
 def seen_on_table(hand) -> Counter:
@@ -32,13 +34,23 @@ def seen_on_table(hand) -> Counter:
     return seen
 
 
-def too_many(seen: Counter, red_fives: bool) -> list[tuple[str, int]]:
-    """``(tile, copies)`` for each tile seen more often than a set has it: a kind more than
-    four times (a red five counts as a five), or, with red fives, a red five twice."""
-    kinds: Counter = Counter()
-    for code, n in seen.items():
-        kinds[base(code)] += n
-    out = [(kind, n) for kind, n in sorted(kinds.items()) if n > COPIES]
+def too_many(seen: Counter, tiles, red_fives: bool) -> list[tuple[str, int]]:
+    """``(tile, copies)`` for each of ``tiles``'s kinds seen (``seen``: by code, as
+    :func:`seen_on_table` counts) more often than a set has it: a kind more than four times (a
+    red five counts as a five), or, with red fives, a red five twice."""
+    out = []
+    for kind in sorted({base(t) for t in tiles}):
+        n = seen[kind] + (seen[_RED[kind]] if kind in _RED else 0)
+        if n > COPIES:
+            out.append((kind, n))
     if red_fives:
-        out += [(code, n) for code, n in sorted(seen.items()) if is_red(code) and n > 1]
+        out += [(code, seen[code]) for code in sorted({t for t in tiles if is_red(t)})
+                if seen[code] > 1]
     return out
+
+
+def over_four(seen: Counter, tile: str) -> bool:
+    """The quick test before :func:`too_many` for one tile: could it be one too many?"""
+    kind = base(tile)
+    return seen[kind] + (seen[_RED[kind]] if kind in _RED else 0) > COPIES or \
+        (tile in _REDS and seen[tile] > 1)

@@ -116,11 +116,12 @@ class HandEndRules:
             extension=rs.extension, bust_below_zero=rs.bust_below_zero,
             dealer_stops_when_top=rs.dealer_stops_when_top)
 
-    def _end_game(self, t: float) -> None:
+    def _end_game(self, t: float, by_referee: bool = False) -> None:
         table = self.table
         if table.game_over:
             return
         table.game_over = True
+        table.ended_by_referee = by_referee
         first = table.first_dealer or 0
         sticks = table.sticks_on_table() if table.ruleset.leftover_sticks == "first" else 0
         final = payments.final_scores(table.scores, sticks, first)
@@ -132,11 +133,12 @@ class HandEndRules:
                     "final": final_points(table.scores, table.ruleset, first)}, t)
 
     def _resume_game(self) -> None:
-        """A hand dealt after ``game_end`` with no new ``game_start``: the table played on (its
-        rules, or its referee, did not end the game where this profile did). The game end is
-        withdrawn: the riichi sticks it gave first place go back on the table, where the new
-        ``hand_start`` counts them, so no later hand pays them twice; the game ends again by
-        the ruleset, or by a referee's ``end_game``."""
+        """A hand dealt after the ruleset ended the game, with no new ``game_start``: the table
+        played on (its rules, or its referee, did not end the game where this profile did).
+        That game end is withdrawn: the riichi sticks it gave first place go back on the
+        table, where the new ``hand_start`` counts them, so no later hand pays them twice; the
+        game ends again by the ruleset, or by a referee's ``end_game``. A game a referee
+        ended stays ended."""
         table = self.table
         if table.game_end_credit is not None:
             table.scores = [a - b for a, b in zip(table.scores, table.game_end_credit)]

@@ -74,16 +74,18 @@ class KanRules:
                 meld.update(called=pon["called"], added=added)
                 meld["from"] = pon["from"]
                 seat.melds[seat.melds.index(pon)] = meld
+                hand.seen.subtract(pon["tiles"])
             else:
                 seat.melds.append(meld)
         else:
             seat.melds.append(meld)
+        hand.seen.update(tiles)
         if why:
             self._violation("false_group", seat_no, f"Seat {seat_no} exposed a {kind} "
                             f"{' '.join(tiles)}: {why}; a false group, the hand is dead.", t)
         self._record_kan(seat_no, kind, tiles[0] if tiles else None,
                          stands=not (kind == "shouminkan" and added is not None))
-        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t)
+        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
         if kind == "shouminkan" and added is not None:
             self._open_chankan(seat_no, added, t, ankan=False)
         elif kind == "ankan" and ruleset.ankan_chankan_kokushi and tiles \
@@ -129,12 +131,13 @@ class KanRules:
         if hand is None:
             return
         hand.dora_indicators.append(e["indicator"])
+        hand.seen[e["indicator"]] += 1
         if hand.kan_dora_now:
             hand.kan_dora_now -= 1
         elif hand.kan_dora_pending and hand.rinshan is not None:
             hand.kan_dora_pending -= 1
             hand.early_dora.append(len(hand.dora_indicators) - 1)
-        self._check_copies(None, "a new dora indicator", t)
+        self._check_copies(None, "a new dora indicator", t, [e["indicator"]])
 
     def _release_kan_dora(self) -> None:
         """The kan maker discarded: a kan dora turned early now stands, and any still owed

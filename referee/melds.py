@@ -64,7 +64,8 @@ class MeldRules:
                                 "with no claim awarded; call with the button first.", t)
             seat.melds.append({"kind": kind, "tiles": tiles, "called": e.get("called"),
                                "from": e.get("from")})
-            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t)
+            hand.seen.update(tiles)
+            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
             return
         self.pending_claim = None
         pc["meld_seen"] = True
@@ -81,10 +82,11 @@ class MeldRules:
                 problem = f"exposed a {kind} without the called tile {pc['tile']}"
         meld = {"kind": kind, "tiles": tiles, "called": pc["tile"], "from": pc["from"]}
         seat.melds.append(meld)
+        hand.seen.update(tiles)
         if problem:
             self._violation("false_group", seat_no, f"Seat {seat_no} {problem}: a false "
                             "group, the hand is dead.", t)
-            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t)
+            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
             return
         shown_from = e.get("from")
         if shown_from is not None and shown_from != pc["from"]:
@@ -96,7 +98,7 @@ class MeldRules:
                             f"{pc['from']}.", t)
         if kind in ("chii", "pon") and self.table.ruleset.kuikae_forbidden:
             seat.kuikae = kuikae_kinds(kind, tiles, pc["tile"])
-        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t)
+        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
 
     def _count_untaken_claim(self, discard_seat: int, t: float) -> None:
         """A discard by another seat: a claim not taken before two of them is a false group."""

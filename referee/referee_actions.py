@@ -46,7 +46,7 @@ class RefereeActions:
             if hand is not None and hand.exhaustive_pending:
                 self._end_hand(t, "exhaustive", tenpai=[])
             self._settle_unrevealed(t)
-            self._end_game(t)
+            self._end_game(t, by_referee=True)
 
     def _referee_penalty(self, e: dict, t: float) -> None:
         """A penalty entered by the referee.

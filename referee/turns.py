@@ -14,6 +14,7 @@ state (``table``, ``window``, ``pending_claim``...; see :meth:`Referee._reset`).
 """
 from __future__ import annotations
 
+from .fifth_copy import over_four
 from .kuikae import kuikae_discard
 from .table import Hand
 
@@ -36,7 +37,7 @@ class TurnRules:
             # no tenpai event came: everyone is taken as noten
             self._end_hand(t, "exhaustive", tenpai=[])
         self._settle_unrevealed(t)
-        if table.game_over:
+        if table.game_over and not table.ended_by_referee:
             self._resume_game()
         if table.first_dealer is None:
             table.first_dealer = e["dealer"]
@@ -93,6 +94,7 @@ class TurnRules:
             seat.ippatsu = False  # the riichi player's next discard ends ippatsu
         index = len(hand.discards)
         entry = seat.pond.add(tile, t, riichi, index)
+        hand.seen[tile] += 1
         entry["seat"] = seat_no
         hand.discards.append(entry)
         hand.last_discard = entry
@@ -110,13 +112,15 @@ class TurnRules:
                 if other.riichi or other.riichi_pending:
                     other.passed_since_riichi.append(tile)
         hand.rinshan = None
-        self._release_kan_dora()
+        if hand.kan_dora_pending or hand.early_dora:
+            self._release_kan_dora()
         hand.turn = None  # nobody's turn until the window closes
         self._count_untaken_claim(seat_no, t)
         if ("four_winds" in ruleset.abortive_draws and hand.uninterrupted and index == 3
                 and tile in WIND_TILES and all(d["tile"] == tile for d in hand.discards)):
             hand.abort_check = "four_winds"
-        self._check_copies(seat_no, f"seat {seat_no}'s discard", t)
+        if over_four(hand.seen, tile):
+            self._check_copies(seat_no, f"seat {seat_no}'s discard", t, [tile])
         kan_blocked = "kan_limit" if len(hand.kans) >= ruleset.kan_limit else None
         self._open_window(seat_no, tile, t, last_discard=hand.wall <= 0, discard_index=index,
                           kan_blocked=kan_blocked)

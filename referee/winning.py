@@ -118,11 +118,15 @@ class WinRules:
         tiles = list(e["tiles"])
         if win is not None and win["from"] is not None and e["win_tile"] in tiles:
             tiles.remove(e["win_tile"])
+        hand.seen.subtract(hand.revealed.get(e["seat"], ()))
         hand.revealed[e["seat"]] = tiles
+        hand.seen.update(tiles)
         ura = list(e.get("ura_indicators") or ())
         if len(ura) > len(hand.ura_seen):
+            hand.seen.subtract(hand.ura_seen)
             hand.ura_seen = ura
-        self._check_copies(e["seat"], f"seat {e['seat']}'s revealed hand", t)
+            hand.seen.update(ura)
+        self._check_copies(e["seat"], f"seat {e['seat']}'s revealed hand", t, tiles + ura)
 
     def _pay_win(self, seat_no: int, win: dict, j, t: float) -> None:
         hand = self.table.hand

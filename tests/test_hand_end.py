@@ -268,3 +268,16 @@ def test_tenhou_final_points_round_a_negative_half_away_from_zero():
     rs = get_ruleset("tenhou")
     assert final_points([26900, 29200, 51400, -7500], rs) == [-13.0, 9.0, 62.0, -58.0]
     assert final_points([19500, 30500, 25000, 25000], rs)[0] == -30.0
+
+
+def test_a_game_a_referee_ended_stays_ended_when_a_hand_is_dealt():
+    events = script("0 gs tenhou", "0 hs 0", "1 d0 3p r", "2 d1 1z",
+                    "3 ref end_game time limit", "9 hs 1")
+    events[0]["scores"] = [30000, 25000, 25000, 20000]
+    ref = Referee()
+    rulings = [r for ev in events for r in ref.feed(ev)]
+    (end,) = of(rulings, "game_end")
+    assert end["scores"] == [30000, 25000, 25000, 20000]  # 29,000 + the stick, first
+    # a deal after it does not withdraw it (a game the ruleset ended would be: see above)
+    snap = ref.snapshot()
+    assert snap["game_over"] is True and snap["scores"] == end["scores"]

@@ -328,3 +328,22 @@ def test_a_meld_from_another_seat_than_the_discarder_is_pointed_out(ruleset, sho
         assert f"from seat {shown[1]}" in v["text"] and "seat 0's discard" in v["text"]
     else:
         assert found == []
+
+
+@pytest.mark.parametrize("ruleset", ["ema2012", "tenhou", "dutch"])
+def test_the_running_count_of_tiles_on_the_table_is_a_recount(ruleset):
+    # the core keeps the count as tiles appear and move; it must equal a recount of the
+    # ponds, melds, indicators and reveals after every event of real-looking games
+    from referee.core import Referee
+    from referee.fifth_copy import seen_on_table
+    from referee.simulate import simulate
+
+    ref = Referee()
+    checked = 0
+    for ev in simulate(seed=11, hands=4, ruleset=ruleset):
+        ref.feed(ev)
+        hand = ref.hand
+        if hand is not None:
+            assert +hand.seen == seen_on_table(hand), ev
+            checked += 1
+    assert checked > 200
