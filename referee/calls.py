@@ -79,9 +79,10 @@ class CallRules:
                 self._check_own_kan(seat_no, t)
                 self.own_kan_press = seat_no
                 return
-        # a press with no window open, not an own-turn call: too late for the last discard
+        # a press with no window open, not an own-turn call: too late for the last discard,
+        # unless it repeats a press that window already judged (a seat's presses count once)
         last = self.last_closed
-        if last is None or (seat_no, call) in self.late_presses:
+        if last is None or (seat_no, call) in self.late_presses or last.heard(seat_no, call):
             return
         self.late_presses.add((seat_no, call))
         if seat_no == last.discard_seat:
@@ -97,10 +98,13 @@ class CallRules:
 
     def _press_after_early_win(self, seat_no: int, call: str, t: float) -> None:
         """A press inside a window that was decided early for a win: it lost to that win, and
-        the referee sees it (once) as rejected rather than lost without a word."""
+        the referee sees it (once) as rejected rather than lost without a word. A press the
+        window already judged (a winner pressing again, a repeat of a rejected press) gives no
+        ruling: it would contradict the decision or repeat it."""
         last = self.last_closed
         if last is None or last.deadline is None or t > last.deadline \
-                or seat_no == last.discard_seat or (seat_no, call) in self.late_presses:
+                or seat_no == last.discard_seat or (seat_no, call) in self.late_presses \
+                or last.heard(seat_no, call):
             return
         self.late_presses.add((seat_no, call))
         reason = "head_bump" if call == "ron" else "precedence"
@@ -130,6 +134,7 @@ class CallRules:
         hand = self.table.hand
         ruleset = self.table.ruleset
         winners, rejected, triple = arbitrate(w, ruleset.multiple_ron)
+        w.winners = winners
         if w.received_call:
             ruling = {"type": "claim", "discard_seat": w.discard_seat, "tile": w.tile,
                       "winners": winners, "rejected": rejected,
@@ -172,6 +177,7 @@ class CallRules:
             entry = hand.last_discard
             if entry is not None and entry["index"] == w.discard_index:
                 entry["called"] = True
+                hand.seen[entry["tile"]] -= 1
             self._break_first_turn()
             self.pending_claim = {"seat": caller, "call": win["call"], "tile": w.tile,
                                   "from": w.discard_seat, "others": 0, "meld_seen": False,

@@ -70,8 +70,14 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   first turn before any call, showing nine kinds of terminals and honours and no win, is
   kyuushu kyuuhai where the ruleset has the abortive draw.
 * ``game_end`` follows the ``hand_end`` that ends the game by the ruleset (last deal, West
-  extension, bust, the last dealer on top) or a referee's ``end_game``; riichi sticks still
-  on the table go to first place where the ruleset says so. A ``game_start`` may carry
+  extension, bust, the last dealer's win on top) or a referee's ``end_game``; riichi sticks
+  still on the table go to first place where the ruleset says so. A ``hand_start`` after
+  ``game_end`` with no new ``game_start`` means the table played on: the game end is
+  withdrawn (its sticks go back on the table) and the game ends again later.
+* ``procedure`` rulings (no penalty) also point out what the spec calls a violation without a
+  kind of its own: a fifth copy of a tile on the table (extra key ``tile``), riichi declared
+  with fewer than four tiles in the wall (it does not stand), a meld whose ``from`` is not the
+  discarder, and a kan dora turned early that a rinshan win or a chankan leaves uncounted. A ``game_start`` may carry
   ``red_fives``/``open_tanyao`` (false: the game is played without) and ``game_length``
   (``east``/``south``).
 * ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead
@@ -96,6 +102,7 @@ from __future__ import annotations
 
 from .calls import CallRules
 from .claims import ClaimWindow
+from .fifth_copy import COPIES, over_four, too_many
 from .hand_end import HandEndRules, final_points
 from .kans import KanRules
 from .melds import MeldRules
@@ -126,6 +133,10 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
 
     # -- public API ---------------------------------------------------------------------
     def feed(self, event: dict) -> list[dict]:
+        if event["type"] == "game_start":
+            # an unknown ruleset is refused before anything changes, so the rulings of the
+            # events before it still come out of ``finish``
+            get_ruleset(self._forced_ruleset or event["ruleset"])
         out: list[dict] = []
         self._out = out
         if not self._rebuilding:
@@ -207,6 +218,23 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
             # offender's hand is as good as dead
             self._mark_dead(seat, r["ruling_id"])
         return r
+
+    def _check_copies(self, seat: int | None, where: str, t: float, tiles: list[str]) -> None:
+        """Flag a tile seen more often than a set has it (:mod:`referee.fifth_copy`), once a
+        hand per tile, after ``where`` (e.g. "seat 2's discard") put ``tiles`` on the table."""
+        hand = self.table.hand
+        if hand is None or not any(over_four(hand.seen, x) for x in tiles):
+            return
+        rs = self.table.ruleset
+        red = rs.red_fives if self.table.red_fives is None else self.table.red_fives
+        for tile, n in too_many(hand.seen, tiles, red):
+            if tile in hand.copies_flagged:
+                continue
+            hand.copies_flagged.add(tile)
+            held = "one red" if tile[0] == "0" else f"{COPIES}"
+            self._violation("procedure", seat, f"{n} copies of {tile} are on the table after "
+                            f"{where}, and a set has {held}: a misread or a tile out of "
+                            "place; the referee checks the tiles.", t, tile=tile)
 
     def _mark_dead(self, seat: int, ruling_id: str) -> None:
         """The seat's hand is dead because of ``ruling_id`` (an override of it lifts that)."""

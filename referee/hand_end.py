@@ -116,18 +116,34 @@ class HandEndRules:
             extension=rs.extension, bust_below_zero=rs.bust_below_zero,
             dealer_stops_when_top=rs.dealer_stops_when_top)
 
-    def _end_game(self, t: float) -> None:
+    def _end_game(self, t: float, by_referee: bool = False) -> None:
         table = self.table
         if table.game_over:
             return
         table.game_over = True
+        table.ended_by_referee = by_referee
         first = table.first_dealer or 0
         sticks = table.sticks_on_table() if table.ruleset.leftover_sticks == "first" else 0
-        table.scores = payments.final_scores(table.scores, sticks, first)
+        final = payments.final_scores(table.scores, sticks, first)
+        table.game_end_credit = [a - b for a, b in zip(final, table.scores)]
+        table.scores = final
         if table.hand is not None:
             table.hand.sticks_after = 0
         self._emit({"type": "game_end", "scores": list(table.scores),
                     "final": final_points(table.scores, table.ruleset, first)}, t)
+
+    def _resume_game(self) -> None:
+        """A hand dealt after the ruleset ended the game, with no new ``game_start``: the table
+        played on (its rules, or its referee, did not end the game where this profile did).
+        That game end is withdrawn: the riichi sticks it gave first place go back on the
+        table, where the new ``hand_start`` counts them, so no later hand pays them twice; the
+        game ends again by the ruleset, or by a referee's ``end_game``. A game a referee
+        ended stays ended."""
+        table = self.table
+        if table.game_end_credit is not None:
+            table.scores = [a - b for a, b in zip(table.scores, table.game_end_credit)]
+        table.game_end_credit = None
+        table.game_over = False
 
 
 def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[float]:
@@ -155,7 +171,10 @@ def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[floa
         ret = ruleset.return_score // 1000
         out = [0.0] * 4
         for s in order[1:]:
-            out[s] = float(math.floor(scores[s] / 1000 + 0.5) - ret + per_seat[s])
+            # whole thousands, a half away from zero: 19,500 -> 20, -7,500 -> -8 (a bust
+            # seat's -58 in a phoenix-room log, dnovikoff/tenhou bug3.xml)
+            whole = math.floor(abs(scores[s]) / 1000 + 0.5)
+            out[s] = float(math.copysign(whole, scores[s]) - ret + per_seat[s])
         out[order[0]] = -sum(out[s] for s in order[1:])
         return [round(x, 1) + 0.0 for x in out]
     return [round((scores[s] - ruleset.return_score) / 1000 + per_seat[s], 1) for s in range(4)]

@@ -6,7 +6,13 @@ an open kan on a discard is checked by its window, :mod:`referee.claims`). Every
 replacement tile (the dead wall is replenished from the live wall) and gives the seat a
 rinshan draw. An added kan opens a window to ron alone on the added tile (chankan); so does a
 closed kan of terminals or honours where thirteen orphans may rob it. Four kans by more than
-one seat abort the hand where the ruleset has that draw.
+one seat abort the hand where the ruleset has that draw (the discard after the fourth kan
+passing without a ron); four by one seat play on, for suukantsu.
+
+Kan dora (``kan_dora`` of the ruleset): ``immediate`` turns every kan's indicator at once;
+``after_discard`` turns a closed kan's at once and an open or added kan's after the
+replacement draw and the discard, so when the replacement tile wins, or the added tile is
+robbed, that indicator is never turned and does not count even if it was.
 
 :class:`KanRules` is one part of :class:`referee.core.Referee`, working on its state.
 """
@@ -68,15 +74,18 @@ class KanRules:
                 meld.update(called=pon["called"], added=added)
                 meld["from"] = pon["from"]
                 seat.melds[seat.melds.index(pon)] = meld
+                hand.seen.subtract(pon["tiles"])
             else:
                 seat.melds.append(meld)
         else:
             seat.melds.append(meld)
+        hand.seen.update(tiles)
         if why:
             self._violation("false_group", seat_no, f"Seat {seat_no} exposed a {kind} "
                             f"{' '.join(tiles)}: {why}; a false group, the hand is dead.", t)
         self._record_kan(seat_no, kind, tiles[0] if tiles else None,
                          stands=not (kind == "shouminkan" and added is not None))
+        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
         if kind == "shouminkan" and added is not None:
             self._open_chankan(seat_no, added, t, ankan=False)
         elif kind == "ankan" and ruleset.ankan_chankan_kokushi and tiles \
@@ -86,6 +95,10 @@ class KanRules:
     def _record_kan(self, seat_no: int, kind: str, tile: str | None, stands: bool = True) -> None:
         hand = self.table.hand
         hand.kans.append({"seat": seat_no, "kind": kind, "tile": tile})
+        if kind != "ankan" and self.table.ruleset.kan_dora == "after_discard":
+            hand.kan_dora_pending += 1  # turned once the kan maker has drawn and discarded
+        else:
+            hand.kan_dora_now += 1
         hand.wall = max(0, hand.wall - 1)  # the dead wall is replenished from the live wall
         hand.rinshan = seat_no
         hand.turn = seat_no
@@ -108,7 +121,28 @@ class KanRules:
         self._open_window(seat_no, tile, t, chankan=True, ankan=ankan)
 
     def _on_dora(self, e: dict, t: float) -> None:
+        """A new dora indicator. One owed now (a closed kan; any kan where the ruleset turns
+        it at once) counts at once. One turned for an open or added kan whose maker has not
+        discarded yet, where the ruleset turns it after the replacement draw and the
+        discard, waits for that discard (:meth:`_release_kan_dora`): if the replacement tile
+        wins, or the added tile is robbed, it was never due and does not count (see
+        :meth:`WinRules._judge_reveal`)."""
         hand = self.table.hand
         if hand is None:
             return
         hand.dora_indicators.append(e["indicator"])
+        hand.seen[e["indicator"]] += 1
+        if hand.kan_dora_now:
+            hand.kan_dora_now -= 1
+        elif hand.kan_dora_pending and hand.rinshan is not None:
+            hand.kan_dora_pending -= 1
+            hand.early_dora.append(len(hand.dora_indicators) - 1)
+        self._check_copies(None, "a new dora indicator", t, [e["indicator"]])
+
+    def _release_kan_dora(self) -> None:
+        """The kan maker discarded: a kan dora turned early now stands, and any still owed
+        is due (the camera may see it turned just after the discard)."""
+        hand = self.table.hand
+        hand.early_dora.clear()
+        hand.kan_dora_now += hand.kan_dora_pending
+        hand.kan_dora_pending = 0

@@ -2,7 +2,8 @@
 
 A claim awarded in a window (:mod:`referee.calls`) waits for its meld. The meld must be the
 call made, a real set (:func:`~referee.violations.meld_problem`) and hold the called tile;
-otherwise it is a false group. A claim whose meld is not shown before the next two discards
+otherwise it is a false group. A meld whose ``from`` names another seat than the discarder
+is pointed out (``procedure``): the called tile is turned toward the wrong seat. A claim whose meld is not shown before the next two discards
 by others is a false group too (:meth:`MeldRules._count_untaken_claim`). A meld shown with no
 claim awarded is a ``procedure`` (or ``late_call`` when its call came after the window). A
 chii or pon sets what kuikae forbids for the rest of the turn (:mod:`referee.kuikae`).
@@ -63,6 +64,8 @@ class MeldRules:
                                 "with no claim awarded; call with the button first.", t)
             seat.melds.append({"kind": kind, "tiles": tiles, "called": e.get("called"),
                                "from": e.get("from")})
+            hand.seen.update(tiles)
+            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
             return
         self.pending_claim = None
         pc["meld_seen"] = True
@@ -79,12 +82,23 @@ class MeldRules:
                 problem = f"exposed a {kind} without the called tile {pc['tile']}"
         meld = {"kind": kind, "tiles": tiles, "called": pc["tile"], "from": pc["from"]}
         seat.melds.append(meld)
+        hand.seen.update(tiles)
         if problem:
             self._violation("false_group", seat_no, f"Seat {seat_no} {problem}: a false "
                             "group, the hand is dead.", t)
+            self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
             return
+        shown_from = e.get("from")
+        if shown_from is not None and shown_from != pc["from"]:
+            # the called tile is turned toward the seat it came from; pointing elsewhere
+            # misstates where the tile came from (a misread, or a tile laid the wrong way)
+            self._violation("procedure", seat_no, f"Seat {seat_no}'s {kind} shows the called "
+                            f"{pc['tile']} as taken from seat {shown_from}, but it was seat "
+                            f"{pc['from']}'s discard; turn the called tile toward seat "
+                            f"{pc['from']}.", t)
         if kind in ("chii", "pon") and self.table.ruleset.kuikae_forbidden:
             seat.kuikae = kuikae_kinds(kind, tiles, pc["tile"])
+        self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
 
     def _count_untaken_claim(self, discard_seat: int, t: float) -> None:
         """A discard by another seat: a claim not taken before two of them is a false group."""

@@ -49,7 +49,7 @@ class RefereeActions:
             if hand is not None and hand.exhaustive_pending:
                 self._end_hand(t, "exhaustive", tenpai=[])
             self._settle_unrevealed(t)
-            self._end_game(t)
+            self._end_game(t, by_referee=True)
 
     def _withdraw_presses(self, seat) -> None:
         """A seat that calls for a referee (a note with ``referee_call``, see

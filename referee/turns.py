@@ -2,20 +2,27 @@
 
 A discard is judged here in the order a referee at the table sees it: out of turn or before
 exposing a called meld (``procedure``), swap-calling (:mod:`referee.kuikae`), riichi declared
-with an open hand; then it joins the seat's pond, passes every other seat (furiten), counts
-towards a claim not taken (:meth:`MeldRules._count_untaken_claim`), and opens the claim window
-on it (:mod:`referee.calls`). A riichi is accepted when its discard passes without a ron.
+with an open hand or with fewer than four tiles left in the wall; then it joins the seat's
+pond, passes every other seat (furiten), counts towards a claim not taken
+(:meth:`MeldRules._count_untaken_claim`), lets a kan's waiting dora indicator count
+(:mod:`referee.kans`), and opens the claim window on it (:mod:`referee.calls`). A riichi is
+accepted when its discard passes without a ron. A tile seen a fifth time is flagged
+(:mod:`referee.fifth_copy`).
 
 :class:`TurnRules` is one part of :class:`referee.core.Referee`: it works on the referee's
 state (``table``, ``window``, ``pending_claim``...; see :meth:`Referee._reset`).
 """
 from __future__ import annotations
 
+from .fifth_copy import over_four
 from .kuikae import kuikae_discard
 from .table import Hand
 
 #: The four winds, for four winds discarded in the first go-around (an abortive draw).
 WIND_TILES = ("1z", "2z", "3z", "4z")
+#: Riichi may not be declared with fewer tiles left in the wall (the declarer must have a
+#: draw of its own to come): EMA RCR 3.3.14, as the EMA text on mahjongtime.com gives it.
+MIN_WALL_FOR_RIICHI = 4
 
 
 class TurnRules:
@@ -30,6 +37,8 @@ class TurnRules:
             # no tenpai event came: everyone is taken as noten
             self._end_hand(t, "exhaustive", tenpai=[])
         self._settle_unrevealed(t)
+        if table.game_over and not table.ended_by_referee:
+            self._resume_game()
         if table.first_dealer is None:
             table.first_dealer = e["dealer"]
         table.hand = Hand(e["round_wind"], e["dealer"], e["honba"], e["riichi_sticks"],
@@ -75,10 +84,17 @@ class TurnRules:
                 riichi = False
             elif seat.riichi or seat.riichi_pending:
                 riichi = False  # already in riichi: a sideways tile again is no new bet
+            elif hand.wall < MIN_WALL_FOR_RIICHI:
+                self._violation("procedure", seat_no, f"Seat {seat_no} declared riichi with "
+                                f"{hand.wall} tile{'s' if hand.wall != 1 else ''} left in the "
+                                f"wall; riichi needs at least {MIN_WALL_FOR_RIICHI}: the "
+                                "declaration does not stand (no stick, no riichi).", t)
+                riichi = False
         if seat.ippatsu:
             seat.ippatsu = False  # the riichi player's next discard ends ippatsu
         index = len(hand.discards)
         entry = seat.pond.add(tile, t, riichi, index)
+        hand.seen[tile] += 1
         entry["seat"] = seat_no
         hand.discards.append(entry)
         hand.last_discard = entry
@@ -96,11 +112,15 @@ class TurnRules:
                 if other.riichi or other.riichi_pending:
                     other.passed_since_riichi.append(tile)
         hand.rinshan = None
+        if hand.kan_dora_pending or hand.early_dora:
+            self._release_kan_dora()
         hand.turn = None  # nobody's turn until the window closes
         self._count_untaken_claim(seat_no, t)
         if ("four_winds" in ruleset.abortive_draws and hand.uninterrupted and index == 3
                 and tile in WIND_TILES and all(d["tile"] == tile for d in hand.discards)):
             hand.abort_check = "four_winds"
+        if over_four(hand.seen, tile):
+            self._check_copies(seat_no, f"seat {seat_no}'s discard", t, [tile])
         kan_blocked = "kan_limit" if len(hand.kans) >= ruleset.kan_limit else None
         self._open_window(seat_no, tile, t, last_discard=hand.wall <= 0, discard_index=index,
                           kan_blocked=kan_blocked)

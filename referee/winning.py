@@ -74,6 +74,7 @@ class WinRules:
             if own_turn and "nine_terminals" in ruleset.abortive_draws and hand.uninterrupted \
                     and seat.turns == 0 and nine_terminals(e["tiles"]) \
                     and not is_complete(e["tiles"], seat.melds):
+                self._show_hand(None, e, t)
                 self._end_hand(t, "abortive", reason="nine_terminals", seat=seat_no)
                 return
             if own_turn:
@@ -82,12 +83,22 @@ class WinRules:
                 self._declare_win(seat_no, None, None, t)
                 win = hand.declared_wins[-1]
             else:
+                self._show_hand(None, e, t)
                 self._chombo("false_win", seat_no, f"Seat {seat_no} laid its hand open with "
                              "no win called: a false win.", t)
                 self._finish_reveals(t)
                 return
         win["judged"] = True
         ruleset = self.table.ruleset
+        self._show_hand(win, e, t)
+        if hand.early_dora and (win["rinshan"] or (win["chankan"] and not win["ankan"])):
+            win["uncounted_dora"] = list(hand.early_dora)
+            kan_seat = hand.kans[-1]["seat"] if hand.kans else seat_no
+            shown = ", ".join(hand.dora_indicators[i] for i in hand.early_dora)
+            self._violation("procedure", kan_seat, f"The dora indicator {shown} was turned "
+                            f"for seat {kan_seat}'s open kan before its discard; with the "
+                            f"{'replacement tile winning' if win['rinshan'] else 'kan robbed'} "
+                            "it is never due and does not count.", t)
         j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives,
                                                               self.table.open_tanyao),
                   pao=ruleset.pao)
@@ -98,6 +109,24 @@ class WinRules:
         else:
             self._pay_win(seat_no, win, j, t)
         self._finish_reveals(t)
+
+    def _show_hand(self, win: dict | None, e: dict, t: float) -> None:
+        """The tiles a reveal lays on the table, for the fifth-copy check: the concealed
+        tiles (less a ron tile, which lies in a pond or a robbed kan) and the ura
+        indicators."""
+        hand = self.table.hand
+        tiles = list(e["tiles"])
+        if win is not None and win["from"] is not None and e["win_tile"] in tiles:
+            tiles.remove(e["win_tile"])
+        hand.seen.subtract(hand.revealed.get(e["seat"], ()))
+        hand.revealed[e["seat"]] = tiles
+        hand.seen.update(tiles)
+        ura = list(e.get("ura_indicators") or ())
+        if len(ura) > len(hand.ura_seen):
+            hand.seen.subtract(hand.ura_seen)
+            hand.ura_seen = ura
+            hand.seen.update(ura)
+        self._check_copies(e["seat"], f"seat {e['seat']}'s revealed hand", t, tiles + ura)
 
     def _pay_win(self, seat_no: int, win: dict, j, t: float) -> None:
         hand = self.table.hand

@@ -57,10 +57,47 @@ def test_set_pin_refuses_a_bad_pin_in_one_line(tmp_path, monkeypatch, capsys):
 
 def test_set_pin_asks_twice_and_refuses_a_mismatch(tmp_path, monkeypatch, capsys):
     answers = iter(["2580", "2581"])
+    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     target = tmp_path / "pin.hash"
     assert cli.main(["set-pin", "--file", str(target)]) == 2
     assert "differ" in capsys.readouterr().err and not target.exists()
+
+
+def test_set_pin_on_a_terminal_closed_before_the_second_answer_is_one_line(
+        tmp_path, monkeypatch, capsys):
+    answers = iter(["2580"])
+
+    def getpass(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
+    monkeypatch.setattr("getpass.getpass", getpass)
+    target = tmp_path / "pin.hash"
+    assert cli.main(["set-pin", "--file", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err == "riichi-referee set-pin: no PIN was typed; nothing was changed\n"
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("piped, rc", [("2468\n", 0), ("", 2), ("24\n", 2)],
+                         ids=["a-pin", "nothing", "too-short"])
+def test_set_pin_with_the_pin_piped_in_without_stdin_flag(tmp_path, piped, rc):
+    # `echo 2468 | riichi-referee set-pin` on an install script: no terminal to ask twice on
+    target = tmp_path / "pin.hash"
+    done = subprocess.run([sys.executable, "-m", "referee", "set-pin", "--file", str(target)],
+                          input=piped, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == rc, done.stderr
+    assert "Traceback" not in done.stderr
+    if rc == 0:
+        assert pin.verify_pin(pin.read_pin_hash(target), "2468")
+    else:
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert done.stderr.startswith("riichi-referee set-pin: ")
+        assert not target.exists()
 
 
 def test_default_pin_file_follows_the_environment(monkeypatch, tmp_path):
