@@ -77,12 +77,8 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
 
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
-    max_streams = app.config["RIICHI_MAX_STREAMS"]
-    sizing = size(float(app.config["RIICHI_STREAM_MEMORY_MB"]),
-                  int(max_streams) if max_streams is not None else None)
-    gate = StreamGate(sizing.streams, int(app.config["RIICHI_STREAMS_PER_CLIENT"]))
     app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600),
-                                         gate)
+                                         stream_gate(app.config))
 
     from . import actions, downloads, stream, views
     app.register_blueprint(views.bp)
@@ -103,6 +99,14 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
 
     app.after_request(secure_headers)
     return app
+
+
+def stream_gate(config) -> StreamGate:
+    """The limits on live streams an app's ``config`` asks for (see :mod:`web.capacity`)."""
+    max_streams = config["RIICHI_MAX_STREAMS"]
+    sizing = size(float(config["RIICHI_STREAM_MEMORY_MB"]),
+                  int(max_streams) if max_streams is not None else None)
+    return StreamGate(sizing.streams, int(config["RIICHI_STREAMS_PER_CLIENT"]))
 
 
 def secure_headers(response):

@@ -21,7 +21,7 @@ from datetime import timedelta
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from web import DEFAULTS, secure_headers
+from web import DEFAULTS, secure_headers, stream_gate
 from web.auth import PinGuard, RefereeSessions, csrf_token
 from web.state import Dashboard
 
@@ -39,8 +39,8 @@ class HallDashboard(Dashboard):
     """The hall's per-app state: the board, the PIN guard and sessions (shared with every
     table view), and the open streams of all of them."""
 
-    def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions):
-        super().__init__(None, pin_hash, guard, sessions)
+    def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions, gate):
+        super().__init__(None, pin_hash, guard, sessions, gate)
         self.board = board
         self.table_apps: dict = {}
 
@@ -66,7 +66,8 @@ def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = No
     app.permanent_session_lifetime = timedelta(hours=hours)
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
-    dash = HallDashboard(board, pin_hash, guard, RefereeSessions(hours * 3600))
+    dash = HallDashboard(board, pin_hash, guard, RefereeSessions(hours * 3600),
+                         stream_gate(app.config))
     app.extensions["riichi"] = dash
 
     from . import stream, views
