@@ -4,14 +4,14 @@ events for that frame.
 
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
-model, default the shipped one), ``threads``, ``stable_frames``. A live camera that drops out
+model, default the shipped one), ``tileset`` (the set ``riichi-referee enroll`` wrote),
+``threads``, ``stable_frames``. A live camera that drops out
 mid-game is opened again (:func:`reopening`).
 """
 from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 
 from referee.errors import RefereeError
 
@@ -23,7 +23,6 @@ REOPEN_SECONDS = 2.0
 
 def camera_feed(config_path):
     from .calibration import load_calibration, read_config
-    from .classifier import TileClassifier
     from .sources import open_source
     from .tracker import TableTracker
 
@@ -31,10 +30,8 @@ def camera_feed(config_path):
     if not isinstance(camera, dict):
         raise RefereeError(f"config {config_path}: [camera] must be a table")
     calibration = load_calibration(config_path)
-    model = camera.get("model")
-    if model is not None and not Path(model).is_absolute():
-        model = Path(config_path).parent / model
-    classifier = TileClassifier(model, threads=camera.get("threads"))
+    from .tileset import load_classifier
+    classifier = load_classifier(config_path, threads=camera.get("threads"))
     tracker = TableTracker(calibration.zones, classifier, calibration.px_per_mm,
                            stable_frames=int(camera.get("stable_frames", 3)))
     frames = reopening(open_source, str(camera.get("source", "picamera")))
