@@ -113,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
         clock = VirtualClock()
     else:
         clock = TableClock(offset=offset, speed=config.speed if recorded is not None else 1.0)
-    table = ResumableTable(journal, default_referee_factory(config.ruleset), clock=clock)
+    table = ResumableTable(journal, default_referee_factory(config.ruleset,
+                                                           config.confidence_threshold),
+                           clock=clock)
     buttons = lights = camera = None
     import queue as queue_mod
     if recorded is None:
