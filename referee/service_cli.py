@@ -101,6 +101,23 @@ def build_camera(config: TableConfig):
             "that python3-picamera2 is installed and the user is in the 'video' group)") from None
 
 
+def show_tileset(table, config: TableConfig) -> None:
+    """Which tile set the camera reads with, on the dashboard (as health ``tileset``)."""
+    try:
+        from vision.tileset import describe_config
+        info = describe_config(config.path)
+    except (ImportError, RefereeError) as exc:
+        table.set_health("tileset", False, str(exc))
+        return
+    if info is None:
+        table.set_health("tileset", True, "shipped model (no tile set enrolled)")
+    elif info.get("error"):
+        table.set_health("tileset", False, info["error"])
+    else:
+        table.set_health("tileset", True, f"{info['name']}, enrolled {info['enrolled_at']} "
+                                          f"({info['tiles']} tiles)")
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(message)s", stream=sys.stderr)
@@ -128,10 +145,16 @@ def run(args: argparse.Namespace) -> int:
             log.warning("no [camera] section in %s: the camera is off, only the seat buttons "
                         "and the dashboard feed the table (see `riichi-referee calibrate`)",
                         config.path)
+    if camera is not None:
+        show_tileset(table, config)
     on_submit = None
-    if args.ack:
+    if args.ack or camera is not None:
         def on_submit(event, seq):
-            print(f"ack {seq}", flush=True)
+            if args.ack:
+                print(f"ack {seq}", flush=True)
+            if camera is not None and event.get("type") == "referee":
+                # a referee's correction of a reading teaches the camera (vision.readings)
+                camera.referee_event(event, table.rulings())
     service = TableService(table, clock=clock, buttons=buttons,
                            cameras=[camera] if camera is not None else [], lights=lights,
                            recorded=recorded, notifier=Notifier(),
