@@ -38,8 +38,8 @@ from .classifier import TileClassifier, softmax
 AUGMENTS = 24
 #: How much the prototypes weigh against the model among the enrolled codes (0: the model
 #: alone; 1: the prototypes alone), and how sharply likeness is turned into probability.
-PROTOTYPE_WEIGHT = 0.7
-SHARPNESS = 25.0
+PROTOTYPE_WEIGHT = 0.9
+SHARPNESS = 50.0
 
 
 def model_fingerprint(path: str | Path) -> str:
@@ -115,6 +115,10 @@ def normalise(f: np.ndarray) -> np.ndarray:
         return f.astype(np.float32)
     if f.min() < 0:   # logits: centre them so the direction means something
         f = f - f.mean(axis=1, keepdims=True)
+    return normalise_rows(f)
+
+
+def normalise_rows(f: np.ndarray) -> np.ndarray:
     return (f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)).astype(np.float32)
 
 
@@ -127,9 +131,16 @@ class Adaptation:
 
     feature: str                 # "embedding" or "logits"
     proto_labels: np.ndarray     # int, K
-    prototypes: np.ndarray       # float32, K x D
+    prototypes: np.ndarray       # float32, K x D, unit vectors in the centred space
+    centre: np.ndarray           # float32, D: what every tile of the set shares
     weight: float = PROTOTYPE_WEIGHT
     sharpness: float = SHARPNESS
+
+    def centred(self, feats: np.ndarray) -> np.ndarray:
+        """Features with what the set's tiles share taken out, made unit vectors again: the
+        model's features of an unfamiliar set are all alike, and what tells its tiles apart
+        is what is left."""
+        return normalise_rows(feats - self.centre)
 
     def enrolled(self) -> np.ndarray:
         return np.unique(self.proto_labels)
@@ -157,16 +168,18 @@ def fit_prototypes(base: TileClassifier, crops: Sequence[np.ndarray], labels: Se
     index = {lab: i for i, lab in enumerate(base.labels)}
     y = np.array([index[lab] for lab in aug_labels])
     t = np.array(turns)
+    centre = f.mean(axis=0).astype(np.float32)
+    g = normalise_rows(f - centre)
     protos, plabels = [], []
     for c in np.unique(y):
         for turn in (False, True):
             sel = (y == c) & (t == turn)
             if sel.any():
-                m = f[sel].mean(axis=0)
+                m = g[sel].mean(axis=0)
                 protos.append(m / max(np.linalg.norm(m), 1e-6))
                 plabels.append(c)
     return Adaptation(kind, np.array(plabels, np.int64),
-                      np.array(protos, np.float32).reshape(len(protos), -1))
+                      np.array(protos, np.float32).reshape(len(protos), -1), centre)
 
 
 def adapted_probabilities(logits: np.ndarray, feats: np.ndarray, a: Adaptation) -> np.ndarray:
@@ -175,7 +188,7 @@ def adapted_probabilities(logits: np.ndarray, feats: np.ndarray, a: Adaptation) 
     p = softmax(logits)
     if len(a.prototypes) == 0 or len(p) == 0:
         return p
-    sims = feats @ a.prototypes.T                                # N x K
+    sims = a.centred(feats) @ a.prototypes.T                     # N x K
     codes = a.enrolled()
     best = np.full((len(p), len(codes)), -1.0, np.float32)
     for j, c in enumerate(codes):

@@ -66,9 +66,9 @@ def aruco_dictionary():
     return cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
 
 
-def detect_markers(image: np.ndarray, ids=MARKER_IDS) -> dict[int, np.ndarray]:
-    """The markers of ``ids`` (the table's, by default) seen in ``image``: id -> 4x2 corner
-    array (image pixels)."""
+def detect_markers(image: np.ndarray, wanted=MARKER_IDS) -> dict[int, np.ndarray]:
+    """The markers of ids ``wanted`` (the table's, by default) seen in ``image``: id -> 4x2
+    corner array (image pixels)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -78,7 +78,7 @@ def detect_markers(image: np.ndarray, ids=MARKER_IDS) -> dict[int, np.ndarray]:
     if ids is None:
         return found
     for c, i in zip(corners, ids.ravel()):
-        if int(i) in ids and int(i) not in found:
+        if int(i) in wanted and int(i) not in found:
             found[int(i)] = c.reshape(4, 2).astype(np.float64)
     return found
 

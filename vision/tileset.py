@@ -100,6 +100,7 @@ class TileSet:
             arrays["meta"] = np.array(json.dumps(meta))
             arrays["proto_labels"] = self.adaptation.proto_labels
             arrays["prototypes"] = self.adaptation.prototypes
+            arrays["centre"] = self.adaptation.centre
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
@@ -118,6 +119,7 @@ class TileSet:
                 if "prototypes" in z.files:
                     adaptation = Adaptation(meta["feature"], z["proto_labels"].astype(np.int64),
                                             z["prototypes"].astype(np.float32),
+                                            z["centre"].astype(np.float32),
                                             float(meta["weight"]), float(meta["sharpness"]))
         except FileNotFoundError:
             raise RefereeError(f"tile set {path} does not exist (run riichi-referee enroll, "
