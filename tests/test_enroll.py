@@ -161,3 +161,29 @@ def test_two_tiles_swapped_are_one_line(tmp_path, capsys, shared_data):
     err = capsys.readouterr().err
     assert "the tile in place 1p reads as 9p and the one in place 9p as 1p: are they swapped?" \
         in err
+
+
+def test_the_dashboard_is_told_which_set_and_when(enrolled, tmp_path):
+    from referee.config import load_config
+    from referee.live import LiveTable
+    from referee.service_cli import show_tileset
+
+    table = LiveTable()
+    show_tileset(table, load_config(enrolled))
+    entry = table.health["tileset"]
+    assert entry["ok"] and entry["text"].startswith("Hall A set, enrolled 20")
+    assert entry["text"].endswith("(38 tiles)")
+    bare = tmp_path / "table.toml"
+    bare.write_text("[service]\n")
+    show_tileset(table, load_config(bare))
+    assert table.health["tileset"]["text"] == "shipped model (no tile set enrolled)"
+
+
+def test_a_referee_correction_is_learnt_and_kept(enrolled, model, tmp_path):
+    path = tmp_path / "tileset.npz"
+    path.write_bytes(tileset_path(enrolled).read_bytes())
+    clf = EnrolledClassifier(model, TileSet.load(path), path)
+    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("7s")].crop
+    clf.learn(crop, "7s")
+    kept = TileSet.load(path)
+    assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
