@@ -78,14 +78,6 @@ class TileSet:
         self.adaptation = fit_prototypes(base, list(self.crops), self.labels, seed=seed)
         self.model = model_fingerprint(base.model_path)
 
-    def describe(self) -> dict:
-        """What the dashboard and ``enroll`` say about the set."""
-        kinds = sorted(set(self.labels))
-        return {"name": self.name, "enrolled_at": self.enrolled_at, "photos": self.photos,
-                "tiles": len(self.labels), "kinds": len(kinds),
-                "feature": self.adaptation.feature if self.adaptation else None,
-                "corrections": self.corrections}
-
     # -- storage ----------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         path = Path(path)
