@@ -174,6 +174,7 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         snap["declared_wins"] = [dict(w) for w in hand.declared_wins] if hand else []
         snap["rinshan"] = hand.rinshan if hand else None
         snap["chankan_tile"] = hand.chankan_tile if hand else None
+        snap["checks"] = list(self.checks)   # checks the referee has not answered yet
         return snap
 
     @property

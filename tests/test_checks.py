@@ -51,6 +51,7 @@ def test_a_false_group_on_an_unsure_reading_is_a_check_with_the_crop_and_nothing
     assert check["penalty"] == "dead_hand"          # what it would cost if confirmed
     assert ref.snapshot()["seats"][1]["dead_hand"] is False
     assert list(ref.checks) == [check["ruling_id"]]
+    assert ref.snapshot()["checks"] == [check["ruling_id"]]
 
 
 def test_the_threshold_is_the_tables():
