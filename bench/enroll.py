@@ -22,8 +22,8 @@ alternative measured against them: a last layer fine-tuned on the same features)
   (markers, places, checks, fit), then measured on crops of every label rendered on held-out
   tables (``vision.render.render_set(..., backgrounds="holdout", styles=("Black",))``).
   That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
-  under ``nice``; about a fifth of the default training's work: 600 + 200 crops per label and
-  10 epochs instead of 1500 + 500 and 18, so it is a weaker model than the shipped one, and
+  under ``nice``; about a twelfth of the default training's work: 600 + 200 crops per label
+  and 4 epochs instead of 1500 + 500 and 18, so it is a weaker model than the shipped one, and
   ``before`` on Regular tiles would be lower too).
 
 Features: the model's ``embedding`` output where it has one. A model exported before that
@@ -61,10 +61,10 @@ from vision.tileset import TileSet  # noqa: E402
 #: bench/vision.py's frame times gave: about 60 ms a frame here against about 360 ms there).
 PI5_SLOWDOWN = 6.0
 NO_BLACK_MODEL = ROOT / "runs" / "tiles-no-black.onnx"
-#: The training run behind the ``black`` figures: Regular tiles only, about a fifth of the
+#: The training run behind the ``black`` figures: Regular tiles only, about a twelfth of the
 #: default's work (the CPU it runs on is shared).
 NO_BLACK_TRAINING = ["--styles", "Regular", "--per-label", "600", "--plain-per-label", "200",
-                     "--epochs", "10", "--out", str(NO_BLACK_MODEL)]
+                     "--epochs", "4", "--out", str(NO_BLACK_MODEL)]
 DEFAULT_LABELS = ROOT / "bench" / "labels" / "camerash-raw.json"
 PHOTOS = Path("photos") / "camerash" / "raw-images"
 
