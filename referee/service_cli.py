@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from pathlib import Path
 
 from .config import ConfigError, TableConfig, load_config
@@ -118,6 +119,27 @@ def show_tileset(table, config: TableConfig) -> None:
                                           f"({info['tiles']} tiles)")
 
 
+def feed_back_to_camera(table, camera) -> threading.Thread:
+    """Every referee event the table journals (the dashboard's included) goes to the camera,
+    which learns from a correction of its reading (:mod:`vision.readings`)."""
+    sub = table.hub.subscribe()
+
+    def loop():
+        while True:
+            message = sub.get(timeout=1.0)
+            if message is None or message["kind"] != "event" or \
+                    message["data"].get("type") != "referee":
+                continue
+            try:
+                camera.referee_event(message["data"], table.rulings())
+            except Exception:  # learning is a bonus; the correction itself is journaled
+                log.exception("the camera could not take the referee's correction")
+
+    thread = threading.Thread(target=loop, name="camera-feedback", daemon=True)
+    thread.start()
+    return thread
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(message)s", stream=sys.stderr)
@@ -147,14 +169,11 @@ def run(args: argparse.Namespace) -> int:
                         config.path)
     if camera is not None:
         show_tileset(table, config)
+        feed_back_to_camera(table, camera)
     on_submit = None
-    if args.ack or camera is not None:
+    if args.ack:
         def on_submit(event, seq):
-            if args.ack:
-                print(f"ack {seq}", flush=True)
-            if camera is not None and event.get("type") == "referee":
-                # a referee's correction of a reading teaches the camera (vision.readings)
-                camera.referee_event(event, table.rulings())
+            print(f"ack {seq}", flush=True)
     service = TableService(table, clock=clock, buttons=buttons,
                            cameras=[camera] if camera is not None else [], lights=lights,
                            recorded=recorded, notifier=Notifier(),

@@ -151,3 +151,35 @@ def test_a_referee_correction_teaches_the_classifier_and_the_tracker():
     assert w.learn(correction, check) is True
     assert reader.taught == [((96, 71, 3), "3p")]
     assert tr.label == "3p"
+
+
+def test_the_service_hands_the_referees_correction_to_the_camera():
+    """Whatever way the correction reaches the table (the dashboard's inbox, a test), the
+    camera gets it with the check it answers, and learns in the background."""
+    import threading
+
+    from referee.live import LiveTable
+    from referee.service_cli import feed_back_to_camera
+    from vision.service_feed import CameraFeed
+
+    learnt = threading.Event()
+
+    class Tracker:
+        def learn(self, correction, check):
+            self.got = (correction["tile"], check["ruling_id"])
+            learnt.set()
+            return True
+
+    tracker = Tracker()
+    table = LiveTable(Referee())
+    feed_back_to_camera(table, CameraFeed(iter(()), None, tracker))
+    events = script("0 gs ema2012", "0 hs 0 E 1z", "1 d0 4m", "1.5 c1 chii")
+    meld = {**script("4.5 m1 chii 457m 4m@0")[0], "confidence": 0.6, "unsure_tile": 2,
+            "crop": "data:image/jpeg;base64,/9j/AAAA"}
+    for ev in events + [meld]:
+        table.submit(ev)
+    rid = next(r["ruling_id"] for r in table.rulings() if r.get("check"))
+    table.submit({"type": "referee", "t": 9, "action": "override", "ruling_id": rid,
+                  "tile": "6m", "text": "it is 6m"})
+    assert learnt.wait(5.0)
+    assert tracker.got == ("6m", rid)
