@@ -21,12 +21,9 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .adapt import normalise_rows
-
-
-def base_code(code: str) -> str:
-    """A place's code with a red five as its plain five (``back`` stays ``back``)."""
-    return "5" + code[1] if code[0] == "0" else code
+from .adapt import features, normalise_rows
+from .classifier import softmax
+from .sheet import place_caption, read_sheet
 
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
@@ -50,6 +47,11 @@ class Enrollment:
     model_right: int = 0   # enrolled crops the model alone reads right
 
 
+def base_code(code: str) -> str:
+    """A place's code with a red five as its plain five (``back`` stays ``back``)."""
+    return "5" + code[1] if code[0] == "0" else code
+
+
 def alike_pairs(feats: np.ndarray) -> list[tuple[int, int, float]]:
     """Pairs of places whose tiles look like one kind: in the features centred on the sheet's
     mean (what all tiles of a set share is taken out), each is the other's nearest, at least
@@ -70,11 +72,33 @@ def alike_pairs(feats: np.ndarray) -> list[tuple[int, int, float]]:
     return out
 
 
+def look_alike(where: str, codes: list[str], feats: np.ndarray) -> list[str]:
+    """Two places whose tiles look like one kind (a red five and its plain five may)."""
+    out = []
+    for i, j, sim in alike_pairs(feats):
+        if base_code(codes[i]) == base_code(codes[j]):
+            continue
+        out.append(f"{where}: places {place_caption(codes[i])} and {place_caption(codes[j])} "
+                   f"hold tiles that look alike (likeness {sim:.2f}): is one of them in the "
+                   "wrong place?")
+    return out
+
+
+def swapped(where: str, codes: list[str], read: list[str], sure: np.ndarray) -> list[str]:
+    """Two tiles the model surely reads as each other's places."""
+    at = {c: i for i, c in enumerate(codes)}
+    out = []
+    for i, c in enumerate(codes):
+        j = at.get(read[i])
+        if j is not None and j > i and read[j] == c and min(sure[i], sure[j]) >= SWAPPED:
+            out.append(f"{where}: the tile in place {place_caption(c)} reads as "
+                       f"{place_caption(codes[j])} and the one in place "
+                       f"{place_caption(codes[j])} as {place_caption(c)}: are they swapped?")
+    return out
+
+
 def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enrollment:
     """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``."""
-    from .adapt import features
-    from .sheet import BACK, place_caption, read_sheet
-
     out = Enrollment()
     for where, image in photos:
         try:
@@ -85,42 +109,24 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enro
         out.photos.append(where)
         tiles = []
         for r in readings:
-            code = r.place.code
+            what = place_caption(r.place.code)
             if r.status == "empty":
-                out.problems.append(f"{where}: place {place_caption(code)} is empty")
+                out.problems.append(f"{where}: place {what} is empty")
             elif r.status == "not_a_tile":
-                out.problems.append(f"{where}: place {place_caption(code)} holds something "
-                                    f"smaller than a tile ({r.cover:.0%} of the place): lay the "
-                                    "tile flat in the middle of its place")
+                out.problems.append(f"{where}: place {what} holds something smaller than a "
+                                    f"tile ({r.cover:.0%} of the place): lay the tile flat in "
+                                    "the middle of its place")
             else:
                 tiles.append(r)
         if not tiles:
             continue
         logits, feats, _ = features(base, [r.crop for r in tiles])
         codes = [r.place.code for r in tiles]
-        labels = list(base.labels)
-        for i, j, sim in alike_pairs(feats):
-            if {base_code(codes[i]), base_code(codes[j])} == {base_code(codes[i])} and \
-                    codes[i] != codes[j]:
-                continue   # a red five and its plain five are meant to look alike
-            out.problems.append(
-                f"{where}: places {place_caption(codes[i])} and {place_caption(codes[j])} hold "
-                f"tiles that look alike (likeness {sim:.2f}): is one of them in the wrong place?")
-        from .classifier import softmax
         p = softmax(logits)
-        read = [labels[k] for k in p.argmax(axis=1)]
-        sure = p.max(axis=1)
-        at = {c: i for i, c in enumerate(codes)}
-        for i, c in enumerate(codes):
-            j = at.get(read[i])
-            if j is not None and j > i and read[j] == c and sure[i] >= SWAPPED and \
-                    sure[j] >= SWAPPED:
-                out.problems.append(
-                    f"{where}: the tile in place {place_caption(c)} reads as "
-                    f"{place_caption(codes[j])} and the one in place {place_caption(codes[j])} "
-                    f"as {place_caption(c)}: are they swapped?")
-        out.model_right += sum(1 for c, r in zip(codes, read) if c == r or
-                               (c == BACK and r == "back"))
+        read = [base.labels[k] for k in p.argmax(axis=1)]
+        out.problems += look_alike(where, codes, feats)
+        out.problems += swapped(where, codes, read, p.max(axis=1))
+        out.model_right += sum(1 for c, r in zip(codes, read) if c == r)
         out.crops += [r.crop for r in tiles]
         out.labels += codes
     return out
