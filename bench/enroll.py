@@ -10,12 +10,14 @@ model with the enrolled set, :mod:`vision.adapt`'s prototypes), ``after_last_lay
 alternative measured against them: a last layer fine-tuned on the same features) and
 ``enroll_seconds``:
 
-- ``camerash``: the real photographs of one physical set in ``../shared/data/photos/camerash/
-  raw-images`` (files ``N-k``: groups 1, 2 and 6), with each tile's quad and code from
-  ``bench/labels/camerash-raw.json``. Each photo of a group in turn is the enrollment (every
-  whole tile in it, as the sheet would give one of each kind it holds), and the group's other
-  photos are measured; figures pool every such pair. Tiles cut by a photo's edge and flowers
-  or seasons (code ``x``) are left out.
+- ``camerash``: the real photographs of physical sets in ``../shared/data/photos/camerash/
+  raw-images`` (files ``N-k`` show one set: sets 1, 2 and 6), with each tile's quad and code
+  from ``bench/labels/camerash-raw.json``. Each photo of a set in turn is the enrollment
+  (every whole tile in it) and the set's other photos are read; figures pool every such pair.
+  One photo holds only some of a set's kinds (a sheet holds all), so ``after_enrolled_kinds``
+  also gives the figure on the tiles of kinds the enrollment held, and
+  ``after_leave_one_out`` reads each photo with the set enrolled from all its other photos.
+  Tiles cut by a photo's edge and flowers or seasons (code ``x``) are left out.
 - ``black``: the FluffyStuff ``Black`` style (dark faces, light ink), which a model trained
   with ``--styles Regular`` has never seen: enrolled from a rendered photo of the enrollment
   sheet with one Black tile on each place, through the same path as ``riichi-referee enroll``
@@ -143,7 +145,8 @@ def tile_crop(image: np.ndarray, quad, margin: float = 0.06) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def camerash(base, labels_path: Path, data: Path) -> dict:
+def camerash_photos(labels_path: Path, data: Path) -> dict[str, list[tuple[str, list, list]]]:
+    """Per set (the ``N`` of photos ``N-k``): each photo's name, whole tiles' crops and codes."""
     labels = json.loads(labels_path.read_text())
     groups: dict[str, list[tuple[str, list, list]]] = defaultdict(list)
     for photo in labels["photos"]:
@@ -155,39 +158,66 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
         tiles = [t for t in photo["tiles"] if t["code"] != "x" and not t.get("partial")]
         groups[stem.split("-")[0]].append(
             (name, [tile_crop(image, t["quad"]) for t in tiles], [t["code"] for t in tiles]))
-    out: dict = {"groups": {}}
-    pooled_before, pooled_after, pooled_head, seconds, cpu = [], [], [], [], []
+    return groups
+
+
+def camerash(base, labels_path: Path, data: Path) -> dict:
+    """Each photo of a set enrolls it in turn and the set's other photos are read (``after``;
+    ``after_enrolled_kinds`` counts only the tiles of kinds the photo held, as a full sheet
+    holds every kind); and each photo is read with the set enrolled from all its other photos
+    (``after_leave_one_out``)."""
+    from vision.tileset import EnrolledClassifier
+
+    groups = camerash_photos(labels_path, data)
+    out: dict = {"sets": {}}
+    pooled = defaultdict(list)
+    seconds, cpu = [], []
     for group, photos in sorted(groups.items()):
         rows = []
         for i, (name, crops, codes) in enumerate(photos):
-            measured = [(c, k) for j, p in enumerate(photos) if j != i for c, k in zip(p[1], p[2])]
-            if not crops or not measured:
+            others = [(c, k) for j, p in enumerate(photos) if j != i for c, k in zip(p[1], p[2])]
+            if not crops or not others:
                 continue
-            mcrops, mcodes = [c for c, _ in measured], [k for _, k in measured]
+            mcrops, mcodes = [c for c, _ in others], [k for _, k in others]
             ts, wall, proc = fit_timed(base, crops, codes)
-            from vision.tileset import EnrolledClassifier
-            after = read(EnrolledClassifier(base, ts), mcrops)
-            before = read(base, mcrops)
-            head = head_reads(base, crops, codes, mcrops)
-            pooled_before += list(zip(before, mcodes))
-            pooled_after += list(zip(after, mcodes))
-            pooled_head += list(zip(head, mcodes))
             seconds.append(wall)
             cpu.append(proc)
+            before = list(zip(read(base, mcrops), mcodes))
+            after = list(zip(read(EnrolledClassifier(base, ts), mcrops), mcodes))
+            head = list(zip(head_reads(base, crops, codes, mcrops), mcodes))
+            kinds = set(codes)
+            known = [pair for pair in after if pair[1] in kinds]
+            known_before = [pair for pair in before if pair[1] in kinds]
+            # the other way round: this photo read, the set enrolled from all the others
+            loo = list(zip(read(EnrolledClassifier(base, TileSet.fit(base, mcrops, mcodes)),
+                                crops), codes))
+            loo_before = list(zip(read(base, crops), codes))
+            for key, pairs in (("before", before), ("after", after), ("last_layer", head),
+                               ("known", known), ("known_before", known_before), ("loo", loo),
+                               ("loo_before", loo_before)):
+                pooled[key] += pairs
             rows.append({"enrolled_from": name, "enrolled_tiles": len(crops),
-                         "enrolled_kinds": len(set(codes)), "measured": len(mcodes),
-                         "before": score(list(zip(before, mcodes))),
-                         "after": score(list(zip(after, mcodes))),
-                         "after_last_layer": score(list(zip(head, mcodes))),
-                         "misread_after": sorted({f"{k}->{a}" for a, k in zip(after, mcodes)
-                                                  if a != k})})
-            print(f"  camerash set {group}: enrolled from {name} ({len(crops)} tiles), "
-                  f"{len(mcodes)} measured: before {rows[-1]['before']:.4f}, "
-                  f"after {rows[-1]['after']:.4f} (last layer {rows[-1]['after_last_layer']:.4f})",
-                  flush=True)
-        out["groups"][group] = rows
-    out.update(before=score(pooled_before), after=score(pooled_after),
-               after_last_layer=score(pooled_head), measured=len(pooled_after),
+                         "enrolled_kinds": len(kinds), "measured": len(mcodes),
+                         "before": score(before), "after": score(after),
+                         "after_last_layer": score(head),
+                         "before_enrolled_kinds": score(known_before),
+                         "after_enrolled_kinds": score(known),
+                         "misread_after": sorted({f"{k}->{a}" for a, k in after if a != k}),
+                         "leave_one_out": {"measured": len(codes), "before": score(loo_before),
+                                           "after": score(loo)}})
+            print(f"  set {group}: enrolled from {name} ({len(crops)} tiles, {len(kinds)} "
+                  f"kinds), {len(mcodes)} read: before {score(before):.4f} after "
+                  f"{score(after):.4f} (kinds it held: {score(known_before):.4f} -> "
+                  f"{score(known):.4f}; last layer {score(head):.4f}); {name} read with the "
+                  f"others enrolled: {score(loo_before):.4f} -> {score(loo):.4f}", flush=True)
+        out["sets"][group] = rows
+    out.update(before=score(pooled["before"]), after=score(pooled["after"]),
+               after_last_layer=score(pooled["last_layer"]), measured=len(pooled["after"]),
+               before_enrolled_kinds=score(pooled["known_before"]),
+               after_enrolled_kinds=score(pooled["known"]),
+               measured_enrolled_kinds=len(pooled["known"]),
+               before_leave_one_out=score(pooled["loo_before"]),
+               after_leave_one_out=score(pooled["loo"]),
                enroll_seconds=round(statistics.median(seconds), 2) if seconds else None,
                enroll_cpu_seconds=round(statistics.median(cpu), 2) if cpu else None)
     return out
