@@ -121,8 +121,9 @@ def fit_timed(base, crops, labels):
 
 def head_reads(base, crops, labels, measured) -> list[str]:
     """The alternative: the last layer fine-tuned on the enrolled crops' features."""
-    W, b, _ = adapt.fit_head(base, crops, labels)
-    logits, feats, _ = adapt.features(base, measured)
+    show = adapt.LOOKS[adapt.choose_look(base, crops, labels)[0]]
+    W, b, _ = adapt.fit_head(base, [show(c) for c in crops], labels)
+    logits, feats, _ = adapt.features(base, [show(c) for c in measured])
     return [base.labels[i] for i in (logits + feats @ W.T + b).argmax(axis=1)]
 
 
@@ -251,6 +252,7 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
             "after": score(list(zip(after, truth))),
             "after_last_layer": score(list(zip(head, truth))),
             "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
+            "look": ts.adaptation.look,
             "misread_after": dict(sorted(misread.items())),
             "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
 

@@ -141,6 +141,12 @@ class Adaptation:
     centre: np.ndarray           # float32, D: what every tile of the set shares
     weight: float = PROTOTYPE_WEIGHT
     sharpness: float = SHARPNESS
+    #: how the set's crops are shown to the model (a key of :data:`LOOKS`)
+    look: str = "as_is"
+
+    def shown(self, crops: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Crops as the model is shown them for this set."""
+        return [LOOKS[self.look](c) for c in crops]
 
     def centred(self, feats: np.ndarray) -> np.ndarray:
         """Features with what the set's tiles share taken out, made unit vectors again: the
@@ -165,12 +171,47 @@ def augmented_set(crops: Sequence[np.ndarray], labels: Sequence[str], rng: np.ra
     return out, out_labels, turns
 
 
+def invert_lightness(crop: np.ndarray) -> np.ndarray:
+    """The crop with its lightness turned over and its colours kept (Lab ``L -> 255 - L``):
+    a dark face with light ink becomes a light face with dark ink of the same hues."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+#: Ways a set's crops may be shown to the model. Sets with dark faces and light ink exist; a
+#: model trained on ivory faces reads them far better turned over (bench/enroll.py, the Black
+#: style with a model that never saw it: 15% read right as they are, 98% turned over).
+LOOKS = {"as_is": lambda c: c, "lightness_inverted": invert_lightness}
+#: A look other than as the crops are is chosen only when the model reads this many more of
+#: the enrolled places right with it.
+LOOK_MARGIN = 4
+
+
+def choose_look(base: TileClassifier, crops: Sequence[np.ndarray],
+                labels: Sequence[str]) -> tuple[str, dict[str, int]]:
+    """The look under which the model alone reads most enrolled crops as their places (as
+    they are unless another does clearly better), and how many each look read right."""
+    right = {}
+    for name, show in LOOKS.items():
+        read = base.classify([show(c) for c in crops])
+        right[name] = sum(1 for (got, _), want in zip(read, labels) if got == want)
+    best = max(right, key=lambda k: right[k])
+    if right[best] < right["as_is"] + LOOK_MARGIN:
+        best = "as_is"
+    return best, right
+
+
 def fit_prototypes(base: TileClassifier, crops: Sequence[np.ndarray], labels: Sequence[str],
-                   seed: int = 0, n: int = AUGMENTS) -> Adaptation:
-    """Prototypes of each enrolled code, one per orientation, from augmented crops."""
+                   seed: int = 0, n: int = AUGMENTS, look: str | None = None) -> Adaptation:
+    """Prototypes of each enrolled code, one per orientation, from augmented crops shown in
+    the set's look (chosen here by :func:`choose_look` unless given)."""
+    if look is None:
+        look = choose_look(base, crops, labels)[0]
+    show = LOOKS[look]
     rng = np.random.default_rng(seed)
     aug, aug_labels, turns = augmented_set(crops, labels, rng, n)
-    _, f, kind = features(base, aug)
+    _, f, kind = features(base, [show(c) for c in aug])
     index = {lab: i for i, lab in enumerate(base.labels)}
     y = np.array([index[lab] for lab in aug_labels])
     t = np.array(turns)
@@ -185,7 +226,8 @@ def fit_prototypes(base: TileClassifier, crops: Sequence[np.ndarray], labels: Se
                 protos.append(m / max(np.linalg.norm(m), 1e-6))
                 plabels.append(c)
     return Adaptation(kind, np.array(plabels, np.int64),
-                      np.array(protos, np.float32).reshape(len(protos), -1), centre)
+                      np.array(protos, np.float32).reshape(len(protos), -1), centre,
+                      look=look)
 
 
 def adapted_probabilities(logits: np.ndarray, feats: np.ndarray, a: Adaptation) -> np.ndarray:

@@ -89,6 +89,7 @@ class TileSet:
             meta["feature"] = self.adaptation.feature
             meta["weight"] = self.adaptation.weight
             meta["sharpness"] = self.adaptation.sharpness
+            meta["look"] = self.adaptation.look
             arrays["meta"] = np.array(json.dumps(meta))
             arrays["proto_labels"] = self.adaptation.proto_labels
             arrays["prototypes"] = self.adaptation.prototypes
@@ -112,7 +113,8 @@ class TileSet:
                     adaptation = Adaptation(meta["feature"], z["proto_labels"].astype(np.int64),
                                             z["prototypes"].astype(np.float32),
                                             z["centre"].astype(np.float32),
-                                            float(meta["weight"]), float(meta["sharpness"]))
+                                            float(meta["weight"]), float(meta["sharpness"]),
+                                            str(meta.get("look", "as_is")))
         except FileNotFoundError:
             raise RefereeError(f"tile set {path} does not exist (run riichi-referee enroll, "
                                "or enroll --clear to use the shipped model alone)") from None
@@ -226,8 +228,9 @@ class EnrolledClassifier:
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32)
-        logits, feats, _ = features(self.base, crops)
-        return adapted_probabilities(logits, feats, self.tileset.adaptation)
+        a = self.tileset.adaptation
+        logits, feats, _ = features(self.base, a.shown(crops))
+        return adapted_probabilities(logits, feats, a)
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         p = self.probabilities(crops)
