@@ -209,6 +209,9 @@ def run(args) -> int:
     print(f"enrolled {name!r}: {n} tiles from {len(reading.photos)} photo"
           f"{'s' if len(reading.photos) != 1 else ''} in {seconds:.1f} s; the model alone read "
           f"{reading.model_right} of them right")
+    if tileset.adaptation.look != "as_is":
+        print(f"the set's crops are shown to the model {tileset.adaptation.look.replace('_', ' ')} "
+              "(it reads them better so: dark faces, light ink)")
     if args.dry_run:
         return 0
     target = save_to_config(tileset, Path(args.config))
