@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "buttons": ("hardware.cli", "wiring check: print each seat-button press and light its seat"),
     "calibrate": ("vision.calibrate_cli", "camera calibration with ArUco markers, and table zones"),
     "detect": ("vision.detect_cli", "list the tiles seen in a photo or a top-down table image"),
+    "enroll": ("vision.enroll", "teach the table the tournament's own tile set from a photo "
+                                "of the enrollment sheet"),
     "set-pin": ("web.pin_cli", "set the referee PIN for the dashboard (stored hashed)"),
     "hall": ("hall.cli", "the head referee's view of every table of a hall (MQTT broker)"),
     "hall-broker": ("hall.broker_cli", "write a hall broker's users, ACL and settings"),

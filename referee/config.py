@@ -11,6 +11,7 @@ Example::
     [service]
     ruleset = "ema2012"      # overrides the ruleset of game_start; omit to use the game's own
     camera_timeout = 5.0     # seconds without a camera frame before the dashboard warns
+    confidence_threshold = 0.8  # camera readings below it are unsure: violations on them are checks
     # replay = "game.jsonl"  # rehearsal: play a recorded event log instead of the sensors
     # speed = 1.0            # replay speed; 0 = as fast as possible
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .checks import DEFAULT_CONFIDENCE_THRESHOLD
 from .errors import RefereeError
 
 DEFAULT_JOURNAL = "journal.sqlite"
@@ -45,6 +47,7 @@ class TableConfig:
     path: Path | None = None
     ruleset: str | None = None
     camera_timeout: float = 5.0
+    confidence_threshold: float = DEFAULT_CONFIDENCE_THRESHOLD
     replay: Path | None = None
     speed: float = 1.0
     journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL))
@@ -62,6 +65,7 @@ class TableConfig:
 _SERVICE = {
     "ruleset": (str, None, "a ruleset name such as \"ema2012\""),
     "camera_timeout": ((int, float), lambda v: v > 0, "a number of seconds above 0"),
+    "confidence_threshold": ((int, float), lambda v: 0 <= v <= 1, "a number from 0 to 1"),
     "replay": (str, None, "the path of an event log"),
     "speed": ((int, float), lambda v: v >= 0, "a number 0 or more (0 = as fast as possible)"),
 }
@@ -118,6 +122,8 @@ def load_config(path: str | os.PathLike | None) -> TableConfig:
         path=path,
         ruleset=service.get("ruleset"),
         camera_timeout=float(service.get("camera_timeout", 5.0)),
+        confidence_threshold=float(service.get("confidence_threshold",
+                                               DEFAULT_CONFIDENCE_THRESHOLD)),
         replay=resolve(service["replay"]) if service.get("replay") else None,
         speed=float(service.get("speed", 1.0)),
         journal=resolve(journal.get("path", DEFAULT_JOURNAL)) if "path" in journal

@@ -101,6 +101,7 @@ in a module named for it, all working on the state set up in :meth:`Referee._res
 from __future__ import annotations
 
 from .calls import CallRules
+from .checks import DEFAULT_CONFIDENCE_THRESHOLD, CheckRules
 from .claims import ClaimWindow
 from .fifth_copy import COPIES, over_four, too_many
 from .hand_end import HandEndRules, final_points
@@ -117,13 +118,18 @@ __all__ = ["Referee", "final_points"]
 
 
 class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
-              RefereeActions):
-    """Judges one table's events; see the module docstring for the contract."""
+              RefereeActions, CheckRules):
+    """Judges one table's events; see the module docstring for the contract.
 
-    def __init__(self, ruleset: str | None = None):
+    ``confidence_threshold``: camera readings below it are unsure, and a violation resting on
+    one is a check for the referee (:mod:`referee.checks`)."""
+
+    def __init__(self, ruleset: str | None = None,
+                 confidence_threshold: float = DEFAULT_CONFIDENCE_THRESHOLD):
         if ruleset is not None:
             get_ruleset(ruleset)  # an unknown name fails here, before any event
         self._forced_ruleset = ruleset
+        self.confidence_threshold = float(confidence_threshold)
         #: every event fed, in order (undo rebuilds from it); indexes in ``_voided`` are undone
         self._log: list[dict] = []
         self._voided: set[int] = set()
@@ -141,10 +147,12 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         self._out = out
         if not self._rebuilding:
             self._log.append(event)
+            self._rebuild_at = len(self._log) - 1
         t = float(event["t"])
         self._close_due(t, strict=True)
         if t > self.table.t:
             self.table.t = t
+        self._note_reading(event, t)
         getattr(self, "_on_" + event["type"])(event, t)
         return out
 
@@ -177,6 +185,7 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         snap["declared_wins"] = [dict(w) for w in hand.declared_wins] if hand else []
         snap["rinshan"] = hand.rinshan if hand else None
         snap["chankan_tile"] = hand.chankan_tile if hand else None
+        snap["checks"] = list(self.checks)   # checks the referee has not answered yet
         return snap
 
     @property
@@ -203,6 +212,7 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         #: (seat, call) presses rejected late on ``last_closed``
         self.late_presses: set = set()
         self._out: list[dict] = []
+        self._reset_readings()
 
     def _emit(self, ruling: dict, t: float) -> dict:
         ruling["t"] = t
@@ -212,7 +222,15 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         return ruling
 
     def _violation(self, kind: str, seat: int | None, text: str, t: float, **extra) -> dict:
-        r = self._emit(violation(self.table.ruleset, kind, seat, text, **extra), t)
+        r = violation(self.table.ruleset, kind, seat, text, **extra)
+        unsure = self._unsure_reading(kind, seat) if r["penalty"] != "none" else None
+        if unsure is not None:
+            # resting on a reading the camera is not sure of: asked, not applied
+            r.update(self._check_keys(unsure))
+            r = self._emit(r, t)
+            self._hold_check(r, unsure)
+            return r
+        r = self._emit(r, t)
         if r["penalty"] in ("dead_hand", "chombo") and seat is not None and self.table.hand:
             # a chombo ends the hand for the table (judged by the referee); until then the
             # offender's hand is as good as dead

@@ -23,6 +23,8 @@ class RefereeActions:
             if e.get("referee_call") is True:
                 self._withdraw_presses(e.get("seat"))
             return
+        if action in ("override", "penalty") and self._answer_check(e, t):
+            return   # the answer to a check (referee.checks)
         if action == "override":
             rid = e.get("ruling_id")
             if rid is None:
@@ -92,8 +94,11 @@ class RefereeActions:
         seat = e.get("seat")
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
             seat = None
-        r = self._emit({"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
-                        "rule": "referee decision", "text": text, "by_referee": True}, t)
+        ruling = {"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
+                  "rule": "referee decision", "text": text, "by_referee": True}
+        if e.get("confirms"):   # a check confirmed (referee.checks): the rule it cited
+            ruling.update(rule=e["rule"], confirms=e["confirms"])
+        r = self._emit(ruling, t)
         hand = self.table.hand
         if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
             self._mark_dead(seat, r["ruling_id"])
@@ -115,15 +120,22 @@ class RefereeActions:
         if target is None:
             return
         self._voided.add(target)
+        self._rebuild(undo_index, t)
+
+    def _rebuild(self, until: int, t: float) -> None:
+        """The state made again from the first ``until`` events of the log (those voided, and
+        undos, left out), silently: rulings are not emitted again, and ids keep counting from
+        where they were, so a ruling made after it never reuses an id."""
         saved_id, saved_out = self._next_id, self._out
         overrides = dict(self.table.overrides)
         self._rebuilding = True
         try:
             self._reset()
             self._next_id = 1
-            for i, ev in enumerate(self._log[:undo_index]):
+            for i, ev in enumerate(self._log[:until]):
                 if i in self._voided or (ev["type"] == "referee" and ev["action"] == "undo"):
                     continue
+                self._rebuild_at = i
                 self.feed(ev)
         finally:
             self._rebuilding = False

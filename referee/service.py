@@ -83,10 +83,13 @@ class VirtualClock:
         return 0.0
 
 
-def default_referee_factory(ruleset: str | None = None) -> Callable[[], Any]:
+def default_referee_factory(ruleset: str | None = None,
+                            confidence_threshold: float | None = None) -> Callable[[], Any]:
     def make():
         from .core import Referee
-        return Referee(ruleset)
+        if confidence_threshold is None:
+            return Referee(ruleset)
+        return Referee(ruleset, confidence_threshold)
     return make
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from pathlib import Path
 
 from .config import ConfigError, TableConfig, load_config
@@ -104,6 +105,44 @@ def build_camera(config: TableConfig):
             "that python3-picamera2 is installed and the user is in the 'video' group)") from None
 
 
+def show_tileset(table, config: TableConfig) -> None:
+    """Which tile set the camera reads with, on the dashboard (as health ``tileset``)."""
+    try:
+        from vision.tileset import describe_config
+        info = describe_config(config.path)
+    except (ImportError, RefereeError) as exc:
+        table.set_health("tileset", False, str(exc))
+        return
+    if info is None:
+        table.set_health("tileset", True, "shipped model (no tile set enrolled)")
+    elif info.get("error"):
+        table.set_health("tileset", False, info["error"])
+    else:
+        table.set_health("tileset", True, f"{info['name']}, enrolled {info['enrolled_at']} "
+                                          f"({info['tiles']} tiles)")
+
+
+def feed_back_to_camera(table, camera) -> threading.Thread:
+    """Every referee event the table journals (the dashboard's included) goes to the camera,
+    which learns from a correction of its reading (:mod:`vision.readings`)."""
+    sub = table.hub.subscribe()
+
+    def loop():
+        while True:
+            message = sub.get(timeout=1.0)
+            if message is None or message["kind"] != "event" or \
+                    message["data"].get("type") != "referee":
+                continue
+            try:
+                camera.referee_event(message["data"], table.rulings())
+            except Exception:  # learning is a bonus; the correction itself is journaled
+                log.exception("the camera could not take the referee's correction")
+
+    thread = threading.Thread(target=loop, name="camera-feedback", daemon=True)
+    thread.start()
+    return thread
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(message)s", stream=sys.stderr)
@@ -118,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
         clock = VirtualClock()
     else:
         clock = TableClock(offset=offset, speed=config.speed if recorded is not None else 1.0)
-    table = ResumableTable(journal, default_referee_factory(config.ruleset), clock=clock)
+    table = ResumableTable(journal, default_referee_factory(config.ruleset,
+                                                           config.confidence_threshold),
+                           clock=clock)
     buttons = lights = camera = None
     import queue as queue_mod
     if recorded is None:
@@ -131,6 +172,9 @@ def run(args: argparse.Namespace) -> int:
             log.warning("no [camera] section in %s: the camera is off, only the seat buttons "
                         "and the dashboard feed the table (see `riichi-referee calibrate`)",
                         config.path)
+    if camera is not None:
+        show_tileset(table, config)
+        feed_back_to_camera(table, camera)
     on_submit = None
     if args.ack:
         def on_submit(event, seq):

@@ -161,7 +161,7 @@ class WinRules:
 
     def _chombo(self, kind: str, seat_no: int, text: str, t: float) -> None:
         r = self._violation(kind, seat_no, text, t)
-        if r["penalty"] == "chombo":
+        if r["penalty"] == "chombo" and not r.get("check"):
             self._charge_chombo(seat_no)
 
     def _charge_chombo(self, seat_no: int) -> None:
@@ -173,9 +173,11 @@ class WinRules:
             seat_no, hand.dealer, rs.chombo_style, rs.chombo_amount))
 
     def _finish_reveals(self, t: float) -> None:
-        """End the hand once every declared win has been judged."""
+        """End the hand once every declared win has been judged (and no check on a revealed
+        hand waits for the referee: :mod:`referee.checks`)."""
         hand = self.table.hand
-        if hand.result is not None or any(not w["judged"] for w in hand.declared_wins):
+        if hand.result is not None or any(not w["judged"] for w in hand.declared_wins) \
+                or self._reveal_checks:
             return
         if hand.wins_judged:
             self._end_hand(t, "tsumo" if hand.wins_judged[0]["from"] is None else "ron")

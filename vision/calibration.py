@@ -35,32 +35,40 @@ MARKER_IDS = (0, 1, 2, 3)
 @dataclass(frozen=True)
 class TableLayout:
     """The physical table: playing area ``width_mm`` x ``height_mm``, markers ``marker_mm``
-    wide, their outer corners ``margin_mm`` in from the table corners."""
+    wide, their outer corners ``margin_mm`` in from the table corners. ``marker_ids``: the
+    ArUco ids at the top-left, top-right, bottom-right and bottom-left corners (another
+    rectangle with its own markers, such as the tile-set enrollment sheet, uses other ids)."""
 
     width_mm: float = 800.0
     height_mm: float = 800.0
     marker_mm: float = 50.0
     margin_mm: float = 5.0
+    marker_ids: tuple[int, ...] = MARKER_IDS
 
     def marker_corners(self, marker_id: int) -> np.ndarray:
         """The 4 corners of a marker in table mm, in ArUco's order (its TL, TR, BR, BL when
         laid upright)."""
         m, g = self.marker_mm, self.margin_mm
-        x0 = g if marker_id in (0, 3) else self.width_mm - g - m
-        y0 = g if marker_id in (0, 1) else self.height_mm - g - m
+        corner = self.marker_ids.index(marker_id)
+        x0 = g if corner in (0, 3) else self.width_mm - g - m
+        y0 = g if corner in (0, 1) else self.height_mm - g - m
         return np.array([[x0, y0], [x0 + m, y0], [x0 + m, y0 + m], [x0, y0 + m]], np.float64)
 
     def to_dict(self) -> dict:
-        return {"width_mm": self.width_mm, "height_mm": self.height_mm,
-                "marker_mm": self.marker_mm, "margin_mm": self.margin_mm}
+        d = {"width_mm": self.width_mm, "height_mm": self.height_mm,
+             "marker_mm": self.marker_mm, "margin_mm": self.margin_mm}
+        if tuple(self.marker_ids) != MARKER_IDS:
+            d["marker_ids"] = list(self.marker_ids)
+        return d
 
 
 def aruco_dictionary():
     return cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """The table markers seen in ``image``: id -> 4x2 corner array (image pixels)."""
+def detect_markers(image: np.ndarray, wanted=MARKER_IDS) -> dict[int, np.ndarray]:
+    """The markers of ids ``wanted`` (the table's, by default) seen in ``image``: id -> 4x2
+    corner array (image pixels)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -70,7 +78,7 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     if ids is None:
         return found
     for c, i in zip(corners, ids.ravel()):
-        if int(i) in MARKER_IDS and int(i) not in found:
+        if int(i) in wanted and int(i) not in found:
             found[int(i)] = c.reshape(4, 2).astype(np.float64)
     return found
 
@@ -134,7 +142,10 @@ class Calibration:
             h = np.array(d["homography"], np.float64)
             if h.shape != (3, 3):
                 raise ValueError("homography must be 3x3")
-            layout = TableLayout(**d.get("layout", {}))
+            layout = dict(d.get("layout", {}))
+            if "marker_ids" in layout:
+                layout["marker_ids"] = tuple(int(i) for i in layout["marker_ids"])
+            layout = TableLayout(**layout)
             zones = [Zone.from_dict(z) for z in d.get("zones", [])]
             return cls(h, tuple(int(v) for v in d["image_size"]), layout,
                        float(d.get("px_per_mm", 2.0)), float(d.get("reprojection_px", 0.0)),
@@ -177,21 +188,22 @@ def _match_corners(found: dict[int, np.ndarray], layout: TableLayout,
     return np.vstack(img_pts), np.vstack(table_pts)
 
 
-def calibrate(image: np.ndarray, layout: TableLayout | None = None, px_per_mm: float = 2.0,
-              zones: list[Zone] | None = None) -> Calibration:
-    """Find the four markers in a camera image and fit the image -> table homography.
+def fit_homography(image: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, float]:
+    """The image -> layout-mm homography fitted on the 16 corners of ``layout``'s four markers
+    in ``image``, and its RMS reprojection error in image pixels.
 
     Raises RefereeError naming the missing markers when not all four are seen.
     """
-    layout = layout or TableLayout()
-    found = detect_markers(image)
-    missing = [i for i in MARKER_IDS if i not in found]
+    ids = tuple(layout.marker_ids)
+    found = detect_markers(image, ids)
+    missing = [i for i in ids if i not in found]
     if missing:
         seen = ", ".join(map(str, sorted(found))) or "none"
         raise RefereeError(f"table markers {', '.join(map(str, missing))} not found "
-                           f"(seen: {seen}); need ArUco 4x4 ids 0-3 at the table corners")
-    centres_img = np.array([found[i].mean(axis=0) for i in MARKER_IDS])
-    centres_table = np.array([layout.marker_corners(i).mean(axis=0) for i in MARKER_IDS])
+                           f"(seen: {seen}); need ArUco 4x4 ids {ids[0]}-{ids[-1]} at the "
+                           "table corners")
+    centres_img = np.array([found[i].mean(axis=0) for i in ids])
+    centres_table = np.array([layout.marker_corners(i).mean(axis=0) for i in ids])
     rough = cv2.getPerspectiveTransform(centres_img.astype(np.float32),
                                         centres_table.astype(np.float32))
     img_pts, table_pts = _match_corners(found, layout, rough)
@@ -201,6 +213,17 @@ def calibrate(image: np.ndarray, layout: TableLayout | None = None, px_per_mm: f
                            "(are they on one flat table?)")
     back = cv2.perspectiveTransform(table_pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(-1, 2)
     err = float(np.sqrt(np.mean(np.sum((back - img_pts) ** 2, axis=1))))
+    return h, err
+
+
+def calibrate(image: np.ndarray, layout: TableLayout | None = None, px_per_mm: float = 2.0,
+              zones: list[Zone] | None = None) -> Calibration:
+    """Find the four markers in a camera image and fit the image -> table homography.
+
+    Raises RefereeError naming the missing markers when not all four are seen.
+    """
+    layout = layout or TableLayout()
+    h, err = fit_homography(image, layout)
     height, width = image.shape[:2]
     return Calibration(h, (width, height), layout, px_per_mm, err, list(zones or []))
 

@@ -24,6 +24,9 @@ from referee.errors import RefereeError
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "tiles.onnx"
 
+#: Name of the model's optional second output: the features its last layer reads.
+EMBEDDING_OUTPUT = "embedding"
+
 #: Network input, width x height: a tile upright (long side vertical).
 INPUT_WIDTH, INPUT_HEIGHT = 48, 64
 
@@ -51,6 +54,13 @@ def prepare(crop: np.ndarray, width: int = INPUT_WIDTH, height: int = INPUT_HEIG
     shrink = w > width or h > height
     return cv2.resize(crop, (width, height),
                       interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of N x C scores."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
 
 
 class TileClassifier:
@@ -90,6 +100,11 @@ class TileClassifier:
         except Exception as exc:  # onnxruntime raises its own types for corrupt files
             raise RefereeError(f"{path}: cannot load tile model ({exc})") from None
         self._input = self._session.get_inputs()[0].name
+        outputs = [o.name for o in self._session.get_outputs()]
+        #: whether the model also gives its penultimate features (output ``embedding``, which
+        #: tile-set enrollment compares crops in); older models give logits only
+        self.has_embedding = EMBEDDING_OUTPUT in outputs
+        self._outputs = [outputs[0]] + ([EMBEDDING_OUTPUT] if self.has_embedding else [])
         self.model_path = path
 
     def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -97,14 +112,19 @@ class TileClassifier:
         x = np.stack([prepare(c, self.input_width, self.input_height) for c in crops])
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
 
+    def outputs(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """The network's logits (N x len(labels)) and, when the model has it, its embedding
+        (N x D, the features the last layer reads; None otherwise)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32), None
+        out = self._session.run(self._outputs, {self._input: self.batch(crops)})
+        return out[0], (out[1] if self.has_embedding else None)
+
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Softmax over :attr:`labels` for every crop, N x len(labels)."""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32)
-        logits = self._session.run(None, {self._input: self.batch(crops)})[0]
-        logits = logits - logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        return p / p.sum(axis=1, keepdims=True)
+        return softmax(self.outputs(crops)[0])
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         """``(label, confidence)`` for each crop, in order, in one batch.

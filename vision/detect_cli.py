@@ -33,17 +33,19 @@ def add_arguments(parser) -> None:
                         help="model: the ONNX tile model (default); art: match the rendered "
                              "FluffyStuff art (for synthetic tables only)")
     parser.add_argument("--model", default=None, help="path of the .onnx tile model")
+    parser.add_argument("--config", default=None,
+                        help="a table config: read with its model and enrolled tile set")
     parser.add_argument("--min-confidence", type=float, default=0.0,
                         help="leave out tiles named with less confidence than this")
 
 
-def load_classifier(kind: str, model: str | None = None):
+def load_classifier(kind: str, model: str | None = None, config: str | None = None):
     if kind == "art":
         from .synthetic import ArtClassifier
         return ArtClassifier()
-    from .classifier import TileClassifier
+    from .tileset import load_classifier as table_classifier
     try:
-        return TileClassifier(model)
+        return table_classifier(config, model)
     except RefereeError as exc:
         raise RefereeError(f"{exc}; for rendered tables try --classifier art") from None
 
@@ -93,7 +95,7 @@ def run(args) -> int:
     from .sources import read_image
 
     image = read_image(args.image)
-    classifier = load_classifier(args.classifier, args.model)
+    classifier = load_classifier(args.classifier, args.model, args.config)
     tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo)
              if t["confidence"] >= args.min_confidence]
     if args.json:

@@ -196,11 +196,14 @@ def _fill(canvas, poly, colour, shift=4):
 
 
 def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
-                varied: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                varied: bool = False, styles: tuple[str, ...] = STYLES) -> tuple[np.ndarray, np.ndarray]:
     """The top of the tile, (fh, fw) float32 BGR, and the side colour under it (face layer).
 
-    ``varied`` draws other sets' designs than the art's own (see :func:`_vary_face`)."""
+    ``varied`` draws other sets' designs than the art's own (see :func:`_vary_face`).
+    ``styles``: the FluffyStuff styles it may be drawn in (both: Regular 85% of the time)."""
     style = STYLES[0] if rng.random() < 0.85 else STYLES[1]
+    if style not in styles:
+        style = styles[0]   # the same draws either way, so the default stays reproducible
     if label == "back":
         return _back_image(rng, art, fw, fh)
     face_colour = _ivory(rng) if style == "Regular" else np.full(3, rng.uniform(15, 60), np.float32)
@@ -377,14 +380,16 @@ def _back_image(rng, art, fw, fh):
     return np.clip(img, 0, 255), _ivory(rng)
 
 
-def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, varied=False):
+def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, varied=False,
+              styles=STYLES):
     """Draw a tile whose top face has its corner at (x, y) on ``canvas`` (float32 BGR).
 
     ``side`` is the (dx, dy) offset, in pixels, at which the bottom of the tile shows past its
     top, as a camera off to one side sees it; the layer nearest the top is face-coloured, the
     rest is the coloured back. ``varied``: the face in other sets' designs (training only).
+    ``styles``: the art styles the face may be drawn in.
     """
-    top, layer = _face_image(rng, art, label, fw, fh, varied)
+    top, layer = _face_image(rng, art, label, fw, fh, varied, styles)
     if back_colour is None:
         back_colour = _back_colour(rng)
     if label == "back":
@@ -544,7 +549,8 @@ def _cut_label(rng) -> str:
 
 
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
-                backgrounds: str = "train", harsh: bool = False) -> np.ndarray:
+                backgrounds: str = "train", harsh: bool = False,
+                styles: tuple[str, ...] = STYLES) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
 
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
@@ -555,7 +561,8 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     other sets' designs (warped strokes, framed white dragons, corner indices). Most training
     crops use it so the net must read tiles by their coarse shapes rather than the fine strokes
     of this one set's art; held-out sets use only the gentler default, which draws the art as
-    it is.
+    it is. ``styles``: the art styles tiles may be drawn in (a model trained without
+    ``Black`` is measured on it by ``bench/enroll.py``).
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
@@ -579,13 +586,14 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         horizontal = rng.random() < 0.5
         for k, d in enumerate((-1, 1)):
             ox, oy = ((fw + gap) / 2 * d, 0) if horizontal else (0, (fh + gap) / 2 * d)
-            draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour, harsh)
+            draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour, harsh,
+                      styles)
     else:
         if rng.random() < 0.6:
             for k, (dx, dy) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
                 if rng.random() < 0.45:
                     draw_tile(rng, canvas, art, nb_labels[k], x + dx * (fw + gap),
-                              y + dy * (fh + gap), fw, fh, side, back_colour, harsh)
+                              y + dy * (fh + gap), fw, fh, side, back_colour, harsh, styles)
         if kind == "partial":
             # Only a part of a tile in the crop: the detector cut one badly.
             frac = rng.uniform(0.25, 0.5)
@@ -596,7 +604,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         if kind in LABELS or kind == "partial" or (kind == "hand" and rng.random() < 0.7):
             lab = (kind if kind in LABELS else _cut_label(rng) if kind == "partial"
                    else LABELS[rng.integers(0, 38)])
-            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh)
+            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh, styles)
         if kind == "stick":  # a riichi or point stick lying on the table
             L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
             stick = _rounded_rect(x + fw / 2 - L / 2, y + fh / 2 - T / 2, L, T, T / 2)
@@ -646,12 +654,13 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
 
 
 def render_set(art: TileArt, n_per_label: int, seed: int, *, backgrounds: str = "train",
-               labels: tuple[str, ...] = LABELS) -> tuple[list[np.ndarray], list[str]]:
+               labels: tuple[str, ...] = LABELS,
+               styles: tuple[str, ...] = STYLES) -> tuple[list[np.ndarray], list[str]]:
     """``n_per_label`` crops of every label, reproducibly from ``seed``."""
     rng = np.random.default_rng(seed)
     crops, names = [], []
     for _ in range(n_per_label):
         for lab in labels:
-            crops.append(render_crop(art, lab, rng, backgrounds=backgrounds))
+            crops.append(render_crop(art, lab, rng, backgrounds=backgrounds, styles=styles))
             names.append(lab)
     return crops, names

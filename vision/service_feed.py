@@ -4,14 +4,18 @@ events for that frame.
 
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
-model, default the shipped one), ``threads``, ``stable_frames``. A live camera that drops out
-mid-game is opened again (:func:`reopening`).
+model, default the shipped one), ``tileset`` (the set ``riichi-referee enroll`` wrote),
+``threads``, ``stable_frames``; and ``[service] confidence_threshold`` (readings below it
+carry their crop). A live camera that
+drops out mid-game is opened again (:func:`reopening`). Readings are weighed with what the
+game allows (:mod:`vision.readings`), and a referee's correction is fed back
+(:meth:`CameraFeed.referee_event`).
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from pathlib import Path
 
 from referee.errors import RefereeError
 
@@ -21,29 +25,72 @@ log = logging.getLogger(__name__)
 REOPEN_SECONDS = 2.0
 
 
-def camera_feed(config_path):
+def camera_feed(config_path) -> "CameraFeed":
+    from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD
+
     from .calibration import load_calibration, read_config
-    from .classifier import TileClassifier
+    from .readings import WeighedTracker
     from .sources import open_source
+    from .tileset import load_classifier
     from .tracker import TableTracker
 
-    camera = read_config(config_path).get("camera", {})
+    config = read_config(config_path)
+    camera = config.get("camera", {})
     if not isinstance(camera, dict):
         raise RefereeError(f"config {config_path}: [camera] must be a table")
+    service = config.get("service", {})
+    threshold = service.get("confidence_threshold", DEFAULT_CONFIDENCE_THRESHOLD) \
+        if isinstance(service, dict) else DEFAULT_CONFIDENCE_THRESHOLD
     calibration = load_calibration(config_path)
-    model = camera.get("model")
-    if model is not None and not Path(model).is_absolute():
-        model = Path(config_path).parent / model
-    classifier = TileClassifier(model, threads=camera.get("threads"))
-    tracker = TableTracker(calibration.zones, classifier, calibration.px_per_mm,
-                           stable_frames=int(camera.get("stable_frames", 3)))
+    classifier = load_classifier(config_path, threads=camera.get("threads"))
+    tracker = WeighedTracker(TableTracker(calibration.zones, classifier, calibration.px_per_mm,
+                                          stable_frames=int(camera.get("stable_frames", 3))),
+                             float(threshold))
     frames = reopening(open_source, str(camera.get("source", "picamera")))
+    return CameraFeed(frames, calibration, tracker)
 
-    def feed():
-        for frame, t_ns in frames:
-            yield t_ns / 1e9, tracker.update(calibration.warp(frame), t_ns)
 
-    return feed()
+class CameraFeed:
+    """The camera's frames through the tracker, as ``(t_mono, events)`` per frame; and the way
+    back for a referee's correction of a reading (:meth:`referee_event`)."""
+
+    def __init__(self, frames, calibration, tracker):
+        self.frames = frames
+        self.calibration = calibration
+        self.tracker = tracker
+        self._lock = threading.Lock()
+
+    def __iter__(self):
+        for frame, t_ns in self.frames:
+            topdown = self.calibration.warp(frame)
+            with self._lock:
+                events = self.tracker.update(topdown, t_ns)
+            yield t_ns / 1e9, events
+
+    def referee_event(self, event: dict, rulings: list[dict]) -> None:
+        """A referee event journaled: a correction of a check (``override`` naming a check
+        ruling, with ``tile``) is fed back to the tracker and, in the background (fitting
+        takes seconds), to the enrolled tile set."""
+        if event.get("type") != "referee" or event.get("action") != "override" or \
+                not event.get("tile") or event.get("ruling_id") is None:
+            return
+        rid = str(event["ruling_id"])
+        check = next((r for r in rulings if str(r.get("ruling_id")) == rid and r.get("check")),
+                     None)
+        if check is None:
+            return
+
+        def learn():
+            try:
+                with self._lock:
+                    learnt = self.tracker.learn(event, check)
+                if learnt:
+                    log.info("the tile set learnt %s from the referee's correction of %s",
+                             event["tile"], rid)
+            except Exception:  # learning is a bonus; the correction itself is journaled
+                log.exception("could not learn from the correction of %s", rid)
+
+        threading.Thread(target=learn, name="learn", daemon=True).start()
 
 
 def is_live(spec: str) -> bool:

@@ -59,6 +59,8 @@ class Track:
     conf: defaultdict = field(default_factory=lambda: defaultdict(float))
     confirmed: bool = False
     thumb: np.ndarray | None = None
+    #: the latest crop read (shown to the referee when a reading is unsure)
+    crop: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -160,6 +162,7 @@ class TableTracker:
             track.votes[label] += 1
             track.conf[label] += conf
             track.thumb = thumb
+            track.crop = tile.crop
             matched.add(track.id)
             if not track.confirmed and track.seen >= self.stable_frames:
                 track.confirmed = True

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from referee.errors import RefereeError
-from vision.classifier import INPUT_HEIGHT, INPUT_WIDTH, prepare
-from vision.render import LABELS, TileArt, render_crop
+from vision.classifier import EMBEDDING_OUTPUT, INPUT_HEIGHT, INPUT_WIDTH, prepare
+from vision.render import LABELS, STYLES, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
 RENDER_VERSION = 8
@@ -57,12 +57,13 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
 
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
                 log=print, labels: tuple[str, ...] = LABELS,
-                harsh: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                harsh: bool = False, styles: tuple[str, ...] = STYLES) -> tuple[np.ndarray, np.ndarray]:
     """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
-    indices into :data:`LABELS`."""
+    indices into :data:`LABELS`; tiles drawn in the art ``styles``."""
     which = "all" if labels == LABELS else "-".join(labels)
-    name = (f"{backgrounds}{'-harsh' if harsh else ''}-{which}-seed{seed}-n{per_label}-r{RENDER_VERSION}-"
-            f"{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
+    only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
+    name = (f"{backgrounds}{'-harsh' if harsh else ''}{only}-{which}-seed{seed}-n{per_label}-"
+            f"r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as z:
             log(f"using cached crops {cache / name}")
@@ -74,7 +75,8 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     t0 = time.monotonic()
     for i in range(n):
         lab = labels[i % len(labels)]
-        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds, harsh=harsh))
+        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds, harsh=harsh,
+                                   styles=styles))
         y[i] = LABELS.index(lab)
         if (i + 1) % 10000 == 0:
             log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
@@ -133,15 +135,35 @@ def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
     return correct / max(1, len(x))
 
 
+def with_embedding(model):
+    """``model`` giving ``(logits, embedding)``: the logits exactly as before, and the features
+    its last layer reads (after pooling; dropout is off in inference), which tile-set
+    enrollment (:mod:`vision.tileset`) compares crops in."""
+    from torch import nn
+
+    class TwoOutputs(nn.Module):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            e = self.net[:-1](x)
+            return self.net[-1](e), e
+
+    return TwoOutputs(model)
+
+
 def export(model, out: Path, meta: dict) -> None:
     import torch
 
     model = model.eval().to(memory_format=torch.contiguous_format)
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, INPUT_HEIGHT, INPUT_WIDTH)
-    torch.onnx.export(model, dummy, str(out), dynamo=False, opset_version=ONNX_OPSET,
-                      input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    torch.onnx.export(with_embedding(model), dummy, str(out), dynamo=False,
+                      opset_version=ONNX_OPSET, input_names=["crops"],
+                      output_names=["logits", EMBEDDING_OUTPUT],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"},
+                                    EMBEDDING_OUTPUT: {0: "n"}})
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
@@ -155,6 +177,13 @@ def _widths(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"{text!r}: expected four positive whole numbers, "
                                          "like 16,32,96,192")
     return widths
+
+
+def _styles(text: str) -> tuple[str, ...]:
+    styles = tuple(s.strip() for s in text.split(",") if s.strip())
+    if not styles or any(s not in STYLES for s in styles):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected styles among {', '.join(STYLES)}")
+    return styles
 
 
 def parser() -> argparse.ArgumentParser:
@@ -178,6 +207,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", default="runs/vision-cache",
                    help="where rendered crops are kept between runs ('' for none)")
     p.add_argument("--art", type=Path, default=None, help="FluffyStuff Export folder (default: shared data)")
+    p.add_argument("--styles", type=_styles, default=STYLES,
+                   help="FluffyStuff styles to draw tiles in, comma-separated (default "
+                        f"{','.join(STYLES)}); bench/enroll.py trains with Regular alone to "
+                        "measure enrollment on a set the model never saw")
     return p
 
 
@@ -203,22 +236,24 @@ def main(argv=None) -> int:
         raise SystemExit(f"python -m vision.train: {exc}")
     log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
     # Harsh camera for training only: see vision.render.render_crop.
-    x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log, harsh=True)
+    x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log, harsh=True,
+                                   styles=args.styles)
     # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
     x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",),
-                                 harsh=True)
+                                 harsh=True, styles=args.styles)
     # Bare table and face-down tiles on felt the colour of tile backs: without them the only
     # back-coloured things the net ever sees are backs, and it calls bare felt of a held-out
     # table's colour (purple, orange, teal) a back.
     x_bl, y_bl = render_pool(art, args.per_label, args.seed + 3, "backlike", cache, log,
-                             ("back", "none"), harsh=True)
+                             ("back", "none"), harsh=True, styles=args.styles)
     # Some crops as the art is drawn, with the gentler camera: trained on harsh crops alone, the
     # net misread more real photographs (23 of 541, against 18) and more of the validation set
     # (9 of 1170, against 6). Other tables' colours still stay out of training.
-    x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log)
+    x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log,
+                                   styles=args.styles)
     x_train = np.concatenate([x_train, x_none, x_bl, x_plain])
     y_train = np.concatenate([y_train, y_none, y_bl, y_plain])
-    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log)
+    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles)
 
     model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
@@ -261,6 +296,8 @@ def main(argv=None) -> int:
         "threads": args.threads,
         "render_version": RENDER_VERSION,
         "widths": list(args.widths),
+        "styles": list(args.styles),
+        "outputs": ["logits", EMBEDDING_OUTPUT],
         "parameters": n_params,
         "trained_by": "python -m vision.train",
     }

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, current_app, flash, jsonify, redirect, reque
 
 from referee.errors import RefereeError
 from referee.events import PENALTIES, VIOLATION_KINDS
+from referee.tiles import TILE_CODES
 
 from .auth import check_csrf, is_referee
 from .login import login as login_flow
@@ -170,6 +171,46 @@ def penalty():
         _known_ruling(ruling_id)
         event["ruling_id"] = ruling_id
     return _submit(event, f"Penalty ({kind}) given to seat {seat}.")
+
+
+def _pending_check(ruling_id: str) -> dict:
+    """The check (a violation resting on an unsure camera reading) ``ruling_id`` names."""
+    if not ruling_id:
+        abort(400, description="Choose the check to answer.")
+    ruling = _known_ruling(ruling_id)
+    if ruling.get("type") != "violation" or not ruling.get("check"):
+        abort(400, description=f"Ruling {ruling_id[:20]} is not a check of a camera reading.")
+    return ruling
+
+
+@bp.post("/confirm")
+def confirm():
+    """The referee looked at the table: the violation the camera was unsure of stands."""
+    _require_referee()
+    ruling_id = request.form.get("ruling_id", "").strip()
+    check = _pending_check(ruling_id)
+    text = _text(required=False) or "Confirmed at the table."
+    event = {"action": "penalty", "ruling_id": ruling_id, "penalty": check["penalty"],
+             "kind": check["kind"], "text": text}
+    if check.get("seat") is not None:
+        event["seat"] = check["seat"]
+    return _submit(event, f"Check {ruling_id} confirmed: {check['penalty'].replace('_', ' ')}.")
+
+
+@bp.post("/correct")
+def correct():
+    """The camera misread the tile: the referee says what it is. Journaled as an override
+    with the tile, which the table and the camera both learn from."""
+    _require_referee()
+    ruling_id = request.form.get("ruling_id", "").strip()
+    check = _pending_check(ruling_id)
+    tile = request.form.get("tile", "").strip()
+    if tile not in TILE_CODES:
+        abort(400, description="Choose the tile it really is.")
+    read = (check.get("reading") or {}).get("tile") or "the tile"
+    text = _text(required=False) or f"The camera misread {read}: it is {tile}."
+    return _submit({"action": "override", "ruling_id": ruling_id, "tile": tile, "text": text},
+                   f"Reading corrected to {tile}; {ruling_id} does not stand.")
 
 
 @bp.post("/undo")

@@ -153,6 +153,11 @@
     for (const k of Object.keys(st.health)) if (!names.includes(k)) names.push(k);
     box.replaceChildren(...names.map((name) => {
       const e = st.health[name];
+      if (name === "tileset" && e) {
+        // which tile set the camera reads with, and when it was enrolled (vision.tileset)
+        return h("span", { class: "hb tileset " + (e.ok ? "ok" : "bad"), "data-component": name,
+                           title: "The tile set the camera reads with" }, "Tiles: " + e.text);
+      }
       const title = name[0].toUpperCase() + name.slice(1);
       if (!e) return h("span", { class: "hb", "data-component": name, title: "no report yet" },
                        title + " ?");
@@ -383,6 +388,7 @@
         return [
           h("p", { class: "rmain who" }, who(r.seat)),
           h("p", { class: "seen" }, r.text || ""),
+          r.check ? checkNote(r) : null,
           h("p", { class: "rule" }, rule || "No rule cited"),
         ];
       case "win": {
@@ -412,6 +418,35 @@
     }
   }
 
+  // A violation resting on a reading the camera was not sure of: the referee looks at the
+  // table and confirms it, or says what the tile really is (referee.checks).
+  function checkNote(r) {
+    const rd = r.reading || {};
+    const what = rd.tile ? "read " + rd.tile : "read this";
+    return h("div", { class: "check-note" },
+      r.crop ? h("img", { class: "crop", src: r.crop, alt: "the tile as the camera saw it" }) : null,
+      h("p", {}, "The camera " + what + (rd.type ? " (" + rd.type + (rd.seat !== null && rd.seat !== undefined ? ", seat " + rd.seat : "") + ")" : "") +
+        " only " + Math.round(100 * (r.confidence || 0)) + "% sure: nothing is applied until the referee checks the table."));
+  }
+
+  const CODES = [].concat(...["m", "p", "s"].map((s) => ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"].map((n) => n + s)),
+                          ["1z", "2z", "3z", "4z", "5z", "6z", "7z"]);
+
+  function checkForms(r) {
+    const hidden = () => [h("input", { type: "hidden", name: "csrf_token", value: CSRF }),
+                          h("input", { type: "hidden", name: "ruling_id", value: r.ruling_id })];
+    const read = (r.reading || {}).tile;
+    return h("div", { class: "check-actions" },
+      h("form", { method: "post", action: body.dataset.confirmUrl || "/referee/confirm", class: "inline" },
+        hidden(), h("button", { type: "submit", class: "danger" }, "Confirm " + (PENALTY[r.penalty] || r.penalty))),
+      h("form", { method: "post", action: body.dataset.correctUrl || "/referee/correct", class: "inline" },
+        hidden(),
+        h("label", {}, "It is ",
+          h("select", { name: "tile", required: true }, CODES.map((c) =>
+            h("option", Object.assign({ value: c }, c === read ? { selected: true } : {}), c)))),
+        h("button", { type: "submit" }, "Correct the reading")));
+  }
+
   function overrideForm(r) {
     const form = h("form", { method: "post", action: body.dataset.overrideUrl || "/referee/override" },
       h("input", { type: "hidden", name: "csrf_token", value: CSRF }),
@@ -430,12 +465,14 @@
     let cls = "ruling r-" + r.type + (overridden ? " is-overridden" : "");
     let title = r.type.replace(/_/g, " ");
     const head = [];
+    const answered = decisions.length > 0;
     if (r.type === "violation") {
-      cls += " violation pen-" + r.penalty;
-      title = "Violation · " + (KINDS[r.kind] || r.kind);
+      cls += " violation pen-" + r.penalty + (r.check ? " check" + (answered ? " answered" : "") : "");
+      title = (r.check ? "Check · " : "Violation · ") + (KINDS[r.kind] || r.kind);
     }
     head.push(h("span", { class: "rtype" }, title));
-    if (r.type === "violation") head.push(h("span", { class: "pen" }, PENALTY[r.penalty] || r.penalty));
+    if (r.type === "violation") head.push(h("span", { class: "pen" },
+      (r.check && !answered ? "If confirmed: " : "") + (PENALTY[r.penalty] || r.penalty)));
     head.push(h("span", { class: "rid" }, r.ruling_id || ""));
     if (typeof r.t === "number") head.push(h("span", { class: "rt", title: "game time" }, clockText(r.t)));
     return h("li", { class: cls, id: r.ruling_id ? "ruling-" + r.ruling_id : null,
@@ -446,6 +483,7 @@
         (e.action === "override" ? "Overridden by the referee: " :
          e.action === "penalty" ? "Referee penalty (" + (PENALTY[e.penalty] || e.penalty || "?") + "): " :
          "Referee " + e.action + ": ") + e.text)),
+      REFEREE && r.check && !answered ? checkForms(r) : null,
       REFEREE && r.ruling_id ? overrideForm(r) : null);
   }
 

@@ -1,0 +1,336 @@
+"""Enrollment figures: how well the table reads a tile set the model never trained on, before
+and after enrolling it, and how long enrolling takes.
+
+    python bench/enroll.py [--model vision/models/tiles.onnx] [--labels bench/labels/camerash-raw.json]
+                           [--no-black-model runs/tiles-no-black.onnx] [--train-no-black]
+                           [--per-label 20] [--out bench/results/enroll.json]
+
+Writes bench/results/enroll.json with, per set, ``before`` (the model alone), ``after`` (the
+model with the enrolled set, :mod:`vision.adapt`'s prototypes), ``after_last_layer`` (the
+alternative measured against them: a last layer fine-tuned on the same features) and
+``enroll_seconds``:
+
+- ``camerash``: the real photographs of physical sets in ``../shared/data/photos/camerash/
+  raw-images`` (files ``N-k`` show one set: sets 1, 2 and 6), with each tile's quad and code
+  from ``bench/labels/camerash-raw.json``. ``before``/``after``: a set enrolled as from the
+  sheet, one physical tile of each kind it has, and every other tile of the set read (in the
+  same photo or another); every choice of which copy of a kind enrolls is made in turn and
+  the figures pool them. ``after_one_photo``: as the issue words it, each photo enrolls in
+  turn and the set's other photos are read; a photo holds only some kinds (the photos of
+  sets 2 and 6 each hold other kinds than the rest), so this mostly measures that tiles of
+  kinds not enrolled are left as the model reads them. Tiles cut by a photo's edge and
+  flowers or seasons (code ``x``) are left out.
+- ``black``: the FluffyStuff ``Black`` style (dark faces, light ink), which a model trained
+  with ``--styles Regular`` has never seen: enrolled from a rendered photo of the enrollment
+  sheet with one Black tile on each place, through the same path as ``riichi-referee enroll``
+  (markers, places, checks, fit), then measured on crops of every label rendered on held-out
+  tables (``vision.render.render_set(..., backgrounds="holdout", styles=("Black",))``).
+  That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
+  under ``nice``; about a twelfth of the default training's work: 600 + 200 crops per label
+  and 4 epochs instead of 1500 + 500 and 18, so it is a weaker model than the shipped one, and
+  ``before`` on Regular tiles would be lower too).
+
+Features: the model's ``embedding`` output where it has one. A model exported before that
+output existed (the shipped one until it is retrained) is given it here, without retraining,
+by adding the output to a copy of its graph under ``runs/`` (the ``onnx`` package is needed;
+without it the model's logits are used and the JSON says so).
+
+Time: ``enroll_seconds`` is wall time here with one onnxruntime thread, ``enroll_cpu_seconds``
+the process's CPU time for it; ``pi5_seconds`` scales the CPU time by ``PI5_SLOWDOWN``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._results import write_results  # noqa: E402
+from referee.paths import shared_data_dir  # noqa: E402
+from vision import adapt  # noqa: E402
+from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier  # noqa: E402
+from vision.tileset import TileSet  # noqa: E402
+
+#: This machine runs the classifier about 6 times as fast as a Raspberry Pi 5 (the figure
+#: bench/vision.py's frame times gave: about 60 ms a frame here against about 360 ms there).
+PI5_SLOWDOWN = 6.0
+NO_BLACK_MODEL = ROOT / "runs" / "tiles-no-black.onnx"
+#: The training run behind the ``black`` figures: Regular tiles only, about a twelfth of the
+#: default's work (the CPU it runs on is shared).
+NO_BLACK_TRAINING = ["--styles", "Regular", "--per-label", "600", "--plain-per-label", "200",
+                     "--epochs", "4", "--out", str(NO_BLACK_MODEL)]
+DEFAULT_LABELS = ROOT / "bench" / "labels" / "camerash-raw.json"
+PHOTOS = Path("photos") / "camerash" / "raw-images"
+
+
+# -- models ----------------------------------------------------------------------------------
+
+def with_embedding(model: Path) -> Path:
+    """``model`` if it has the ``embedding`` output, else a copy under ``runs/`` that has it
+    (the same weights: the output is the tensor the last layer reads)."""
+    probe = TileClassifier(model, threads=1)
+    if probe.has_embedding:
+        return model
+    out = ROOT / "runs" / f"{model.stem}-embedding.onnx"
+    if out.is_file() and out.stat().st_mtime >= model.stat().st_mtime:
+        return out
+    try:
+        import onnx
+        from onnx import helper
+    except ImportError:
+        print(f"{model} has no embedding output and the onnx package is absent: "
+              "measuring with logits", file=sys.stderr)
+        return model
+    graph = onnx.load(str(model))
+    gemm = [n for n in graph.graph.node if n.op_type == "Gemm"][-1]
+    graph.graph.node.append(helper.make_node("Identity", [gemm.input[0]], [EMBEDDING_OUTPUT]))
+    graph.graph.output.append(helper.make_tensor_value_info(EMBEDDING_OUTPUT,
+                                                            onnx.TensorProto.FLOAT, ["n", None]))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(graph, str(out))
+    out.with_suffix(".json").write_text(model.with_suffix(".json").read_text())
+    print(f"{model} has no embedding output: measuring with {out} (the same weights)")
+    return out
+
+
+def train_no_black() -> None:
+    cmd = ["nice", "-n", "10", sys.executable, "-m", "vision.train", *NO_BLACK_TRAINING]
+    print("training:", " ".join(cmd), flush=True)
+    subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+def read(classifier, crops) -> list[str]:
+    return [label for label, _ in classifier.classify(crops)] if crops else []
+
+
+def fit_timed(base, crops, labels):
+    t0, c0 = time.perf_counter(), time.process_time()
+    ts = TileSet.fit(base, crops, labels)
+    return ts, time.perf_counter() - t0, time.process_time() - c0
+
+
+def head_reads(base, crops, labels, measured) -> list[str]:
+    """The alternative: the last layer fine-tuned on the enrolled crops' features."""
+    show = adapt.LOOKS[adapt.choose_look(base, crops, labels)[0]]
+    W, b, _ = adapt.fit_head(base, [show(c) for c in crops], labels)
+    logits, feats, _ = adapt.features(base, [show(c) for c in measured])
+    return [base.labels[i] for i in (logits + feats @ W.T + b).argmax(axis=1)]
+
+
+def score(pairs) -> float:
+    return round(sum(a == b for a, b in pairs) / max(1, len(pairs)), 4)
+
+
+def tile_crop(image: np.ndarray, quad, margin: float = 0.06) -> np.ndarray:
+    """The tile inside ``quad`` (TL, TR, BR, BL as it reads), upright, with a little round it
+    as a finder cuts it."""
+    q = np.float32(quad)
+    c = q.mean(axis=0)
+    q = c + (q - c) * (1 + 2 * margin)
+    w = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    scale = min(1.0, 160 / max(h, 1))
+    w, h = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
+    m = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def camerash_photos(labels_path: Path, data: Path) -> dict[str, list[tuple[str, list, list]]]:
+    """Per set (the ``N`` of photos ``N-k``): each photo's name, whole tiles' crops and codes."""
+    labels = json.loads(labels_path.read_text())
+    groups: dict[str, list[tuple[str, list, list]]] = defaultdict(list)
+    for photo in labels["photos"]:
+        name = photo["file"]
+        stem = name.rsplit(".", 1)[0]
+        if "-" not in stem:
+            continue
+        image = cv2.imread(str(data / PHOTOS / name))
+        tiles = [t for t in photo["tiles"] if t["code"] != "x" and not t.get("partial")]
+        groups[stem.split("-")[0]].append(
+            (name, [tile_crop(image, t["quad"]) for t in tiles], [t["code"] for t in tiles]))
+    return groups
+
+
+def one_of_each(photos, r: int):
+    """The sheet's enrollment from a set's photos: of each kind, its ``r``-th tile (counting
+    round when it has fewer); and every other tile of the set, to be read."""
+    tiles = [(c, k) for _, crops, codes in photos for c, k in zip(crops, codes)]
+    by_kind = defaultdict(list)
+    for i, (_, k) in enumerate(tiles):
+        by_kind[k].append(i)
+    chosen = {idx[r % len(idx)] for idx in by_kind.values()}
+    enrolled = [tiles[i] for i in sorted(chosen)]
+    rest = [t for i, t in enumerate(tiles) if i not in chosen]
+    return enrolled, rest
+
+
+def camerash(base, labels_path: Path, data: Path) -> dict:
+    """Per set: enrolled as from the sheet, one tile of each kind it has, the set's other tiles
+    read (``before``, ``after``; every choice of which copy enrolls, pooled); and, as the
+    issue words it, each photo of the set enrolling in turn and the others read
+    (``after_one_photo``; the photos of sets 2 and 6 hold different kinds each, so there it
+    cannot help)."""
+    from vision.tileset import EnrolledClassifier
+
+    groups = camerash_photos(labels_path, data)
+    out: dict = {"sets": {}}
+    pooled = defaultdict(list)
+    seconds, cpu = [], []
+    for group, photos in sorted(groups.items()):
+        copies = max(Counter(k for _, _, codes in photos for k in codes).values())
+        row = {"photos": [p[0] for p in photos], "copies": copies, "one_of_each": [],
+               "one_photo": []}
+        for r in range(copies):
+            enrolled, rest = one_of_each(photos, r)
+            crops, codes = [c for c, _ in enrolled], [k for _, k in enrolled]
+            mcrops, mcodes = [c for c, _ in rest], [k for _, k in rest]
+            if not mcrops:
+                continue   # every kind of the set shows once: nothing left to read
+            ts, wall, proc = fit_timed(base, crops, codes)
+            seconds.append(wall)
+            cpu.append(proc)
+            before = list(zip(read(base, mcrops), mcodes))
+            after = list(zip(read(EnrolledClassifier(base, ts), mcrops), mcodes))
+            head = list(zip(head_reads(base, crops, codes, mcrops), mcodes))
+            pooled["before"] += before
+            pooled["after"] += after
+            pooled["head"] += head
+            row["one_of_each"].append({
+                "copy": r, "enrolled_tiles": len(codes), "measured": len(mcodes),
+                "look": ts.adaptation.look, "before": score(before), "after": score(after),
+                "after_last_layer": score(head),
+                "misread_after": sorted(f"{k}->{a}" for a, k in after if a != k)})
+            print(f"  set {group}, one of each kind (copy {r}): {len(codes)} enrolled, "
+                  f"{len(mcodes)} read: before {score(before):.4f} after {score(after):.4f} "
+                  f"(last layer {score(head):.4f})", flush=True)
+        for i, (name, crops, codes) in enumerate(photos):
+            others = [(c, k) for j, p in enumerate(photos) if j != i for c, k in zip(p[1], p[2])]
+            if not crops or not others:
+                continue
+            mcrops, mcodes = [c for c, _ in others], [k for _, k in others]
+            ts = TileSet.fit(base, crops, codes)
+            before = list(zip(read(base, mcrops), mcodes))
+            after = list(zip(read(EnrolledClassifier(base, ts), mcrops), mcodes))
+            pooled["photo_before"] += before
+            pooled["photo_after"] += after
+            row["one_photo"].append({"enrolled_from": name, "enrolled_kinds": len(set(codes)),
+                                     "measured": len(mcodes), "before": score(before),
+                                     "after": score(after)})
+            print(f"  set {group}, enrolled from {name} ({len(set(codes))} kinds): before "
+                  f"{score(before):.4f} after {score(after):.4f}", flush=True)
+        out["sets"][group] = row
+    out.update(before=score(pooled["before"]), after=score(pooled["after"]),
+               after_last_layer=score(pooled["head"]), measured=len(pooled["after"]),
+               before_one_photo=score(pooled["photo_before"]),
+               after_one_photo=score(pooled["photo_after"]),
+               measured_one_photo=len(pooled["photo_after"]),
+               enroll_seconds=round(statistics.median(seconds), 2) if seconds else None,
+               enroll_cpu_seconds=round(statistics.median(cpu), 2) if cpu else None)
+    return out
+
+
+def black(model: Path, per_label: int, seed: int = 2024) -> dict:
+    from vision.enroll import enroll
+    from vision.render import TileArt, render_set
+    from vision.sheet_photo import art_drawer, sheet_photo
+    from vision.tileset import EnrolledClassifier
+
+    base = TileClassifier(model, threads=1)
+    art = TileArt()
+    photo = sheet_photo(art_drawer(art, ("Black",)), seed=seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    ts, reading = enroll([("black-sheet", photo)], base, "Black")
+    wall, proc = time.perf_counter() - t0, time.process_time() - c0
+    if ts is None:
+        raise SystemExit("bench/enroll.py: the rendered Black sheet did not enroll: " +
+                         "; ".join(reading.problems))
+    crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
+    before = read(base, crops)
+    after = read(EnrolledClassifier(base, ts), crops)
+    head = head_reads(base, reading.crops, reading.labels, crops)
+    misread = defaultdict(int)
+    for a, k in zip(after, truth):
+        if a != k:
+            misread[f"{k}->{a}"] += 1
+    return {"model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
+            "measured": len(truth), "before": score(list(zip(before, truth))),
+            "after": score(list(zip(after, truth))),
+            "after_last_layer": score(list(zip(head, truth))),
+            "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
+            "look": ts.adaptation.look,
+            "misread_after": dict(sorted(misread.items())),
+            "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
+                   help="the model for the camerash figures (default: the shipped one)")
+    p.add_argument("--labels", type=Path, default=DEFAULT_LABELS,
+                   help="the Camerash raw photos' labels (quads and codes)")
+    p.add_argument("--no-black-model", type=Path, default=NO_BLACK_MODEL,
+                   help="a model trained without the Black style (see --train-no-black)")
+    p.add_argument("--train-no-black", action="store_true",
+                   help="train that model first (python -m vision.train "
+                        + " ".join(NO_BLACK_TRAINING) + ")")
+    p.add_argument("--per-label", type=int, default=20,
+                   help="rendered Black crops per label to measure on (default 20)")
+    p.add_argument("--sets", default="camerash,black", help="which sets to measure")
+    p.add_argument("--logits", action="store_true",
+                   help="camerash with the model's logits as the features, as a model without "
+                        "the embedding output is enrolled (the shipped one until retrained)")
+    p.add_argument("--out", type=Path, default=None, help="the JSON to write")
+    args = p.parse_args(argv)
+    data = shared_data_dir()
+    if data is None:
+        raise SystemExit("bench/enroll.py needs ../shared/data (set RIICHI_SHARED_DATA)")
+    sets = args.sets.split(",")
+    result: dict = {"pi5_slowdown": PI5_SLOWDOWN}
+    result["sets"] = found = {}
+    if "camerash" in sets:
+        if not args.labels.is_file():
+            print(f"no labels at {args.labels}: camerash left out", file=sys.stderr)
+        else:
+            model = args.model if args.logits else with_embedding(args.model)
+            base = TileClassifier(model, threads=1)
+            print(f"camerash with {model} ({'embedding' if base.has_embedding else 'logits'})")
+            r = camerash(base, args.labels, data)
+            r["model"] = str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model)
+            r["feature"] = "embedding" if base.has_embedding else "logits"
+            result["sets"]["camerash"] = r
+    if "black" in sets:
+        if args.train_no_black:
+            train_no_black()
+        if not args.no_black_model.is_file():
+            print(f"no model at {args.no_black_model}: black left out (--train-no-black "
+                  "makes it)", file=sys.stderr)
+        else:
+            print(f"black with {args.no_black_model}")
+            result["sets"]["black"] = black(args.no_black_model, args.per_label)
+    del result["sets"]
+    result.update(found)   # one key per set: {"camerash": {"before", "after", ...}, ...}
+    for name, r in found.items():
+        if r.get("enroll_cpu_seconds") is not None:
+            r["pi5_seconds"] = round(r["enroll_cpu_seconds"] * PI5_SLOWDOWN, 1)
+        print(f"{name}: before {r['before']:.4f}  after {r['after']:.4f}  "
+              f"(last layer {r['after_last_layer']:.4f})  enroll {r['enroll_seconds']} s here, "
+              f"~{r.get('pi5_seconds')} s on a Pi 5")
+    write_results("enroll", result, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

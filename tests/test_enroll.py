@@ -1,0 +1,189 @@
+"""Enrollment: the printable sheet, a photo of it with the tournament's tiles read back place by
+place, one line per problem and nothing saved until there is none, the set stored beside the
+config and used by the table, ``--clear``."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cli import main
+from vision.classifier import TileClassifier
+from vision.sheet import PLACE_CODES, SheetLayout, read_sheet, render_sheet
+from vision.sheet_photo import _paste, sheet_photo, sprite_drawer
+from vision.synthetic import tile_face
+from vision.tileset import EnrolledClassifier, TileSet, load_classifier, tileset_path
+
+
+def other_inks(canvas, code, cx, cy, w, h, rng):
+    """A set printed in other inks than the ones the model learned (red and blue swapped):
+    the shipped model misreads a third of it."""
+    if code == "coin":   # something on a place that is not a tile
+        cv2.circle(canvas, (int(cx), int(cy)), int(w * 0.3), (60, 140, 200), -1)
+        return
+    face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+    _paste(canvas, face[..., [2, 1, 0, 3]].copy(), cx, cy, rng.uniform(-3, 3))
+
+
+def laid(**changes):
+    out = {c: c for c in PLACE_CODES}
+    out.update({k.replace("_", ""): v for k, v in changes.items()})
+    return out
+
+
+@pytest.fixture(scope="module")
+def model():
+    return TileClassifier(threads=1)
+
+
+@pytest.fixture(scope="module")
+def enrolled(tmp_path_factory, shared_data):
+    """The other-inks set enrolled from one photo through the command, as a referee does."""
+    folder = tmp_path_factory.mktemp("table")
+    photo = folder / "sheet.jpg"
+    cv2.imwrite(str(photo), sheet_photo(other_inks, seed=11))
+    config = folder / "table.toml"
+    config.write_text("[service]\ncamera_timeout = 5.0\n")
+    assert main(["enroll", str(photo), "--config", str(config), "--name", "Hall A set"]) == 0
+    return config
+
+
+def test_the_printed_sheet_has_its_markers_and_a_place_for_every_face():
+    page = render_sheet(dpi=100)
+    assert page.shape[:2] == (1169, 1654)                  # A3 landscape
+    places = read_sheet(page, where="sheet.png")
+    assert [p.place.code for p in places] == list(PLACE_CODES)
+    assert len(PLACE_CODES) == 38 and "back" in PLACE_CODES and "0p" in PLACE_CODES
+    assert all(p.status == "empty" for p in places)       # nothing laid on it yet
+    rects = [(p.place.x, p.place.y, p.place.x + p.place.w, p.place.y + p.place.h) for p in places]
+    assert all(r[2] - r[0] >= 30 and r[3] - r[1] >= 40 for r in rects)  # the largest tiles fit
+
+
+def test_sheet_round_trip(enrolled, model):
+    """Enroll from one photo, then read another photo of the same set (other light, other
+    camera angle, tiles laid a little differently): every tile is read right, where the model
+    alone misread many."""
+    config = enrolled
+    clf = load_classifier(config)
+    assert isinstance(clf, EnrolledClassifier)
+    assert config.read_text().count('tileset = "tileset.npz"') == 1
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    alone = [label for label, _ in model.classify(crops)]
+    assert sum(a == c for a, c in zip(alone, PLACE_CODES)) <= 32
+    assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
+def test_the_set_is_stored_beside_the_config_with_its_crops(enrolled):
+    ts = TileSet.load(tileset_path(enrolled))
+    assert ts.name == "Hall A set" and len(ts.labels) == 38 and ts.crops.shape == (38, 128, 96, 3)
+    assert ts.enrolled_at[:4].isdigit() and ts.photos[0].endswith("sheet.jpg")
+
+
+def test_detect_reads_with_the_configs_set(enrolled):
+    from vision.detect_cli import load_classifier as detect_classifier
+    assert isinstance(detect_classifier("model", None, str(enrolled)), EnrolledClassifier)
+
+
+def test_a_set_fitted_with_another_model_is_fitted_again(enrolled, model):
+    ts = TileSet.load(tileset_path(enrolled))
+    ts.model = "0" * 64
+    clf = EnrolledClassifier(model, ts)
+    assert clf.tileset.model != "0" * 64
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
+def test_enroll_clear_goes_back_to_the_shipped_model(tmp_path, enrolled):
+    config = tmp_path / "table.toml"
+    config.write_text(enrolled.read_text())
+    (tmp_path / "tileset.npz").write_bytes(tileset_path(enrolled).read_bytes())
+    assert isinstance(load_classifier(config), EnrolledClassifier)
+    assert main(["enroll", "--clear", "--config", str(config)]) == 0
+    assert not (tmp_path / "tileset.npz").exists()
+    assert 'tileset = ""' in config.read_text()
+    assert type(load_classifier(config)) is TileClassifier
+
+
+# -- one line per problem, nothing saved ----------------------------------------------------
+
+def enroll_lines(tmp_path, capsys, **photo):
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(other_inks, seed=photo.pop("seed", 14), **photo))
+    config = tmp_path / "table.toml"
+    status = main(["enroll", str(path), "--config", str(config)])
+    err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:")]
+    assert status == 1
+    assert err[-1].startswith("riichi-referee enroll: nothing saved")
+    assert not config.exists() and not (tmp_path / "tileset.npz").exists()
+    return err[:-1]
+
+
+def test_a_marker_not_found_is_one_line(tmp_path, capsys):
+    layout = SheetLayout()
+    x, y = layout.width_mm - layout.margin_mm - layout.marker_mm, layout.margin_mm
+    lines = enroll_lines(tmp_path, capsys, cover=(x - 2, y - 2, x + layout.marker_mm + 2,
+                                                  y + layout.marker_mm + 2))
+    assert len(lines) == 1
+    assert "sheet marker 11 (top-right) not found" in lines[0]
+    assert lines[0].startswith(f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: ")
+
+
+def test_an_empty_place_is_one_line(tmp_path, capsys):
+    assert enroll_lines(tmp_path, capsys, laid=laid(_7p=None)) == [
+        f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place 7p is empty"]
+
+
+def test_something_smaller_than_a_tile_is_one_line(tmp_path, capsys):
+    (line,) = enroll_lines(tmp_path, capsys, laid=laid(_2s="coin"))
+    assert "place 2s holds something smaller than a tile" in line
+
+
+def test_a_tile_that_looks_like_another_places_tile_is_one_line(tmp_path, capsys):
+    (line,) = enroll_lines(tmp_path, capsys, laid=laid(_4m="3m"))
+    assert "places 3m and 4m hold tiles that look alike" in line
+    assert "is one of them in the wrong place?" in line
+
+
+def test_every_problem_is_said_at_once(tmp_path, capsys):
+    lines = enroll_lines(tmp_path, capsys, laid=laid(_7p=None, _4m="3m", _1z=None))
+    assert len(lines) == 3
+    for phrase in ("place 7p is empty", "place 1z East is empty", "places 3m and 4m"):
+        assert sum(phrase in line for line in lines) == 1, phrase
+
+
+def test_two_tiles_swapped_are_one_line(tmp_path, capsys, shared_data):
+    def regular(canvas, code, cx, cy, w, h, rng):
+        face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+        _paste(canvas, face, cx, cy, rng.uniform(-3, 3))
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(regular, laid=laid(_1p="9p", _9p="1p"), seed=3))
+    assert main(["enroll", str(path), "--config", str(tmp_path / "table.toml")]) == 1
+    err = capsys.readouterr().err
+    assert "the tile in place 1p reads as 9p and the one in place 9p as 1p: are they swapped?" \
+        in err
+
+
+def test_the_dashboard_is_told_which_set_and_when(enrolled, tmp_path):
+    from referee.config import load_config
+    from referee.live import LiveTable
+    from referee.service_cli import show_tileset
+
+    table = LiveTable()
+    show_tileset(table, load_config(enrolled))
+    entry = table.health["tileset"]
+    assert entry["ok"] and entry["text"].startswith("Hall A set, enrolled 20")
+    assert entry["text"].endswith("(38 tiles)")
+    bare = tmp_path / "table.toml"
+    bare.write_text("[service]\n")
+    show_tileset(table, load_config(bare))
+    assert table.health["tileset"]["text"] == "shipped model (no tile set enrolled)"
+
+
+def test_a_referee_correction_is_learnt_and_kept(enrolled, model, tmp_path):
+    path = tmp_path / "tileset.npz"
+    path.write_bytes(tileset_path(enrolled).read_bytes())
+    clf = EnrolledClassifier(model, TileSet.load(path), path)
+    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("7s")].crop
+    clf.learn(crop, "7s")
+    kept = TileSet.load(path)
+    assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")

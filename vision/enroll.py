@@ -1,0 +1,219 @@
+"""``riichi-referee enroll``: teach the table the tournament's own tile set.
+
+``riichi-referee enroll --sheet sheet.png`` writes the printable sheet (:mod:`vision.sheet`).
+``riichi-referee enroll PHOTO... --config table.toml`` (or ``--source picamera`` for a frame
+from the table camera) reads every place of the sheet in each photo, checks it, fits the set
+(:mod:`vision.adapt`) and saves it beside the config (:mod:`vision.tileset`). Several photos
+under different light teach more than one. Each problem is one line (a marker not found, an
+empty place, something that is not a tile, two places whose tiles look alike, two tiles that
+read as each other's places) and nothing is saved until there is none.
+``riichi-referee enroll --clear --config table.toml`` returns to the shipped model.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from referee.errors import RefereeError
+
+from .adapt import features, normalise_rows
+from .classifier import softmax
+from .sheet import place_caption, read_sheet
+
+#: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
+#: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
+#: tiles of different kinds stay below 0.3, two tiles of one kind above 0.93.
+ALIKE = 0.9
+#: A tile the shipped model reads as another place's code this surely, while that place's
+#: tile reads as this one's, has likely been swapped with it.
+SWAPPED = 0.9
+#: Exit status when the enrollment has problems (nothing saved).
+EXIT_PROBLEMS = 1
+
+
+@dataclass
+class Enrollment:
+    """What the photos gave: one crop and code per place per photo, and the problems."""
+
+    crops: list[np.ndarray] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    photos: list[str] = field(default_factory=list)
+    model_right: int = 0   # enrolled crops the model alone reads right
+
+
+def base_code(code: str) -> str:
+    """A place's code with a red five as its plain five (``back`` stays ``back``)."""
+    return "5" + code[1] if code[0] == "0" else code
+
+
+def alike_pairs(feats: np.ndarray) -> list[tuple[int, int, float]]:
+    """Pairs of places whose tiles look like one kind: in the features centred on the sheet's
+    mean (what all tiles of a set share is taken out), each is the other's nearest, at least
+    :data:`ALIKE` alike, and at least twice as near as to any other place. A set the model
+    cannot tell apart (every tile alike) raises none: only a pair that stands out does."""
+    if len(feats) < 3:
+        return []
+    g = normalise_rows(feats - feats.mean(axis=0))
+    sims = g @ g.T
+    np.fill_diagonal(sims, -1.0)
+    near = sims.argmax(axis=1)
+    out = []
+    for i, j in enumerate(near):
+        if i < j and near[j] == i and sims[i, j] >= ALIKE:
+            others = np.delete(np.maximum(sims[i], sims[j]), [i, j])
+            if 1 - sims[i, j] <= 0.5 * (1 - others.max()):
+                out.append((i, int(j), float(sims[i, j])))
+    return out
+
+
+def look_alike(where: str, codes: list[str], feats: np.ndarray) -> list[str]:
+    """Two places whose tiles look like one kind (a red five and its plain five may)."""
+    out = []
+    for i, j, sim in alike_pairs(feats):
+        if base_code(codes[i]) == base_code(codes[j]):
+            continue
+        out.append(f"{where}: places {place_caption(codes[i])} and {place_caption(codes[j])} "
+                   f"hold tiles that look alike (likeness {sim:.2f}): is one of them in the "
+                   "wrong place?")
+    return out
+
+
+def swapped(where: str, codes: list[str], read: list[str], sure: np.ndarray) -> list[str]:
+    """Two tiles the model surely reads as each other's places."""
+    at = {c: i for i, c in enumerate(codes)}
+    out = []
+    for i, c in enumerate(codes):
+        j = at.get(read[i])
+        if j is not None and j > i and read[j] == c and min(sure[i], sure[j]) >= SWAPPED:
+            out.append(f"{where}: the tile in place {place_caption(c)} reads as "
+                       f"{place_caption(codes[j])} and the one in place "
+                       f"{place_caption(codes[j])} as {place_caption(c)}: are they swapped?")
+    return out
+
+
+def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enrollment:
+    """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``."""
+    out = Enrollment()
+    for where, image in photos:
+        try:
+            readings = read_sheet(image, layout, where)
+        except RefereeError as exc:
+            out.problems.append(str(exc))
+            continue
+        out.photos.append(where)
+        tiles = []
+        for r in readings:
+            what = place_caption(r.place.code)
+            if r.status == "empty":
+                out.problems.append(f"{where}: place {what} is empty")
+            elif r.status == "not_a_tile":
+                out.problems.append(f"{where}: place {what} holds something smaller than a "
+                                    f"tile ({r.cover:.0%} of the place): lay the tile flat in "
+                                    "the middle of its place")
+            else:
+                tiles.append(r)
+        if not tiles:
+            continue
+        logits, feats, _ = features(base, [r.crop for r in tiles])
+        codes = [r.place.code for r in tiles]
+        p = softmax(logits)
+        read = [base.labels[k] for k in p.argmax(axis=1)]
+        out.problems += look_alike(where, codes, feats)
+        out.problems += swapped(where, codes, read, p.max(axis=1))
+        out.model_right += sum(1 for c, r in zip(codes, read) if c == r)
+        out.crops += [r.crop for r in tiles]
+        out.labels += codes
+    return out
+
+
+def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None):
+    """The :class:`~vision.tileset.TileSet` the photos teach, or the problems (one line each)
+    and no set."""
+    from .tileset import TileSet
+
+    reading = read_photos(photos, base, layout)
+    if reading.problems or not reading.crops:
+        if not reading.problems:
+            reading.problems.append("no photo to enroll from")
+        return None, reading
+    return TileSet.fit(base, reading.crops, reading.labels, name, reading.photos), reading
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("photos", nargs="*", metavar="PHOTO",
+                        help="photos of the sheet with one tile of each kind on it, from the "
+                             "table camera (several under different light teach more)")
+    parser.add_argument("--config", default=os.environ.get("RIICHI_CONFIG", "table.toml"),
+                        help="the table config the set is saved beside (default $RIICHI_CONFIG "
+                             "or ./table.toml)")
+    parser.add_argument("--sheet", metavar="PNG", help="write the printable sheet (A3) here")
+    parser.add_argument("--dpi", type=int, default=300, help="the sheet's resolution (300)")
+    parser.add_argument("--source", help="take the photo from a camera source instead "
+                                         "(picamera, cam:N, a video, a folder)")
+    parser.add_argument("--name", help="the set's name on the dashboard (default: the date)")
+    parser.add_argument("--model", help="the .onnx tile model (default: the config's, else "
+                                        "the shipped one)")
+    parser.add_argument("--clear", action="store_true",
+                        help="forget the enrolled set: back to the shipped model")
+    parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
+
+
+def run(args) -> int:
+    import cv2
+
+    from .sheet import render_sheet
+    from .tileset import NO_EMBEDDING, clear_config, now_text, save_to_config
+
+    if args.sheet:
+        if not cv2.imwrite(args.sheet, render_sheet(dpi=args.dpi)):
+            raise RefereeError(f"cannot write the sheet to {args.sheet}")
+        print(f"enrollment sheet: {args.sheet} (A3 landscape at {args.dpi} dpi; print at 100%)")
+        if not args.photos and not args.source and not args.clear:
+            return 0
+    if args.clear:
+        removed = clear_config(args.config)
+        print(f"tile set {'removed: ' + str(removed) if removed else 'none enrolled'}; "
+              f"{args.config} now uses the shipped model alone")
+        return 0
+    photos = []
+    from .sources import read_image
+    for p in args.photos:
+        photos.append((p, read_image(p)))
+    if args.source:
+        from .calibrate_cli import _first_frame
+        photos.append((args.source, _first_frame(args.source)))
+    if not photos:
+        raise RefereeError("give PHOTO(s) of the sheet with the tiles on it, --source, "
+                           "--sheet or --clear")
+    from .tileset import base_model
+    base = base_model(args.config, args.model)
+    if not base.has_embedding:
+        print(f"note: {NO_EMBEDDING}", file=sys.stderr)
+    t0 = time.monotonic()
+    name = args.name or f"set enrolled {now_text()[:16].replace('T', ' ')}"
+    tileset, reading = enroll(photos, base, name)
+    if tileset is None:
+        for line in reading.problems:
+            print(f"riichi-referee enroll: {line}", file=sys.stderr)
+        print(f"riichi-referee enroll: nothing saved ({len(reading.problems)} "
+              f"problem{'s' if len(reading.problems) != 1 else ''})", file=sys.stderr)
+        return EXIT_PROBLEMS
+    seconds = time.monotonic() - t0
+    n = len(reading.labels)
+    print(f"enrolled {name!r}: {n} tiles from {len(reading.photos)} photo"
+          f"{'s' if len(reading.photos) != 1 else ''} in {seconds:.1f} s; the model alone read "
+          f"{reading.model_right} of them right")
+    if tileset.adaptation.look != "as_is":
+        print(f"the set's crops are shown to the model {tileset.adaptation.look.replace('_', ' ')} "
+              "(it reads them better so: dark faces, light ink)")
+    if args.dry_run:
+        return 0
+    target = save_to_config(tileset, Path(args.config))
+    print(f"tile set saved: {target} ([camera] tileset in {args.config})")
+    return 0

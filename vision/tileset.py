@@ -1,0 +1,285 @@
+"""The enrolled tile set, stored beside the table's config, and the classifier that uses it.
+
+``riichi-referee enroll`` writes ``tileset.npz`` beside ``table.toml`` and points ``[camera]
+tileset`` at it; ``run``, ``detect --config`` and the tracker read it through
+:func:`load_classifier`. The file holds the enrolled crops themselves (upright, 96 x 128), their
+codes, what was fitted on them (:class:`vision.adapt.Adaptation`) and a description: the set's
+name, when it was enrolled (wall-clock time, for people: nothing is judged on it), from which
+photos, and the fingerprint of the model it was fitted with. A tile set fitted with another
+model (the shipped model was retrained) is fitted again from its crops when loaded, so
+enrolling never has to be repeated for a new model. ``enroll --clear`` removes the file and
+sets ``tileset = ""``: the shipped model alone.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+
+from .adapt import Adaptation, adapted_probabilities, features, fit_prototypes, \
+    model_fingerprint
+from .classifier import TileClassifier
+
+log = logging.getLogger(__name__)
+
+CONFIG_KEY = "tileset"
+DEFAULT_FILE = "tileset.npz"
+#: Size the enrolled crops are kept at (width, height): twice the classifier's input.
+KEEP_SIZE = (96, 128)
+FORMAT = 1
+
+NO_EMBEDDING = ("the tile model has no 'embedding' output (it was exported before enrollment "
+                "existed): the set is learned from the model's scores instead, which helps "
+                "less; retrain it with python -m vision.train")
+
+
+@dataclass
+class TileSet:
+    """An enrolled set. ``crops``: N x 128 x 96 x 3 uint8, upright; ``labels``: their codes
+    (``back`` for the face-down tile); ``adaptation``: what was fitted for ``model`` (a model
+    fingerprint)."""
+
+    crops: np.ndarray
+    labels: list[str]
+    name: str = "enrolled set"
+    enrolled_at: str = ""
+    photos: list[str] = field(default_factory=list)
+    model: str = ""
+    adaptation: Adaptation | None = None
+    corrections: int = 0
+
+    @staticmethod
+    def keep(crop: np.ndarray) -> np.ndarray:
+        """A crop as it is kept: upright (long side vertical), 96 x 128."""
+        if crop.shape[1] > crop.shape[0]:
+            crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+        return cv2.resize(crop, KEEP_SIZE, interpolation=cv2.INTER_AREA)
+
+    @classmethod
+    def fit(cls, base: TileClassifier, crops: Sequence[np.ndarray], labels: Sequence[str],
+            name: str = "enrolled set", photos: Sequence[str] = (), seed: int = 0) -> "TileSet":
+        kept = np.stack([cls.keep(c) for c in crops]) if len(crops) else \
+            np.zeros((0, KEEP_SIZE[1], KEEP_SIZE[0], 3), np.uint8)
+        ts = cls(kept, list(labels), name, now_text(), list(photos))
+        ts.refit(base, seed)
+        return ts
+
+    def refit(self, base: TileClassifier, seed: int = 0) -> None:
+        """Fit the adaptation again on the kept crops, for ``base``."""
+        self.adaptation = fit_prototypes(base, list(self.crops), self.labels, seed=seed)
+        self.model = model_fingerprint(base.model_path)
+
+    # -- storage ----------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        meta = {"format": FORMAT, "name": self.name, "enrolled_at": self.enrolled_at,
+                "photos": self.photos, "model": self.model, "corrections": self.corrections}
+        arrays = {"crops": self.crops, "labels": np.array(self.labels, dtype="U8"),
+                  "meta": np.array(json.dumps(meta))}
+        if self.adaptation is not None:
+            meta["feature"] = self.adaptation.feature
+            meta["weight"] = self.adaptation.weight
+            meta["sharpness"] = self.adaptation.sharpness
+            meta["look"] = self.adaptation.look
+            arrays["meta"] = np.array(json.dumps(meta))
+            arrays["proto_labels"] = self.adaptation.proto_labels
+            arrays["prototypes"] = self.adaptation.prototypes
+            arrays["centre"] = self.adaptation.centre
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TileSet":
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                crops = z["crops"]
+                labels = [str(v) for v in z["labels"]]
+                adaptation = None
+                if "prototypes" in z.files:
+                    adaptation = Adaptation(meta["feature"], z["proto_labels"].astype(np.int64),
+                                            z["prototypes"].astype(np.float32),
+                                            z["centre"].astype(np.float32),
+                                            float(meta["weight"]), float(meta["sharpness"]),
+                                            str(meta.get("look", "as_is")))
+        except FileNotFoundError:
+            raise RefereeError(f"tile set {path} does not exist (run riichi-referee enroll, "
+                               "or enroll --clear to use the shipped model alone)") from None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise RefereeError(f"tile set {path} cannot be read ({exc}); enroll again") from None
+        if meta.get("format") != FORMAT or crops.ndim != 4 or len(crops) != len(labels):
+            raise RefereeError(f"tile set {path} is not one this version reads; enroll again")
+        return cls(crops, labels, str(meta.get("name", "")), str(meta.get("enrolled_at", "")),
+                   list(meta.get("photos", [])), str(meta.get("model", "")), adaptation,
+                   int(meta.get("corrections", 0)))
+
+
+def now_text() -> str:
+    """The wall-clock time, to the second, with its offset (shown to people only)."""
+    return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+# -- where it is --------------------------------------------------------------------------
+
+def tileset_path(config_path: str | Path) -> Path | None:
+    """The tile set the config uses: ``[camera] tileset`` (relative to the config's folder;
+    ``""`` for none), else ``tileset.npz`` beside the config when it exists, else None."""
+    from .calibration import read_config
+
+    config_path = Path(config_path)
+    camera = read_config(config_path).get("camera", {})
+    name = camera.get(CONFIG_KEY) if isinstance(camera, dict) else None
+    if name is None:
+        default = config_path.parent / DEFAULT_FILE
+        return default if default.is_file() else None
+    if not isinstance(name, str):
+        raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name")
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    return p if p.is_absolute() else config_path.parent / p
+
+
+def save_to_config(tileset: TileSet, config_path: str | Path) -> Path:
+    """Write the set beside the config and point ``[camera] tileset`` at it."""
+    from .calibration import set_config_value
+
+    config_path = Path(config_path)
+    config_path.parent.mkdir(parents=True, exist_ok=True)
+    target = tileset_path(config_path) or config_path.parent / DEFAULT_FILE
+    tileset.save(target)
+    try:
+        rel = target.relative_to(config_path.parent)
+    except ValueError:
+        rel = target
+    set_config_value(config_path, "camera", CONFIG_KEY, str(rel))
+    return target
+
+
+def clear_config(config_path: str | Path) -> Path | None:
+    """Remove the config's tile set and set ``tileset = ""``; returns the file removed."""
+    from .calibration import set_config_value
+
+    config_path = Path(config_path)
+    target = tileset_path(config_path)
+    if target is not None and target.exists():
+        target.unlink()
+    if config_path.exists():
+        set_config_value(config_path, "camera", CONFIG_KEY, "")
+    return target
+
+
+def describe_config(config_path: str | Path) -> dict | None:
+    """The description of the config's tile set (None: the shipped model alone)."""
+    path = tileset_path(config_path)
+    if path is None:
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            n = len(z["labels"])
+            kinds = len(set(str(v) for v in z["labels"]))
+    except (OSError, ValueError, KeyError) as exc:
+        return {"name": None, "error": f"tile set {path.name} cannot be read ({exc})"}
+    return {"name": meta.get("name"), "enrolled_at": meta.get("enrolled_at"),
+            "photos": meta.get("photos", []), "tiles": n, "kinds": kinds,
+            "corrections": meta.get("corrections", 0), "file": str(path)}
+
+
+# -- the classifier -----------------------------------------------------------------------
+
+class EnrolledClassifier:
+    """The shipped classifier adapted to an enrolled set, with its interface
+    (``classify(crops) -> [(label, confidence)]``, ``probabilities``, ``labels``).
+
+    ``base``: the :class:`~vision.classifier.TileClassifier`. ``tileset``: the enrolled set;
+    fitted again for ``base`` when it was fitted with another model. ``path``: where the set
+    is stored (a referee's correction, :meth:`learn`, is saved there).
+    """
+
+    def __init__(self, base: TileClassifier, tileset: TileSet, path: str | Path | None = None):
+        self.base = base
+        self.tileset = tileset
+        self.path = Path(path) if path is not None else None
+        self.labels = base.labels
+        self.model_path = base.model_path
+        feature = "embedding" if base.has_embedding else "logits"
+        if tileset.adaptation is None or tileset.adaptation.feature != feature or \
+                tileset.model != model_fingerprint(base.model_path):
+            log.info("tile set %r was fitted with another model: fitting it again",
+                     tileset.name)
+            tileset.refit(base)
+        if not base.has_embedding:
+            log.warning("%s", NO_EMBEDDING)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32)
+        a = self.tileset.adaptation
+        logits, feats, _ = features(self.base, a.shown(crops))
+        return adapted_probabilities(logits, feats, a)
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        p = self.probabilities(crops)
+        best = p.argmax(axis=1)
+        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]
+
+    def ranked(self, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
+        """The ``k`` likeliest labels of each crop, best first."""
+        return ranked(self, crops, k)
+
+    def learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
+        """A referee's correction fed back: ``crop`` is ``label``; it joins the enrolled
+        crops, the set is fitted again, and saved when it has a file."""
+        ts = self.tileset
+        ts.crops = np.concatenate([ts.crops, TileSet.keep(crop)[None]])
+        ts.labels.append(label)
+        ts.corrections += 1
+        ts.refit(self.base)
+        if save and self.path is not None:
+            ts.save(self.path)
+
+
+def ranked(classifier, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
+    """The ``k`` likeliest labels of each crop by ``classifier.probabilities``."""
+    p = classifier.probabilities(crops)
+    order = np.argsort(-p, axis=1)[:, :k]
+    return [[(classifier.labels[i], float(p[n, i])) for i in row] for n, row in enumerate(order)]
+
+
+def base_model(config_path: str | Path | None = None, model: str | Path | None = None,
+               threads: int | None = None) -> TileClassifier:
+    """The tile model a table uses: ``model``, else the config's ``[camera] model`` (relative
+    to the config's folder), else the shipped one."""
+    from .calibration import read_config
+
+    if model is None and config_path is not None:
+        camera = read_config(config_path).get("camera", {})
+        model = camera.get("model") if isinstance(camera, dict) else None
+        if model is not None and not Path(model).is_absolute():
+            model = Path(config_path).parent / model
+    return TileClassifier(model, threads=threads)
+
+
+def load_classifier(config_path: str | Path | None = None, model: str | Path | None = None,
+                    threads: int | None = None):
+    """The classifier a table uses: :func:`base_model` adapted to the config's enrolled tile
+    set when it has one."""
+    base = base_model(config_path, model, threads)
+    path = tileset_path(config_path) if config_path is not None else None
+    if path is None:
+        return base
+    return EnrolledClassifier(base, TileSet.load(path), path)
