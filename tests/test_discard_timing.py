@@ -295,3 +295,37 @@ def test_change_detector_onset_and_settle():
     assert det.first_change() == t_of(4)                 # the hand's arrival
     det.settle(det.zone_cells[pond0], now)
     assert det.changed_zones() == set() and det.first_change() is None
+
+
+def test_the_service_feed_times_a_discard_in_a_camera_picture(tmp_path):
+    """The whole camera path: a recording of camera pictures (not top-down), the calibration
+    from the table's markers, change detection on the pictures, the zones warped one by one."""
+    import cv2
+
+    from vision.calibration import calibrate, save_to_config
+    from vision.service_feed import camera_feed
+    from vision.synthetic import render_camera
+
+    film = Film(_table())
+    film.still(4)
+    landed = film.discard(0, "9s")
+    film.still(20)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, top in enumerate(film.frames):
+        picture, _ = render_camera(top, out_size=(1280, 960), seed=i)
+        cv2.imwrite(str(folder / f"{i:03d}.png"), picture)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nsource = "{folder}"\nthreads = 1\n')
+    save_to_config(calibrate(picture), config)
+    feed = list(camera_feed(config))
+    discards = [e for _, events in feed for e in events if e["type"] == "discard"]
+    starts = [e for e in discards if e["tile"] == "9s"]
+    assert len(starts) == 1
+    first_frame = feed[0]
+    assert first_frame is not None
+    # frames of a folder are 0.1 s apart; the tiles there from the start are stamped at the
+    # first frame, the new one at the frame it landed on
+    t0 = min(e["t"] for e in discards)
+    assert starts[0]["t"] - t0 == pytest.approx(landed * 0.1, abs=1e-6)
+    assert len(discards) == 1 + sum(len(p) for p in _table().ponds)

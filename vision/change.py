@@ -4,8 +4,7 @@ The tile finder and classifier are far too slow to run on every frame on a Pi (a
 takes about a third of a second there), yet a discard's time must be the first frame that
 showed the tile. :class:`ChangeDetector` looks at every frame: the zones (ponds, melds, hands,
 dora) are cut into cells ``cell_mm`` square, each cell's brightness is sampled at a few points
-(no full-frame resize: a few thousand bytes are read per frame, one colour channel), and per
-cell it keeps
+(no full-frame resize: six bytes per cell are read per frame), and per cell it keeps
 
 - the **settled** look: what the cell showed when recognition last accounted for it;
 - the current **run**: the frame since which the cell has looked as it does now;
@@ -29,10 +28,15 @@ import threading
 import cv2
 import numpy as np
 
+from referee.errors import RefereeError
+
 from .zones import Zone
 
-#: Where a cell is sampled, in cell widths from its centre (a 2 x 2 pattern).
-_SAMPLES = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))
+#: Where a cell is sampled, in cell widths from its centre (3 x 2), and which colour channel
+#: each point gives (blue, green, red, twice each): one byte per point, yet a hand and a tile's
+#: green or red strokes of the same brightness still differ.
+_SAMPLES = ((-0.3, -0.25), (0.0, -0.25), (0.3, -0.25), (-0.3, 0.25), (0.0, 0.25), (0.3, 0.25))
+_CHANNEL = (0, 1, 2, 0, 1, 2)
 NEVER = -1
 
 
@@ -46,15 +50,15 @@ class ChangeDetector:
 
     ``to_table``: 3x3 homography, frame pixels -> table mm. ``frame_size``: (width, height) of
     the frames. ``cell_mm``: side of a cell (a tile is about 3 x 4 cells of 8 mm).
-    ``threshold``: how far a cell's brightness (0-255, the mean of its samples of the green
-    channel, or of a grey frame) must move to count as a change; camera noise and felt grain stay well below it,
+    ``threshold``: how far a cell's look (its blue, green and red, 0-255) must move in one
+    channel to count as a change; camera noise and felt grain stay well below it,
     a tile, a hand or a tile's drawing well above. ``history``: runs kept per cell since it
     left its settled look. ``min_run``: frames a look must last to be kept in the history (a
     hand in motion is a new look every frame and would push the tile's own run out).
     """
 
     def __init__(self, zones: list[Zone], to_table: np.ndarray, frame_size: tuple[int, int],
-                 cell_mm: float = 8.0, threshold: float = 18.0, history: int = 16,
+                 cell_mm: float = 8.0, threshold: float = 24.0, history: int = 16,
                  min_run: int = 2):
         self.zones = list(zones)
         self.cell_mm = float(cell_mm)
@@ -78,14 +82,15 @@ class ChangeDetector:
         self._index: dict[int, np.ndarray] = {}
         self.n = n
         k = int(history)
-        self.ref = np.zeros(n, np.float32)              # settled look
-        self.run_look = np.zeros(n, np.float32)         # current run's look
+        self.ref = np.zeros((n, 3), np.float32)         # settled look
+        self.run_look = np.zeros((n, 3), np.float32)    # current run's look
         self.run_start = np.full(n, NEVER, np.int64)    # t_ns of the current run's first frame
         self.run_frames = np.zeros(n, np.int32)
         self.left_at = np.full(n, NEVER, np.int64)      # first frame unlike the settled look
         self.read = np.zeros(n, bool)                   # recognition has accounted for it
+        self._scratch = np.zeros((n, 3), np.float32)
         self.hist_start = np.full((k, n), NEVER, np.int64)
-        self.hist_look = np.zeros((k, n), np.float32)
+        self.hist_look = np.zeros((k, n, 3), np.float32)
         self.hist_count = np.zeros(n, np.int64)
         self.frames = 0
         self.last_ns: int | None = None
@@ -103,19 +108,26 @@ class ChangeDetector:
         return ys * w + xs
 
     def look(self, frame: np.ndarray) -> np.ndarray:
-        """Every cell's brightness in ``frame`` (BGR: its green channel; or grey), float32 (n,)."""
+        """Every cell's blue, green and red in ``frame`` (BGR, or grey), float32 (n, 3)."""
         h, w = frame.shape[:2]
         if (w, h) != self.frame_size:
-            raise ValueError(f"frame is {w}x{h}, the detector was made for "
-                             f"{self.frame_size[0]}x{self.frame_size[1]}")
+            fw, fh = self.frame_size
+            raise RefereeError(f"camera frames are {w}x{h} but the calibration was made for "
+                               f"{fw}x{fh} frames (calibrate again)")
         channels = 1 if frame.ndim == 2 else frame.shape[2]
         index = self._index.get(channels)
         if index is None:
-            # green: most of the brightness, and a third of the bytes to read
-            index = self._index[channels] = self._pixels * channels + (1 if channels >= 3 else 0)
+            chan = np.array(_CHANNEL) if channels >= 3 else np.zeros(len(_SAMPLES), int)
+            index = self._pixels.reshape(self.n, -1) * channels + chan
+            self._index[channels] = index = index.ravel()
         samples = np.take(np.ascontiguousarray(frame).reshape(-1), index)
-        total = samples.reshape(self.n, -1).sum(axis=1, dtype=np.int32)
-        return total.astype(np.float32) * (1.0 / len(_SAMPLES))
+        pairs = samples.reshape(self.n, 2, 3).astype(np.float32)
+        return (pairs[:, 0] + pairs[:, 1]) * 0.5
+
+    def _differ(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        np.subtract(a, b, out=self._scratch)
+        np.abs(self._scratch, out=self._scratch)
+        return self._scratch.max(axis=1) > self.threshold
 
     # -- every frame ------------------------------------------------------------------------
     def update(self, frame: np.ndarray, t_ns: int) -> None:
@@ -128,7 +140,7 @@ class ChangeDetector:
                 self.run_look[:] = g
                 self.run_start[:] = t_ns
                 self.left_at[:] = t_ns
-            new_run = np.abs(g - self.run_look) > self.threshold
+            new_run = self._differ(g, self.run_look)
             if new_run.any():
                 ended = np.flatnonzero(new_run & (self.run_frames >= self.min_run) &
                                        (self.left_at != NEVER))
@@ -140,18 +152,21 @@ class ChangeDetector:
                 self.run_start[new_run] = t_ns
                 self.run_frames[new_run] = 0
             # a run's look follows slow drift (light, exposure); a jump starts a new run
-            self.run_look = np.where(new_run, g, self.run_look + 0.25 * (g - self.run_look))
+            self.run_look += 0.25 * (g - self.run_look)
+            if new_run.any():
+                self.run_look[new_run] = g[new_run]
             self.run_frames += 1
-            changed = np.abs(self.run_look - self.ref) > self.threshold
+            changed = self._differ(self.run_look, self.ref)
             self.left_at[changed & (self.left_at == NEVER)] = t_ns
+            steady = ~changed & (self.run_frames >= self.min_run)
             # back to the settled look for a while: whatever passed over left nothing behind
-            back = ~changed & (self.left_at != NEVER) & (self.run_frames >= self.min_run) & \
-                self.read
+            back = steady & (self.left_at != NEVER) & self.read
             if back.any():
                 self.left_at[back] = NEVER
                 self.hist_count[back] = 0
-            calm = ~changed & (self.run_frames >= self.min_run)
-            self.ref[calm] += 0.05 * (self.run_look[calm] - self.ref[calm])
+            if self.frames % 8 == 0:
+                # the settled look follows slow drift too
+                self.ref += (0.3 * steady)[:, None] * (self.run_look - self.ref)
             self.frames += 1
             self.last_ns = t_ns
 
@@ -199,16 +214,17 @@ class ChangeDetector:
         out = []
         with self.lock:
             for c in cells:
-                runs = [(int(self.hist_start[s, c]), float(self.hist_look[s, c]))
+                runs = [(int(self.hist_start[s, c]), self.hist_look[s, c].copy())
                         for s in range(min(int(self.hist_count[c]), k))]
-                runs.append((int(self.run_start[c]), float(self.run_look[c])))
-                runs.sort()
+                runs.append((int(self.run_start[c]), self.run_look[c].copy()))
+                runs.sort(key=lambda run: run[0])
                 then = [look for start, look in runs if start <= t_ns]
                 if not then:
                     continue
                 look = then[-1]
                 first = min(start for start, other in runs
-                            if start <= t_ns and abs(other - look) <= self.threshold)
+                            if start <= t_ns and
+                            np.abs(other - look).max() <= self.threshold)
                 out.append(first)
         if not out:
             return None

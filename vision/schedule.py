@@ -82,6 +82,19 @@ class RecognitionScheduler:
             self._thread = threading.Thread(target=self._work, name="recognition", daemon=True)
             self._thread.start()
 
+    @classmethod
+    def for_calibration(cls, tracker, calibration, **kw) -> "RecognitionScheduler":
+        """Watching camera frames of the size ``calibration`` (a
+        :class:`~vision.calibration.Calibration`) was made for; the tracker's zones and scale
+        are the calibration's."""
+        from .zone_finder import ZoneFinder
+
+        layout = calibration.layout
+        detector = ChangeDetector(tracker.zones, calibration.homography, calibration.image_size)
+        find = ZoneFinder(calibration.px_per_mm, (layout.width_mm, layout.height_mm),
+                          to_topdown=calibration.topdown_matrix())
+        return cls(tracker, detector, find, **kw)
+
     # -- the camera's thread ------------------------------------------------------------------
     def push(self, frame: np.ndarray, t_ns: int) -> list[dict]:
         """Take in the frame exposed at ``t_ns``; return the events recognised since the last
@@ -219,6 +232,24 @@ class RecognitionScheduler:
             mask = np.isin(det.zone_of, [i for i, z in enumerate(self.zones) if z.kind in kinds])
             open_ = det.left_at[mask & (det.left_at >= 0)]
             return int(open_.min()) if len(open_) else det.last_ns
+
+    def flush(self, frame: np.ndarray, t_ns: int, period_ns: int = 33_333_333,
+              limit_s: float = 5.0) -> list[dict]:
+        """The camera stopped at ``frame`` (``t_ns``; a recording ended): watch it as a still
+        table, a frame every ``period_ns``, until recognition has read all that changed (at
+        most ``limit_s`` of table time); return the events that brings."""
+        out = []
+        for _ in range(int(limit_s * 1e9 / period_ns)):
+            t_ns += period_ns
+            out += self.push(frame, t_ns)
+            with self._lock:
+                busy = self._busy
+            if not busy and not self._due(t_ns) and not self.detector.changed_zones() and \
+                    not self.tracker.waiting_zones():
+                break
+            if self._thread is not None:
+                time.sleep(0.002)
+        return out
 
     def new_hand(self) -> None:
         """A new hand is dealt: the tracker forgets the table before it next reads a frame."""

@@ -1,6 +1,8 @@
 """The camera as the table service sees it: ``camera_feed(config_path)`` yields, per frame,
-``(t_mono, events)`` with ``t_mono`` in seconds on the monotonic clock and the tracker's
-events for that frame.
+``(t_mono, events)``: the events recognised since the frame before (each stamped with the first
+frame that showed it) and ``t_mono``, the time in seconds on the monotonic clock up to which
+every discard has been reported. Every frame goes through change detection; the tile finder
+and classifier read only the zones that changed (:mod:`vision.schedule`).
 
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
@@ -24,6 +26,7 @@ REOPEN_SECONDS = 2.0
 def camera_feed(config_path):
     from .calibration import load_calibration, read_config
     from .classifier import TileClassifier
+    from .schedule import RecognitionScheduler
     from .sources import open_source
     from .tracker import TableTracker
 
@@ -37,11 +40,22 @@ def camera_feed(config_path):
     classifier = TileClassifier(model, threads=camera.get("threads"))
     tracker = TableTracker(calibration.zones, classifier, calibration.px_per_mm,
                            stable_frames=int(camera.get("stable_frames", 3)))
+    watch = RecognitionScheduler.for_calibration(tracker, calibration)
     frames = reopening(open_source, str(camera.get("source", "picamera")))
 
     def feed():
-        for frame, t_ns in frames:
-            yield t_ns / 1e9, tracker.update(calibration.warp(frame), t_ns)
+        last = None
+        try:
+            for frame, t_ns in frames:
+                events = watch.push(frame, t_ns)
+                last = frame, t_ns
+                # the time up to which every discard has been reported: presses wait for it
+                yield watch.settled_ns() / 1e9, events
+            if last is not None:
+                # a recording ended: what it showed last is still read to the end
+                yield watch.settled_ns() / 1e9, watch.flush(*last)
+        finally:
+            watch.close()
 
     return feed()
 
