@@ -15,6 +15,7 @@ the table and back, touching nothing. Times are the events' own (a discard every
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -302,14 +303,17 @@ def write_film(path: Path, events: list[dict], hands: list[int], fps: float = 30
     sc, frames, truth = script_game(events, hands, fps, seed)
     size = int(round(SIZE * px_per_mm))
     path.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (size, size))
+    meta.unlink(missing_ok=True)
+    part = path.with_name(path.stem + ".part" + path.suffix)
+    writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*"mp4v"), fps, (size, size))
     if not writer.isOpened():
-        raise RuntimeError(f"cannot write video {path}")
+        raise RuntimeError(f"cannot write video {part}")
     try:
         for frame in render_film(sc, frames, px_per_mm):
             writer.write(frame)
     finally:
         writer.release()
+    os.replace(part, path)         # a film cut short by Ctrl-C is never taken for a whole one
     truth["frames"] = frames
     meta.write_text(json.dumps({"key": key, "truth": truth}) + "\n")
     return truth

@@ -220,14 +220,19 @@ def main(argv=None) -> int:
         "max_rss_mb": round(usage1.ru_maxrss / 1024, 1),
         "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)],
         "missed_discards": missed,
-        "false_discards": [e for e, _ in false],
+        "false_discards": [dict(e, film_s=round((e["t"] * 1e9 - start_ns) / 1e9, 3),
+                                reported_film_s=round((at - start_ns) / 1e9, 3))
+                           for e, at in false],
+        "per_discard": [{"frame": d["frame"], "seat": d["seat"], "tile": d["tile"],
+                         "error_ms": round(err, 1), "lag_ms": round(lag, 1)}
+                        for (d, _), err, lag in zip(pairs, errors, lags)],
     }
     for k, v in result.items():
-        if k not in ("missed_discards", "false_discards"):
+        if k not in ("missed_discards", "false_discards", "per_discard"):
             print(f"{k}: {v}")
     for d in missed:
         print(f"missed: seat {d['seat']} {d['tile']} at frame {d['frame']}")
-    for e, _ in false:
+    for e in result["false_discards"]:
         print(f"false: {e}")
     write_results("discard_timing", result, args.out)
     return 0

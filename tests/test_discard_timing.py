@@ -329,3 +329,29 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(tmp_path):
     t0 = min(e["t"] for e in discards)
     assert starts[0]["t"] - t0 == pytest.approx(landed * 0.1, abs=1e-6)
     assert len(discards) == 1 + sum(len(p) for p in _table().ponds)
+
+
+def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does():
+    """Zone by zone, the same tiles in the same boxes as the finder on the whole view, on a
+    compressed picture (as a video gives) of ponds with riichi tiles and a called tile's gap."""
+    import cv2
+
+    from vision.finder import find_tiles_topdown
+
+    state = TableState(dora=["6m"])
+    state.ponds[0] = [("1s", False)] * 7 + [("2s", True)] + [("3s", False)] * 5
+    state.ponds[1] = [("2z", False), ("1p", False), ("1m", False), ("9s", False), ("4m", False),
+                      ("7m", False), (None, False), ("3z", False), ("0m", False), ("6p", False)]
+    state.ponds[2] = [("5p", False)] * 8
+    state.ponds[3] = [("7s", False)] * 24
+    state.melds[1] = [(["4s", "5s", "6s"], 0, None)]
+    picture = cv2.imdecode(cv2.imencode(".jpg", render_state(state),
+                                        [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)
+    whole = find_tiles_topdown(picture, PPM)
+    finder = ZoneFinder(PPM)
+    for zone in default_zones():
+        want = sorted(t.box for t in whole.tiles
+                      if zone.contains(t.centre[0] / PPM, t.centre[1] / PPM))
+        got = sorted(t.box for t in finder(picture, [zone]).tiles)
+        assert len(got) == len(want), zone.name
+        assert all(np.abs(np.subtract(a, b)).max() <= 4 for a, b in zip(got, want)), zone.name

@@ -77,20 +77,23 @@ class ChangeDetector:
         self.centres = np.concatenate(centres)          # (n, 2) table mm
         self.zone_of = np.concatenate(zone_of)          # (n,) index into zones
         self.zone_cells = [np.flatnonzero(self.zone_of == zi) for zi in range(len(self.zones))]
+        # a zone's cells are one run of indices: per-zone figures come from one reduceat
+        self._zone_starts = np.array([cells[0] for cells in self.zone_cells], np.intp)
         n = len(self.centres)
         self._pixels = self._sample_pixels(np.asarray(to_table, np.float64))
         self._index: dict[int, np.ndarray] = {}
         self.n = n
         k = int(history)
-        self.ref = np.zeros((n, 3), np.float32)         # settled look
-        self.run_look = np.zeros((n, 3), np.float32)    # current run's look
+        # looks are (3, n): blue, green, red rows, so per-cell tests run along whole rows
+        self.ref = np.zeros((3, n), np.float32)         # settled look
+        self.run_look = np.zeros((3, n), np.float32)    # current run's look
         self.run_start = np.full(n, NEVER, np.int64)    # t_ns of the current run's first frame
         self.run_frames = np.zeros(n, np.int32)
         self.left_at = np.full(n, NEVER, np.int64)      # first frame unlike the settled look
         self.read = np.zeros(n, bool)                   # recognition has accounted for it
-        self._scratch = np.zeros((n, 3), np.float32)
+        self._scratch = np.zeros((3, n), np.float32)
         self.hist_start = np.full((k, n), NEVER, np.int64)
-        self.hist_look = np.zeros((k, n, 3), np.float32)
+        self.hist_look = np.zeros((k, 3, n), np.float32)
         self.hist_count = np.zeros(n, np.int64)
         self.frames = 0
         self.last_ns: int | None = None
@@ -108,7 +111,7 @@ class ChangeDetector:
         return ys * w + xs
 
     def look(self, frame: np.ndarray) -> np.ndarray:
-        """Every cell's blue, green and red in ``frame`` (BGR, or grey), float32 (n, 3)."""
+        """Every cell's blue, green and red in ``frame`` (BGR, or grey), float32 (3, n)."""
         h, w = frame.shape[:2]
         if (w, h) != self.frame_size:
             fw, fh = self.frame_size
@@ -119,15 +122,17 @@ class ChangeDetector:
         if index is None:
             chan = np.array(_CHANNEL) if channels >= 3 else np.zeros(len(_SAMPLES), int)
             index = self._pixels.reshape(self.n, -1) * channels + chan
-            self._index[channels] = index = index.ravel()
+            # sample-major: the blue of every cell's first point, then its green...
+            self._index[channels] = index = np.ascontiguousarray(index.T).ravel()
         samples = np.take(np.ascontiguousarray(frame).reshape(-1), index)
-        pairs = samples.reshape(self.n, 2, 3).astype(np.float32)
-        return (pairs[:, 0] + pairs[:, 1]) * 0.5
+        points = samples.reshape(2, 3, self.n).astype(np.float32)
+        return (points[0] + points[1]) * 0.5
 
     def _differ(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         np.subtract(a, b, out=self._scratch)
         np.abs(self._scratch, out=self._scratch)
-        return self._scratch.max(axis=1) > self.threshold
+        s = self._scratch
+        return (s[0] > self.threshold) | (s[1] > self.threshold) | (s[2] > self.threshold)
 
     # -- every frame ------------------------------------------------------------------------
     def update(self, frame: np.ndarray, t_ns: int) -> None:
@@ -147,14 +152,14 @@ class ChangeDetector:
                 if len(ended):
                     slot = self.hist_count[ended] % self.hist_start.shape[0]
                     self.hist_start[slot, ended] = self.run_start[ended]
-                    self.hist_look[slot, ended] = self.run_look[ended]
+                    self.hist_look[slot, :, ended] = self.run_look[:, ended].T
                     self.hist_count[ended] += 1
                 self.run_start[new_run] = t_ns
                 self.run_frames[new_run] = 0
             # a run's look follows slow drift (light, exposure); a jump starts a new run
             self.run_look += 0.25 * (g - self.run_look)
             if new_run.any():
-                self.run_look[new_run] = g[new_run]
+                self.run_look[:, new_run] = g[:, new_run]
             self.run_frames += 1
             changed = self._differ(self.run_look, self.ref)
             self.left_at[changed & (self.left_at == NEVER)] = t_ns
@@ -166,27 +171,26 @@ class ChangeDetector:
                 self.hist_count[back] = 0
             if self.frames % 8 == 0:
                 # the settled look follows slow drift too
-                self.ref += (0.3 * steady)[:, None] * (self.run_look - self.ref)
+                self.ref += (0.3 * steady) * (self.run_look - self.ref)
             self.frames += 1
             self.last_ns = t_ns
 
     # -- what recognition needs -------------------------------------------------------------
     def changed_zones(self) -> set[int]:
         """Indices (into ``zones``) of zones with a cell unlike its settled look."""
-        with self.lock:
-            return set(np.unique(self.zone_of[self.left_at != NEVER]).tolist())
+        return {zi for zi, z in enumerate(self.zones_now()) if z[0] is not None}
 
-    def moving_since(self, zone_index: int) -> int:
-        """t_ns of the latest run start among the zone's cells (when it last moved)."""
+    def zones_now(self) -> list[tuple[int | None, int, int]]:
+        """Per zone: (t_ns of its first change still unsettled, or None when it is settled;
+        frames since any of its cells last changed look; t_ns of that change)."""
         with self.lock:
-            return int(self.run_start[self.zone_cells[zone_index]].max())
-
-    def changed_since(self, zone_index: int) -> int | None:
-        """t_ns of the first change in the zone still unsettled (None when it is settled)."""
-        with self.lock:
-            left = self.left_at[self.zone_cells[zone_index]]
-            left = left[left != NEVER]
-            return int(left.min()) if len(left) else None
+            left = np.where(self.left_at == NEVER, np.iinfo(np.int64).max, self.left_at)
+            first = np.minimum.reduceat(left, self._zone_starts)
+            still = np.minimum.reduceat(self.run_frames, self._zone_starts)
+            moved = np.maximum.reduceat(self.run_start, self._zone_starts)
+        top = np.iinfo(np.int64).max
+        return [(None if f == top else int(f), int(c), int(m))
+                for f, c, m in zip(first, still, moved)]
 
     def first_change(self) -> int | None:
         """The earliest frame a still unsettled change began (None when the table is settled):
@@ -214,9 +218,9 @@ class ChangeDetector:
         out = []
         with self.lock:
             for c in cells:
-                runs = [(int(self.hist_start[s, c]), self.hist_look[s, c].copy())
+                runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy())
                         for s in range(min(int(self.hist_count[c]), k))]
-                runs.append((int(self.run_start[c]), self.run_look[c].copy()))
+                runs.append((int(self.run_start[c]), self.run_look[:, c].copy()))
                 runs.sort(key=lambda run: run[0])
                 then = [look for start, look in runs if start <= t_ns]
                 if not then:
@@ -236,7 +240,7 @@ class ChangeDetector:
         with self.lock:
             cells = np.asarray(cells, np.intp)
             still = cells[self.run_start[cells] <= t_ns]
-            self.ref[still] = self.run_look[still]
+            self.ref[:, still] = self.run_look[:, still]
             self.read[still] = True
             self.left_at[still] = NEVER
             self.hist_count[still] = 0

@@ -8,7 +8,8 @@ thread on the **newest** frame whenever it is free and a zone is due:
 
 - a zone is due when one of its places differs from the settled table and the zone has been
   still for ``calm_frames`` frames (a hand in the way is not worth reading), or has been busy
-  for ``busy_s`` seconds since it was last read;
+  for ``busy_s`` seconds since it was last read; a pond that is due is read first, alone (a
+  claim window waits on its discard);
 - nothing queues: while recognition works, newer frames only update the change detector, and
   the frame recognition runs on next is the latest one. Under load fewer frames are read; the
   time of every change is still known to the frame, because the detector saw them all;
@@ -117,20 +118,20 @@ class RecognitionScheduler:
         return ready
 
     def _due(self, t_ns: int) -> list[int]:
-        det = self.detector
         waiting = self.tracker.waiting_zones()
-        changed = det.changed_zones() | {i for i, z in enumerate(self.zones) if z in waiting}
         due = []
-        for zi in sorted(changed):
-            calm = int(det.run_frames[det.zone_cells[zi]].min()) >= self.calm_frames
-            read = self._read_at[zi]
-            since = max(read or 0, det.changed_since(zi) or 0)
-            if not calm and t_ns - since < self.busy_ns:
+        for zi, (first, still, moved) in enumerate(self.detector.zones_now()):
+            if first is None and self.zones[zi] not in waiting:
                 continue
-            if t_ns < self._retry_after[zi] and det.moving_since(zi) <= (read or 0):
+            read = self._read_at[zi]
+            if still < self.calm_frames and t_ns - max(read or 0, first or 0) < self.busy_ns:
+                continue
+            if t_ns < self._retry_after[zi] and moved <= (read or 0):
                 continue    # nothing moved since it was last read in vain
             due.append(zi)
-        return due
+        # a discard's pond first, on its own: the claim window waits on it; the rest after
+        ponds = [zi for zi in due if self.zones[zi].kind == "pond"]
+        return ponds or due
 
     # -- recognition ----------------------------------------------------------------------------
     def _work(self) -> None:

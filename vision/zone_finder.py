@@ -59,16 +59,18 @@ class ZoneFinder:
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def felt(self, frame: np.ndarray) -> np.ndarray:
-        """The table's colour (BGR): the median of a coarse look at the whole table."""
+        """The table's colour (BGR) as the finder would take it from the whole view: the
+        median, in Lab, of a sparse sample of the table."""
         if self.to_topdown is None:
-            small = frame[::16, ::16]
+            small = np.ascontiguousarray(frame[::14, ::14])
         else:
-            k = 16.0
-            scale = np.diag([1 / k, 1 / k, 1.0])
+            scale = np.diag([1 / 14, 1 / 14, 1.0])
             small = cv2.warpPerspective(frame, scale @ self.to_topdown,
-                                        (self.size[0] // 16, self.size[1] // 16),
+                                        (self.size[0] // 14, self.size[1] // 14),
                                         flags=cv2.INTER_NEAREST)
-        return np.median(small.reshape(-1, small.shape[-1]), axis=0)
+        lab = np.median(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+        pixel = np.clip(np.round(lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        return cv2.cvtColor(pixel, cv2.COLOR_LAB2BGR).reshape(3)
 
     def __call__(self, frame: np.ndarray, zones: list[Zone]) -> Finding:
         """The tiles whose centre lies in one of ``zones``, in top-down pixels, and what else
