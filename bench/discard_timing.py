@@ -3,6 +3,7 @@ through the real video source, change detector, scheduler, zone finder, tracker 
 in real time, with the work held to one Pi 5 core.
 
     python bench/discard_timing.py [--hands 1-2] [--slowdown 6.25] [--stable-frames 3]
+                                   [--virtual] [--seconds S]
 
 The film (``bench/_game_film.py``, rendered once and kept in bench/results/discard_timing/)
 acts out the hands of the first Tenhou game in ../shared/data: draws that reach across the
@@ -16,7 +17,9 @@ recognition with what is left of the one core, as a high-priority camera thread 
 would share it. The default 6.25 is the project's measured ratio: a full-table tracker frame
 took 56 ms here and about 350 ms on a Pi 5 (issue 18; issue 13 uses the same ratio, 60 ms here
 for about 360 ms there). Decoding the video is not counted: on the Pi the camera's ISP
-delivers frames without the CPU.
+delivers frames without the CPU. On a machine shared with other work the real-time figures
+suffer (``frames_late``, ``work_overran`` say how much); ``--virtual`` plays the same film in
+emulated time, from CPU time alone, for figures that do not depend on other load.
 
 Prints the figures and writes bench/results/discard_timing.json: discard time error p50/p95/max
 (``p50_error_ms``, ``p95_error_ms``, ``max_error_ms``; target p95 <= 40 ms), ``missed`` and
@@ -61,6 +64,54 @@ def _pct(values, q):
     return round(float(np.percentile(values, q)), 1) if len(values) else None
 
 
+def virtual(base, slowdown: float):
+    """``base`` (the scheduler class) run in emulated time: a read starts on a frame only when
+    the emulated core is free, and holds it for ``slowdown`` x its CPU time here plus the
+    change detection of every frame meanwhile (which goes first); its events come out when it
+    ends. Has :class:`SlowCore`'s figures (``busy_ns``, ``pieces``, ``overran``)."""
+
+    class Virtual(base):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, threaded=False, **kw)
+            self.free_at = 0
+            self.busy_ns = {"detect": 0, "recognise": 0}
+            self.pieces = {"detect": [], "recognise": []}
+            self.overran = 0
+            self._read_cpu = 0
+
+        def _run_job(self):
+            c = time.thread_time_ns()
+            super()._run_job()
+            self._read_cpu += time.thread_time_ns() - c
+
+        def push_at(self, frame, t_ns):
+            held = t_ns < self.free_at
+            if held:
+                with self._lock:
+                    self._busy = True       # the core is still reading: no new read
+            self._read_cpu = 0
+            c = time.thread_time_ns()
+            events = self.push(frame, t_ns)
+            cpu = time.thread_time_ns() - c
+            if held:
+                with self._lock:
+                    self._busy = False
+            detect = int(slowdown * (cpu - self._read_cpu))
+            self.busy_ns["detect"] += detect
+            self.pieces["detect"].append(detect / 1e6)
+            if self._read_cpu:
+                read = int(slowdown * self._read_cpu)
+                self.busy_ns["recognise"] += read
+                self.pieces["recognise"].append(read / 1e6)
+                self.free_at = t_ns + detect + read
+                return [(e, self.free_at) for e in events]
+            if held:
+                self.free_at += detect
+            return [(e, t_ns + detect) for e in events]
+
+    return Virtual
+
+
 def match(truth: list[dict], got: list[tuple[dict, int]], true_ns) -> tuple[list, list, list]:
     """Pair reported discards with true ones (same seat and tile, within 2 s); return the
     pairs, the true discards missed and the reports that match none."""
@@ -85,6 +136,10 @@ def main(argv=None) -> int:
                         help="Pi 5 time per unit of this machine's CPU time")
     parser.add_argument("--stable-frames", type=int, default=3)
     parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--virtual", action="store_true",
+                        help="emulated time instead of real time: frames as fast as they "
+                             "decode, each read holding the emulated core for its CPU time "
+                             "here x slowdown (figures that do not depend on other load)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="play only the film's first SECONDS (a quick look)")
     parser.add_argument("--out", type=Path, default=None)
@@ -121,11 +176,22 @@ def main(argv=None) -> int:
                            stable_frames=args.stable_frames)
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
-    core = SlowCore(args.slowdown)
-    scheduler = RecognitionScheduler(tracker, detector, ZoneFinder(ppm), pace=core)
+    if args.virtual:
+        core = scheduler = virtual(RecognitionScheduler, args.slowdown)(
+            tracker, detector, ZoneFinder(ppm))
+    else:
+        core = SlowCore(args.slowdown)
+        scheduler = RecognitionScheduler(tracker, detector, ZoneFinder(ppm), pace=core)
     period_ns = int(1e9 / args.fps)
 
-    start_ns = time.monotonic_ns() + 2_000_000_000     # the reader gets a head start
+    def push(frame, t_ns):
+        """The events of one frame, each with when it came out (ns, table clock)."""
+        if args.virtual:
+            return scheduler.push_at(frame, t_ns)
+        return [(event, time.monotonic_ns()) for event in scheduler.push(frame, t_ns)]
+
+    # the reader gets a head start (a virtual run starts the film at 0)
+    start_ns = 0 if args.virtual else time.monotonic_ns() + 2_000_000_000
     source = VideoFileSource(film, start_ns=start_ns, fps=args.fps)
     frames: queue.Queue = queue.Queue(maxsize=8)
 
@@ -152,21 +218,22 @@ def main(argv=None) -> int:
         if index in hand_starts and index:
             scheduler.new_hand()
         wait = t_ns - time.monotonic_ns()
-        if wait > 0:
+        if args.virtual:
+            pass
+        elif wait > 0:
             time.sleep(wait / 1e9)
         elif -wait > period_ns:
             late += 1
-        for event in scheduler.push(frame, t_ns):
-            got.append((event, time.monotonic_ns()))
+        got += push(frame, t_ns)
         last = (frame, t_ns)
         index += 1
     # the table stays still a few seconds more, for what recognition has not done yet
     frame, t_ns = last
     for k in range(int(3 * args.fps)):
         t_ns += period_ns
-        time.sleep(max(0.0, (t_ns - time.monotonic_ns()) / 1e9))
-        for event in scheduler.push(frame, t_ns):
-            got.append((event, time.monotonic_ns()))
+        if not args.virtual:
+            time.sleep(max(0.0, (t_ns - time.monotonic_ns()) / 1e9))
+        got += push(frame, t_ns)
     scheduler.close()
     duration_ns = t_ns - start_ns
     usage1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -187,6 +254,7 @@ def main(argv=None) -> int:
                  "discards": len(truth["discards"]),
                  "riichi": sum(d["riichi"] for d in truth["discards"]),
                  "melds": len(truth["melds"])},
+        "mode": "virtual" if args.virtual else "real time",
         "slowdown": round(args.slowdown, 3),
         "slowdown_basis": "full-table tracker frame: 56 ms here, about 350 ms on a Pi 5",
         "stable_frames": args.stable_frames,
@@ -215,8 +283,9 @@ def main(argv=None) -> int:
         "frames": scheduler.stats["frames"],
         "frames_late": late,
         "work_overran": core.overran,
-        "cpu_here_process": round((usage1.ru_utime + usage1.ru_stime - usage0.ru_utime -
-                                   usage0.ru_stime) / (duration_ns / 1e9), 3),
+        "cpu_here_process": None if args.virtual else round(
+            (usage1.ru_utime + usage1.ru_stime - usage0.ru_utime - usage0.ru_stime) /
+            (duration_ns / 1e9), 3),
         "max_rss_mb": round(usage1.ru_maxrss / 1024, 1),
         "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)],
         "missed_discards": missed,

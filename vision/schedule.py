@@ -55,7 +55,7 @@ class RecognitionScheduler:
     """
 
     def __init__(self, tracker, detector: ChangeDetector, find, calm_frames: int = 3,
-                 busy_s: float = 0.5, retry_s: tuple[float, float] = (0.25, 2.0),
+                 busy_s: float = 1.5, retry_s: tuple[float, float] = (0.25, 2.0),
                  threaded: bool = True, pace=None):
         self.tracker = tracker
         self.detector = detector
@@ -168,6 +168,9 @@ class RecognitionScheduler:
         events = self.tracker.update(None, t_ns, finding=finding, zones=zones)
         self.stats["passes"] += 1
         self.stats["zones_read"] += len(zones)
+        for zone in zones:
+            key = "read_" + zone.kind
+            self.stats[key] = self.stats.get(key, 0) + 1
         self._settle(finding, t_ns, zone_ids)
         return events
 

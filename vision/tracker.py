@@ -185,8 +185,10 @@ class TableTracker:
         confirmed, one not yet seen gone, a meld or an open hand not yet still."""
         out = {t.zone for t in self.tracks
                if not t.confirmed or 0 < t.missing < self.gone_frames}
-        seats = {("meld", key[0]) for key in self._meld_pending} | \
-            {("hand", seat) for seat in self._reveal_pending}
+        # (pending entries of groups already reported stay behind: they wait for nothing)
+        seats = {("meld", seat) for seat, ids in self._meld_pending
+                 if not any(m >= ids for m in self._meld_members[seat])} | \
+            {("hand", seat) for seat in self._reveal_pending if seat not in self.revealed}
         out |= {z for z in self.zones if (z.kind, z.seat) in seats}
         return out
 
