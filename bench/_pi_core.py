@@ -19,7 +19,7 @@ class SlowCore:
     def __init__(self, slowdown: float):
         self.slowdown = float(slowdown)
         self._lock = threading.Lock()
-        self.busy_ns = {"detect": 0, "recognise": 0}   # emulated core time used
+        self.used_ns = {"detect": 0, "recognise": 0}   # emulated core time used
         self.cpu_ns = {"detect": 0, "recognise": 0}    # CPU time used here
         self.pieces = {"detect": [], "recognise": []}  # emulated ms of each piece
         self.overran = 0                               # pieces slower here than emulated
@@ -29,14 +29,14 @@ class SlowCore:
         w0 = time.monotonic_ns()
         c0 = time.thread_time_ns()
         with self._lock:
-            detect_before = self.busy_ns["detect"]
+            detect_before = self.used_ns["detect"]
         yield
         cpu = time.thread_time_ns() - c0
         own = int(self.slowdown * cpu)
         while True:
             now = time.monotonic_ns()
             with self._lock:
-                stolen = self.busy_ns["detect"] - detect_before if kind == "recognise" else 0
+                stolen = self.used_ns["detect"] - detect_before if kind == "recognise" else 0
             owed = own + stolen - (now - w0)
             if owed <= 0:
                 break
@@ -45,6 +45,6 @@ class SlowCore:
         with self._lock:
             if took - own - stolen > 2_000_000:
                 self.overran += 1
-            self.busy_ns[kind] += took - stolen
+            self.used_ns[kind] += took - stolen
             self.cpu_ns[kind] += cpu
             self.pieces[kind].append((took - stolen) / 1e6)

@@ -2,7 +2,7 @@
 through the real video source, change detector, scheduler, zone finder, tracker and classifier
 in real time, with the work held to one Pi 5 core.
 
-    python bench/discard_timing.py [--hands 1-2] [--slowdown 6.25] [--stable-frames 3]
+    python bench/discard_timing.py [--hands 1-2] [--slowdown 6.25] [--stable-frames 2]
                                    [--virtual] [--seconds S]
 
 The film (``bench/_game_film.py``, rendered once and kept in bench/results/discard_timing/)
@@ -68,13 +68,13 @@ def virtual(base, slowdown: float):
     """``base`` (the scheduler class) run in emulated time: a read starts on a frame only when
     the emulated core is free, and holds it for ``slowdown`` x its CPU time here plus the
     change detection of every frame meanwhile (which goes first); its events come out when it
-    ends. Has :class:`SlowCore`'s figures (``busy_ns``, ``pieces``, ``overran``)."""
+    ends. Has :class:`SlowCore`'s figures (``used_ns``, ``pieces``, ``overran``)."""
 
     class Virtual(base):
         def __init__(self, *args, **kw):
             super().__init__(*args, threaded=False, **kw)
             self.free_at = 0
-            self.busy_ns = {"detect": 0, "recognise": 0}
+            self.used_ns = {"detect": 0, "recognise": 0}
             self.pieces = {"detect": [], "recognise": []}
             self.overran = 0
             self._read_cpu = 0
@@ -97,11 +97,11 @@ def virtual(base, slowdown: float):
                 with self._lock:
                     self._busy = False
             detect = int(slowdown * (cpu - self._read_cpu))
-            self.busy_ns["detect"] += detect
+            self.used_ns["detect"] += detect
             self.pieces["detect"].append(detect / 1e6)
             if self._read_cpu:
                 read = int(slowdown * self._read_cpu)
-                self.busy_ns["recognise"] += read
+                self.used_ns["recognise"] += read
                 self.pieces["recognise"].append(read / 1e6)
                 self.free_at = t_ns + detect + read
                 return [(e, self.free_at) for e in events]
@@ -134,7 +134,8 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", default="1-2", help="hands of the game to film (1-based)")
     parser.add_argument("--slowdown", type=float, default=PI5_SLOWDOWN,
                         help="Pi 5 time per unit of this machine's CPU time")
-    parser.add_argument("--stable-frames", type=int, default=3)
+    parser.add_argument("--stable-frames", type=int, default=2,
+                        help="readings before a tile is believed (the camera feed's default)")
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--virtual", action="store_true",
                         help="emulated time instead of real time: frames as fast as they "
@@ -246,7 +247,7 @@ def main(argv=None) -> int:
     lags = [(at - true_ns(d["frame"])) / 1e6 for d, (_, at) in pairs]
     riichi_wrong = sum(bool(e.get("riichi")) != d["riichi"] for d, (e, _) in pairs)
     melds = [e for e, _ in got if e["type"] == "meld"]
-    busy = core.busy_ns
+    busy = core.used_ns
     passes = scheduler.stats["passes"]
     result = {
         "film": {"log": log.name, "hands": [h + 1 for h in hands], "frames": truth["frames"],

@@ -19,6 +19,11 @@ from referee.errors import RefereeError
 
 log = logging.getLogger(__name__)
 
+#: Readings of a tile before it is believed. Recognition reads a zone only once it is still,
+#: so two readings are two looks at the settled tile, not glimpses of a moving hand; a third
+#: look at the same still table adds little and costs a reading (a fifth of a second on a Pi).
+STABLE_READS = 2
+
 #: Seconds between attempts to open a live camera again after it failed or stopped.
 REOPEN_SECONDS = 2.0
 
@@ -39,7 +44,7 @@ def camera_feed(config_path):
         model = Path(config_path).parent / model
     classifier = TileClassifier(model, threads=camera.get("threads"))
     tracker = TableTracker(calibration.zones, classifier, calibration.px_per_mm,
-                           stable_frames=int(camera.get("stable_frames", 3)))
+                           stable_frames=int(camera.get("stable_frames", STABLE_READS)))
     watch = RecognitionScheduler.for_calibration(tracker, calibration)
     frames = reopening(open_source, str(camera.get("source", "picamera")))
 

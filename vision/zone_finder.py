@@ -31,7 +31,7 @@ class ZoneFinder:
     """
 
     def __init__(self, px_per_mm: float, table_mm: tuple[float, float] = (800.0, 800.0),
-                 to_topdown: np.ndarray | None = None, margin_mm: float = 30.0,
+                 to_topdown: np.ndarray | None = None, margin_mm: float = 24.0,
                  find=find_tiles_topdown):
         self.px_per_mm = float(px_per_mm)
         self.size = (int(round(table_mm[0] * px_per_mm)), int(round(table_mm[1] * px_per_mm)))
