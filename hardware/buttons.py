@@ -6,8 +6,10 @@ The queue carries two kinds of item::
     item = buttons_queue.get()
     if isinstance(item, ButtonFault):       # an input started or stopped chattering
         live.set_health("buttons", item.health_ok, item.health_text)
-    else:                                   # a call event dict, per the table-event format
+    else:                                   # an event dict, per the table-event format:
         live.submit(item)                   # {"type": "call", "t": ..., "seat": 2, "call": "pon"}
+                                            # or a seat's call for a referee (a `referee`
+                                            # note, see hardware/referee_call.py)
 
 How a press travels: the pin factory calls :class:`CallButton` on every edge with the edge's
 own timestamp (lgpio: the kernel's CLOCK_MONOTONIC stamp of the interrupt); the callback only
@@ -30,6 +32,7 @@ from referee.live import monotonic
 
 from .config import DebounceSettings, TableWiring
 from .debounce import Chatter, Debouncer, Press, Quiet
+from .referee_call import CallForReferee
 from .pins import claim_pin, default_pin_factory
 
 
@@ -74,22 +77,45 @@ class ButtonPanel:
         self.debouncers = [Debouncer(settings, c) for c in closed]
         self.faults: dict[int, str] = {}      # index -> short text, while it chatters
         self._since: dict[int, float] = {}
+        self.calls_for_referee = (CallForReferee(wiring.referee_call, wiring.referee_call_hold,
+                                                 settings.debounce)
+                                  if wiring.referee_call else None)
 
     def edge(self, index: int, t: float, closed: bool) -> list[Any]:
         """Button ``index``'s contact closed or opened at ``t``; the items now due."""
-        return self._items(index, self.debouncers[index].edge(t, closed))
+        items = self._items(index, self.debouncers[index].edge(t, closed))
+        if self.calls_for_referee is not None:
+            b = self.wiring.buttons[index]
+            self.calls_for_referee.edge(b.seat, b.call, t, closed)
+            items += self._referee_calls(t)
+        return items
 
     def advance(self, now: float) -> list[Any]:
-        """Time passed to ``now``; the items now due (held presses, recoveries)."""
+        """Time passed to ``now``; the items now due (held presses, recoveries, calls for a
+        referee)."""
         out: list[Any] = []
         for index, debouncer in enumerate(self.debouncers):
             if debouncer.pending or debouncer.faulty:
                 out.extend(self._items(index, debouncer.advance(now)))
-        return out
+        return out + self._referee_calls(now)
 
     def next_deadline(self) -> float | None:
         deadlines = [d for d in (b.next_deadline() for b in self.debouncers) if d is not None]
+        if self.calls_for_referee is not None:
+            d = self.calls_for_referee.next_deadline()
+            if d is not None:
+                deadlines.append(d)
         return min(deadlines) if deadlines else None
+
+    def _referee_calls(self, now: float) -> list[dict]:
+        if self.calls_for_referee is None:
+            return []
+
+        def faulty(seat: int, call: str) -> bool:
+            return self.debouncers[self.wiring.buttons.index(
+                self.wiring.button(seat, call))].faulty
+
+        return self.calls_for_referee.advance(now, faulty)
 
     @property
     def health(self) -> tuple[bool, str]:

@@ -95,6 +95,8 @@ class LightSettings:
     buzzer_active_high: bool = True
     beep: float = 0.1
     beeps: int = 2
+    #: seconds per on-off cycle of a seat calling for a referee
+    call_period: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,10 @@ class TableWiring:
     debounce: DebounceSettings = DebounceSettings()
     light: LightSettings = LightSettings()
     source: str = "<table config>"
+    #: the buttons a seat holds together to call for a referee (empty: no such call), and
+    #: for how many seconds (see :mod:`hardware.referee_call`)
+    referee_call: tuple[str, ...] = ("chii", "kan")
+    referee_call_hold: float = 2.0
 
     def button(self, seat: int, call: str) -> ButtonWiring:
         for b in self.buttons:
@@ -136,7 +142,7 @@ class TableWiring:
 # -- loading ----------------------------------------------------------------------------------
 
 _BUTTON_KEYS = {"pull", "active_state", "debounce_ms", "chatter_presses", "chatter_window_ms",
-                "chatter_run_s", "recover_s"}
+                "chatter_run_s", "recover_s", "referee_call", "referee_call_s"}
 _LIGHT_KEYS = {"active_high", "pwm", "winner_s", "blink_s", "blink_hz"}
 _BUZZER_KEYS = {"pin", "active_high", "beep_s", "beeps"}
 _SEAT_NAMES = {f"seat{seat}" for seat in SEATS}
@@ -278,6 +284,7 @@ class _Parser:
                 raise WiringError(self.problems)
 
         pull, active_state, debounce = self.button_settings(buttons_t)
+        referee_call, hold = self.referee_call(buttons_t)
         buttons = self.seat_buttons(buttons_t, pull)
         lights, light = self.lights(lights_t)
         buzzer, light = self.buzzer(buzzer_t, light)
@@ -285,12 +292,14 @@ class _Parser:
             raise WiringError(self.problems)
         return TableWiring(buttons=tuple(buttons), pull=pull, active_state=active_state,
                            lights=lights, buzzer=buzzer, debounce=debounce, light=light,
-                           source=self.source)
+                           source=self.source, referee_call=referee_call,
+                           referee_call_hold=hold)
 
     def button_settings(self, t: dict) -> tuple[str, bool | None, DebounceSettings]:
         self.unknown_keys(t, "buttons", _BUTTON_KEYS, True,
                           "pull, active_state, debounce_ms, chatter_presses, chatter_window_ms, "
-                          "chatter_run_s, recover_s or seat0-seat3")
+                          "chatter_run_s, recover_s, referee_call, referee_call_s or "
+                          "seat0-seat3")
         pull = t.get("pull", "up")
         if pull not in ("up", "down", "none"):
             self.problem(f"[buttons] pull = {_show(pull)}",
@@ -326,6 +335,21 @@ class _Parser:
             self.problem(f"[buttons] chatter_window_ms = {_show(t['chatter_window_ms'])}",
                          "must be longer than debounce_ms")
         return pull, active_state, debounce
+
+    def referee_call(self, t: dict) -> tuple[tuple[str, ...], float]:
+        d = TableWiring(buttons=())
+        hold = self.number(t, "buttons", "referee_call_s", d.referee_call_hold, minimum=0.5,
+                           maximum=30, exclusive=False)
+        if "referee_call" not in t:
+            return d.referee_call, hold
+        value = t["referee_call"]
+        if not isinstance(value, list) or any(c not in CALLS for c in value) or \
+                len(set(value)) != len(value) or len(value) == 1:
+            self.problem(f"[buttons] referee_call = {_show(value)}",
+                         'must be two or more calls held together, such as ["chii", "kan"] '
+                         "([] for no call for a referee)")
+            return d.referee_call, hold
+        return tuple(value), hold
 
     def seat_buttons(self, t: dict, pull: str) -> list[ButtonWiring]:
         buttons: list[ButtonWiring] = []
@@ -420,4 +444,6 @@ def _show(value: Any) -> str:
         return f'"{value}"'
     if isinstance(value, dict):
         return "{...}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return repr(value)

@@ -3,9 +3,12 @@
 After a ``claim`` ruling the winner's light stays on for a moment and each rejected claimant's
 light blinks; a ``violation`` blinks the violator's light and sounds the buzzer. Everything
 runs on gpiozero's background blink threads, so :meth:`SeatLights.show` returns at once and
-the lights are never in the way of the next press.
+the lights are never in the way of the next press. A seat calling for a referee blinks
+slowly until a referee answers (:meth:`SeatLights.show_calls`).
 """
 from __future__ import annotations
+
+import threading
 
 from gpiozero import LED, PWMLED, Buzzer
 
@@ -27,6 +30,8 @@ class SeatLights:
         factory = pin_factory if pin_factory is not None else default_pin_factory()
         self.lights: dict[int, LED | PWMLED] = {}
         self.buzzer: Buzzer | None = None
+        #: seats calling for a referee (their lights blink slowly: :meth:`show_calls`)
+        self.calling: set[int] = set()
         device = PWMLED if s.pwm else LED
         try:
             for seat, pin in wiring.lights.items():
@@ -50,8 +55,9 @@ class SeatLights:
         """
         kind = ruling.get("type")
         if kind == "claim":
-            for led in self.lights.values():
-                led.off()
+            for seat, led in self.lights.items():
+                if seat not in self.calling:
+                    led.off()
             winners = {w.get("seat") for w in ruling.get("winners", ())}
             for seat in winners:
                 self.steady(seat, self.settings.winner)
@@ -62,11 +68,41 @@ class SeatLights:
             self.blink(ruling.get("seat"), self.settings.blink)
             self.beep()
 
+    def show_calls(self, seats: set[int]) -> None:
+        """The seats calling for a referee: each one's light blinks slowly (1 Hz) until the
+        call is answered, through any ruling shown on it meanwhile; a new call beeps once."""
+        new = set(seats) - self.calling
+        gone = self.calling - set(seats)
+        self.calling = set(seats)
+        for seat in gone:
+            led = self.lights.get(seat)
+            if led is not None:
+                led.off()
+        for seat in new:
+            self._call_blink(seat)
+        if new and self.buzzer is not None:
+            self.buzzer.beep(on_time=self.settings.beep, off_time=self.settings.beep, n=1,
+                             background=True)
+
+    def _call_blink(self, seat: int) -> None:
+        led = self.lights.get(seat)
+        if led is not None and seat in self.calling:
+            half = 0.5 * self.settings.call_period
+            led.blink(on_time=half, off_time=half, n=None, background=True)
+
+    def _resume_call(self, seat: int, after: float) -> None:
+        """A calling seat's light showed a ruling: back to the call's blink afterwards."""
+        if seat in self.calling:
+            timer = threading.Timer(after, self._call_blink, args=(seat,))
+            timer.daemon = True
+            timer.start()
+
     def steady(self, seat: int, seconds: float) -> None:
         """``seat``'s light on for ``seconds``, then off."""
         led = self.lights.get(seat)
         if led is None:
             return
+        self._resume_call(seat, seconds)
         if isinstance(led, PWMLED):
             fade = min(0.1, seconds / 4)
             led.blink(on_time=seconds - fade, off_time=0, fade_in_time=fade,
@@ -81,6 +117,7 @@ class SeatLights:
             return
         half = 0.5 / self.settings.blink_hz
         n = max(1, round(seconds * self.settings.blink_hz))
+        self._resume_call(seat, n * 2 * half)
         if isinstance(led, PWMLED):
             led.blink(on_time=half / 2, off_time=half / 2, fade_in_time=half / 2,
                       fade_out_time=half / 2, n=n, background=True)

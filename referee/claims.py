@@ -36,7 +36,7 @@ class ClaimWindow:
 
     __slots__ = ("discard_seat", "tile", "opened", "deadline", "chankan", "last_discard",
                  "discard_index", "presses", "rejected", "ignored", "closed", "kan_blocked",
-                 "ankan")
+                 "ankan", "winners")
 
     def __init__(self, discard_seat: int, tile: str, opened: float, deadline: float | None,
                  chankan: bool = False, last_discard: bool = False,
@@ -58,10 +58,20 @@ class ClaimWindow:
         #: presses that are not claims at all (own discard, a repeat): {"seat","call","reason"}
         self.ignored: list[dict] = []
         self.closed = False
+        #: the decision once closed: ``{"seat", "call"}`` of each winner (see :func:`arbitrate`)
+        self.winners: list[dict] = []
 
     @property
     def received_call(self) -> bool:
         return bool(self.presses or self.rejected or self.ignored)
+
+    def heard(self, seat: int, call: str) -> bool:
+        """Whether this window already took ``seat``'s ``call`` into account (standing,
+        rejected or ignored), or gave ``seat`` the tile: pressing it again changes nothing."""
+        if any(w["seat"] == seat for w in self.winners):
+            return True
+        return any(x["seat"] == seat and x["call"] == call
+                   for x in (*self.presses, *self.rejected, *self.ignored))
 
     def press(self, seat: int, call: str, t: float) -> str | None:
         """Record a button press; return the rejection reason when it cannot stand, else None.

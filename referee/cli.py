@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("vision.calibrate_cli", "camera calibration with ArUco markers, and table zones"),
     "detect": ("vision.detect_cli", "list the tiles seen in a photo or a top-down table image"),
     "set-pin": ("web.pin_cli", "set the referee PIN for the dashboard (stored hashed)"),
+    "hall": ("hall.cli", "the head referee's view of every table of a hall (MQTT broker)"),
+    "hall-broker": ("hall.broker_cli", "write a hall broker's users, ACL and settings"),
 }
 
 

@@ -1,5 +1,7 @@
 """The table's TOML config: the ``[service]``, ``[journal]`` and ``[web]`` sections.
 
+``[hall]`` (publishing to the hall's broker) is read by :mod:`hall.config`.
+
 The hardware (``[buttons]``, ``[lights]``...) and vision (``[camera]``...) sections belong to
 their packages, which read them from :attr:`TableConfig.raw`. A config that cannot be used
 raises :class:`ConfigError`: one line naming the file, the key and what is wrong.

@@ -13,6 +13,8 @@ The same table service as ``run``, with the table simulated around it:
   handed to the table as the tracker would hand them over;
 * the dashboard runs in this process at http://127.0.0.1:8000 on the same table.
 
+``--hall`` (with ``--tables N``) plays a whole hall instead: see :mod:`hall.demo`.
+
 ``--speed 10`` plays ten times faster (the claim window shrinks with it: the table clock runs
 ``speed`` times faster). Ctrl-C stops cleanly. The journal goes to a temporary folder unless
 ``--journal`` names one (then ``riichi-referee export --journal PATH`` gives the game back).
@@ -65,6 +67,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep the journal here (default: a temporary folder)")
     parser.add_argument("--exit-at-end", action="store_true",
                         help="stop when the game is over (default: keep the dashboard up)")
+    parser.add_argument("--hall", action="store_true",
+                        help="a hall: the tables publish to a Mosquitto of the demo's own and "
+                             "the head referee's page shows them (needs mosquitto)")
+    parser.add_argument("--tables", type=int, default=4,
+                        help="with --hall: how many tables play (default 4)")
 
 
 def load_game(args) -> tuple[list[dict], str]:
@@ -378,11 +385,16 @@ def scaled_wiring(wiring, speed: float):
                                    chatter_window=d.chatter_window / speed,
                                    chatter_run=d.chatter_run / speed, recover=d.recover / speed)
     light = dataclasses.replace(li, winner=li.winner / speed, blink=li.blink / speed,
-                                blink_hz=li.blink_hz * speed, beep=li.beep / speed)
-    return dataclasses.replace(wiring, debounce=debounce, light=light)
+                                blink_hz=li.blink_hz * speed, beep=li.beep / speed,
+                                call_period=li.call_period / speed)
+    return dataclasses.replace(wiring, debounce=debounce, light=light,
+                               referee_call_hold=wiring.referee_call_hold / speed)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.hall:
+        from hall.demo import run_hall_demo
+        return run_hall_demo(args)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per phone request
     if args.speed <= 0:
@@ -416,6 +428,10 @@ def run(args: argparse.Namespace) -> int:
                            cameras=[camera] if camera is not None else [],
                            camera_timeout=10.0)
     service.start()
+    if camera is None:
+        why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
+        table.set_health("camera", False, f"simulated camera off ({why}): discards are "
+                         "handed to the table directly")
     player = SimulatedTable(service, buttons, clock, events,
                             press_seconds=min(0.08, 0.15 / args.speed), camera=camera)
 

@@ -50,29 +50,49 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: Bounds of the whole numbers an event carries: beyond them a number is a damaged line, not
+#: a game (and arithmetic on it would overflow a float in the final match points).
+MAX_COUNT = 10_000             #: honba, riichi sticks
+MAX_SCORE = 1_000_000_000      #: a seat's points, either sign
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error names the value in one short line."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a structure too deep
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _check(kind: str, key: str, value: Any) -> None:
     """Raise ValueError/TileError with a short reason when ``value`` is not of ``kind``."""
     if kind == "seat":
         if not _is_int(value) or not 0 <= value <= 3:
-            raise ValueError(f"seat {value!r} in {key!r} is outside 0-3")
+            raise ValueError(f"seat {_show(value)} in {key!r} is outside 0-3")
     elif kind == "tile":
+        if not isinstance(value, str):
+            raise ValueError(f"{key!r} must be a tile code like 5m, not {_show(value)}")
         check_tile(value)
     elif kind == "tiles":
         if not isinstance(value, list):
             raise ValueError(f"{key!r} must be a list of tiles")
         for tile in value:
-            check_tile(tile)
+            _check("tile", key, tile)
     elif kind == "seats":
         if not isinstance(value, list):
             raise ValueError(f"{key!r} must be a list of seats")
         for seat in value:
             _check("seat", key, seat)
     elif kind == "scores":
-        if not isinstance(value, list) or len(value) != 4 or not all(_is_int(v) for v in value):
-            raise ValueError(f"{key!r} must be a list of 4 integers")
+        if not isinstance(value, list) or len(value) != 4 \
+                or not all(_is_int(v) and abs(v) <= MAX_SCORE for v in value):
+            raise ValueError(f"{key!r} must be a list of 4 integers (points, at most "
+                             f"{MAX_SCORE:,} either way)")
     elif kind == "count":
-        if not _is_int(value) or value < 0:
-            raise ValueError(f"{key!r} must be a whole number 0 or more, not {value!r}")
+        if not _is_int(value) or not 0 <= value <= MAX_COUNT:
+            raise ValueError(f"{key!r} must be a whole number from 0 to {MAX_COUNT:,}, not "
+                             f"{_show(value)}")
     elif kind == "str":
         if not isinstance(value, str):
             raise ValueError(f"{key!r} must be a string")
@@ -80,17 +100,18 @@ def _check(kind: str, key: str, value: Any) -> None:
         if not isinstance(value, bool):
             raise ValueError(f"{key!r} must be true or false")
     elif kind == "wind":
-        if value not in WINDS:
-            raise ValueError(f"{key!r} must be one of E, S, W, N, not {value!r}")
+        if not isinstance(value, str) or value not in WINDS:
+            raise ValueError(f"{key!r} must be one of E, S, W, N, not {_show(value)}")
     elif kind == "call":
-        if value not in CALLS:
-            raise ValueError(f"unknown call {value!r} (expected chii, pon, kan or ron)")
+        if not isinstance(value, str) or value not in CALLS:
+            raise ValueError(f"unknown call {_show(value)} (expected chii, pon, kan or ron)")
     elif kind == "meld_kind":
-        if value not in MELD_KINDS:
-            raise ValueError(f"unknown meld kind {value!r} (expected {', '.join(MELD_KINDS)})")
+        if not isinstance(value, str) or value not in MELD_KINDS:
+            raise ValueError(f"unknown meld kind {_show(value)} "
+                             f"(expected {', '.join(MELD_KINDS)})")
     elif kind == "action":
-        if value not in REFEREE_ACTIONS:
-            raise ValueError(f"unknown referee action {value!r} "
+        if not isinstance(value, str) or value not in REFEREE_ACTIONS:
+            raise ValueError(f"unknown referee action {_show(value)} "
                              f"(expected {', '.join(REFEREE_ACTIONS)})")
     elif kind == "names":
         if not isinstance(value, list) or len(value) != 4:
@@ -112,15 +133,15 @@ def parse_event(obj: Any, line: int | None = None) -> dict:
     if not isinstance(obj, dict):
         raise MalformedEvent("an event must be a JSON object", line)
     etype = obj.get("type")
-    if etype not in _REQUIRED:
+    if not isinstance(etype, str) or etype not in _REQUIRED:
         if "type" not in obj:
             raise MalformedEvent("missing key 'type'", line)
-        raise MalformedEvent(f"unknown event type {etype!r}", line)
+        raise MalformedEvent(f"unknown event type {_show(etype)}", line)
     t = obj.get("t")
     if "t" not in obj:
         raise MalformedEvent(f"{etype}: missing key 't'", line)
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
-        raise MalformedEvent(f"{etype}: 't' must be a number of seconds, not {t!r}", line)
+    if not _seconds(t):
+        raise MalformedEvent(f"{etype}: 't' must be a number of seconds, not {_show(t)}", line)
     try:
         for key, kind in _REQUIRED[etype].items():
             if key not in obj:
@@ -134,23 +155,45 @@ def parse_event(obj: Any, line: int | None = None) -> dict:
     return obj
 
 
-def parse_line(text: str, line: int | None = None) -> dict:
-    """Decode and check one JSON line."""
+def _seconds(t: Any) -> bool:
+    """Whether ``t`` is a finite number of seconds (not a bool, not too large for a float)."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)):
+        return False
+    try:
+        return math.isfinite(t)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+def parse_line(text: str | bytes, line: int | None = None) -> dict:
+    """Decode and check one JSON line (``bytes`` must be UTF-8)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MalformedEvent(f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})",
+                                 line) from None
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MalformedEvent(f"not valid JSON ({exc.msg} at column {exc.colno})", line) from None
+    except ValueError as exc:  # a number too long to read (Python's int digit limit)
+        raise MalformedEvent(f"not valid JSON ({exc})", line) from None
+    except RecursionError:
+        raise MalformedEvent("not valid JSON (nested too deeply)", line) from None
     return parse_event(obj, line)
 
 
 class EventReader:
     """Reads table events from lines, checking each and that ``t`` is non-decreasing.
 
-    Blank lines are skipped. Iterating yields ``(line_number, event)``; the first malformed
-    line raises :class:`MalformedEvent` and everything yielded before it stands.
+    Lines are ``str``, or ``bytes`` decoded line by line (so bad UTF-8 is named at its own
+    line, after every good line before it has been yielded). Blank lines are skipped.
+    Iterating yields ``(line_number, event)``; the first malformed line raises
+    :class:`MalformedEvent` and everything yielded before it stands.
     """
 
-    def __init__(self, lines: Iterable[str]):
+    def __init__(self, lines: Iterable[str] | Iterable[bytes]):
         self._lines = lines
         self.last_t: float | None = None
 
@@ -162,8 +205,8 @@ class EventReader:
             t = float(event["t"])
             if self.last_t is not None and t < self.last_t:
                 raise MalformedEvent(
-                    f"{event['type']}: t={event['t']} goes back in time (previous t={self.last_t})",
-                    number)
+                    f"{event['type']}: t={_show(event['t'])} goes back in time (previous "
+                    f"t={self.last_t})", number)
             self.last_t = t
             yield number, event
 

@@ -314,6 +314,29 @@ class Journal:
                           "LIMIT ?", (rowid, limit))
         return [(i, g, json.loads(text)) for i, g, text in rows]
 
+    def outbox_rulings_after(self, rowid: int, limit: int = 1000) -> list[tuple[int, int, int, dict]]:
+        """``(id, game_id, event_seq, ruling)`` stored after row ``rowid``, in order: what a
+        forwarder (the hall link) has not sent yet."""
+        rows = self._read("SELECT id, game_id, event_seq, json FROM rulings WHERE id > ? "
+                          "ORDER BY id LIMIT ?", (rowid, limit))
+        return [(i, g, s, json.loads(text)) for i, g, s, text in rows]
+
+    def before_game(self, game_id: int | None) -> tuple[int, int]:
+        """``(seq, ruling row)`` just before ``game_id`` began: a forwarder that has sent
+        nothing yet starts there, with the current game rather than every game ever played."""
+        if game_id is None:
+            return 0, 0
+        seq = self._read("SELECT coalesce(min(seq), 1) - 1 FROM events WHERE game_id >= ?",
+                         (game_id,))[0][0]
+        rid = self._read("SELECT coalesce(max(id), 0) FROM rulings WHERE game_id < ?",
+                         (game_id,))[0][0]
+        return seq, rid
+
+    def snapshot_text(self, game_id: int) -> tuple[int, str] | None:
+        """``(seq, snapshot as stored JSON)``: for a forwarder that sends it on as it is."""
+        rows = self._read("SELECT seq, json FROM snapshots WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     def snapshot(self, game_id: int | None = None) -> tuple[int, dict] | None:
         """``(seq, snapshot)`` last written for a game (the current one by default)."""
         if game_id is None:
@@ -333,6 +356,11 @@ class Journal:
                 for c, ok, text, t, w in rows]
 
     # -- meta: the table clock and the heartbeat --------------------------------------
+    def data_version(self) -> int:
+        """A number that changes whenever another connection commits to the file (SQLite's
+        ``PRAGMA data_version``): a reader that sees it unchanged has nothing new to read."""
+        return self._read("PRAGMA data_version")[0][0]
+
     def get_meta(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
@@ -421,6 +449,7 @@ class JournalTable:
 
     STALE_AFTER = 15.0  # seconds without a heartbeat before the dashboard says so
     LOW_DISK = 20 * 1024 * 1024
+    DISK_EVERY = 5.0  # seconds between looks at the free space
 
     def __init__(self, path: str | os.PathLike, hub: Hub | None = None, poll: float = 0.03,
                  wait: float = 2.0, start: bool = True):
@@ -437,6 +466,12 @@ class JournalTable:
         self._snapshot_seq = -1
         self._snapshot: dict | None = None
         self._health: dict[str, dict] = {}
+        # The service's clock offset changes only when it starts: read when the journal
+        # changes, not at each clock() (every stream stamps every message it sends with it).
+        self._clock_offset = self._journal.stored_clock_offset()
+        self._data_version: int | None = None
+        self._beat: str | None = None
+        self._disk_checked = -float("inf")
         self._stop = threading.Event()
         # Start from the current game: a dashboard opened mid-game shows what came before
         # through snapshot()/events()/rulings(), and its stream only what comes after.
@@ -457,7 +492,7 @@ class JournalTable:
 
     # -- TableSource ------------------------------------------------------------------
     def clock(self) -> float:
-        return monotonic() + self._journal.stored_clock_offset()
+        return monotonic() + self._clock_offset
 
     def snapshot(self) -> dict:
         with self._lock:
@@ -505,7 +540,19 @@ class JournalTable:
 
     # -- tail ---------------------------------------------------------------------------
     def poll_once(self) -> None:
-        """Publish what the journal gained since the last call (the thread calls this)."""
+        """Publish what the journal gained since the last call (the thread calls this).
+
+        When no other connection has written since the last call, nothing is read: an idle
+        table costs the dashboard's event loop one tiny query per poll."""
+        version = self._journal.data_version()
+        if version != self._data_version:
+            self._read_news()
+            self._data_version = version  # only once all of it was read
+        self._check_service()
+
+    def _read_news(self) -> None:
+        self._clock_offset = self._journal.stored_clock_offset()
+        self._beat = self._journal.get_meta("heartbeat")
         for seq, game_id, event in self._journal.events_after(self._last_seq):
             self._last_seq = seq
             self._game_id = game_id
@@ -525,10 +572,9 @@ class JournalTable:
                 self._health[entry["component"]] = entry
             if old is None or old.get("ok") != entry["ok"] or old.get("text") != entry["text"]:
                 self.hub.publish("health", entry)
-        self._check_service()
 
     def _check_service(self) -> None:
-        beat = self._journal.get_meta("heartbeat")
+        beat = self._beat
         if beat is not None:
             age = time.time() - float(beat)
             if age > self.STALE_AFTER:
@@ -536,6 +582,9 @@ class JournalTable:
                                 f"{age:.0f} s (is riichi-referee.service running?)")
             elif self._health.get("service", {}).get("ok") is False:
                 self.set_health("service", True, "")
+        if time.monotonic() - self._disk_checked < self.DISK_EVERY:
+            return
+        self._disk_checked = time.monotonic()
         free = self._journal.free_bytes()
         if free is not None and free < self.LOW_DISK:
             self.set_health("disk", False, f"the disk holding {self.path} is nearly full "

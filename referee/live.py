@@ -49,6 +49,14 @@ class Subscription:
         except queue.Empty:
             return None
 
+    def get_nowait(self) -> dict | None:
+        """The next message if one is waiting, else None at once (no timer: cheap enough to
+        drain a queue message by message)."""
+        try:
+            return self.queue.get_nowait()
+        except queue.Empty:
+            return None
+
     def close(self) -> None:
         self._hub.unsubscribe(self)
 
@@ -101,6 +109,13 @@ class Hub:
         with self._lock:
             if sub in self._subscribers:
                 self._subscribers.remove(sub)
+
+    @property
+    def last_id(self) -> int:
+        """The id of the latest message (0 before any): a view of the table built when this
+        was N is still current while it is N."""
+        with self._lock:
+            return self._next_id - 1
 
     @property
     def subscriber_count(self) -> int:

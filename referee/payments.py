@@ -206,9 +206,9 @@ def game_over(round_index: int, dealer: int, scores: Sequence[int], dealer_kept:
       and someone has ``target``; with nobody there it goes on into the next wind
       (``extension``), which ends as soon as the deal passes with someone at ``target``, and
       at the latest after its fourth deal.
-    * On the last deal (and in the extension) a dealer who keeps the deal stops the game when
-      alone on top with ``target`` or more (``dealer_stops_when_top``), except after an
-      abortive draw.
+    * On the last deal (and in the extension) a dealer who keeps the deal by winning stops the
+      game when alone on top with ``target`` or more (``dealer_stops_when_top``: agari-yame);
+      a dealer kept by tenpai at a draw, or by an abortive draw, plays on.
     """
     if bust_below_zero and min(scores) < 0:
         return True
@@ -217,7 +217,7 @@ def game_over(round_index: int, dealer: int, scores: Sequence[int], dealer_kept:
         return False
     reached = max(scores) >= target
     if dealer_kept:
-        if result == "abortive" or not dealer_stops_when_top:
+        if result not in ("ron", "tsumo") or not dealer_stops_when_top:
             return False
         return scores[dealer] >= target and _alone_on_top(scores, dealer)
     if round_index >= last + 4 or not extension:

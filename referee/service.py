@@ -31,6 +31,7 @@ from .events import parse_event
 from .journal import Journal, JournalError
 from .live import Hub, LiveTable, monotonic
 from .press_hold import PressHold
+from .referee_call import CallTracker
 
 log = logging.getLogger("riichi-referee.service")
 
@@ -327,6 +328,9 @@ class TableService:
                 self.submit(press, "buttons")
 
     def _button_loop(self) -> None:
+        # The panel starts with no input chattering: say so, so the dashboard shows the
+        # buttons working from the start, not only once one fails and recovers.
+        self.table.set_health("buttons", True, "")
         while not self.stop_event.is_set():
             soon = self.presses.next_release() if self.presses is not None else None
             try:
@@ -334,7 +338,9 @@ class TableService:
             except queue.Empty:
                 self._release()
                 continue
-            if isinstance(item, dict) and item.get("type") == "call":
+            if isinstance(item, dict) and item.get("type") in ("call", "referee"):
+                # a press, or a seat's call for a referee (referee.referee_call); both wait
+                # for the camera alike, so the table gets them in the order they were made
                 event = dict(item)
                 event["t"] = self.clock.from_mono(float(event["t"]))
                 if self.presses is None:
@@ -353,9 +359,13 @@ class TableService:
 
     def _camera_loop(self, index: int, feed: Iterable) -> None:
         self._last_frame[index] = monotonic()
+        first = True
         try:
             for t_mono, events in feed:
                 self._last_frame[index] = monotonic()
+                if first:  # frames flow: the camera works (check() reports a stop)
+                    first = False
+                    self.table.set_health("camera", True, "")
                 for event in events:
                     event = dict(event)
                     event["t"] = self.clock.from_mono(float(event.get("t", t_mono)))
@@ -403,14 +413,34 @@ class TableService:
                     pass
 
     def _lights_loop(self, sub) -> None:
+        calls = CallTracker()
+        for event in self.table.events():  # calls standing when the service (re)started
+            calls.feed(event)
+        if calls.standing:
+            self._show_calls(calls)
         while not self.stop_event.is_set():
             message = sub.get(timeout=0.5)
-            if message is None or message["kind"] != "ruling":
+            if message is None:
+                continue
+            if message["kind"] == "event":
+                if calls.feed(message["data"]):
+                    self._show_calls(calls)
+                continue
+            if message["kind"] != "ruling":
                 continue
             try:
                 self.lights.show(message["data"])
             except Exception as exc:  # a dead LED is no reason to stop refereeing
                 self.table.set_health("lights", False, f"seat lights failed: {exc}")
+
+    def _show_calls(self, calls: CallTracker) -> None:
+        show = getattr(self.lights, "show_calls", None)
+        if show is None:
+            return
+        try:
+            show(set(calls.standing))
+        except Exception as exc:
+            self.table.set_health("lights", False, f"seat lights failed: {exc}")
 
     def _recorded_loop(self) -> None:
         """Play a recorded game, resuming after the events the journal already holds."""

@@ -8,6 +8,9 @@ are listed in the unit's ``RestartPreventExitStatus`` so a broken setup is not a
 
 ``[service] replay = "game.jsonl"`` plays a recorded event log instead of the sensors (a
 rehearsal of the whole chain without a table; ``speed = 0`` as fast as possible).
+
+``[hall]`` (see :mod:`hall.config`) also publishes everything journaled to the hall's MQTT
+broker (:class:`hall.link.HallLink`); without it nothing leaves the table.
 """
 from __future__ import annotations
 
@@ -105,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(message)s", stream=sys.stderr)
     config = load_config(args.config)
+    from hall.config import link_settings
+    hall = link_settings(config.raw, config.path)  # checked before anything starts
     journal_path = Path(args.journal) if args.journal else config.journal
     journal = open_journal(journal_path)
     offset = journal.clock_offset() if not journal.readonly else journal.stored_clock_offset()
@@ -135,9 +140,24 @@ def run(args: argparse.Namespace) -> int:
                            recorded=recorded, notifier=Notifier(),
                            camera_timeout=config.camera_timeout, on_submit=on_submit)
     service.exit_at_end = args.exit_at_end
+    if recorded is None and camera is None:
+        table.set_health("camera", False, "no camera configured: only the seat buttons and "
+                         "the dashboard feed the table")
     if journal.readonly:
         table.journal_ok = False
         table.set_health("journal", False, getattr(journal, "open_error", "journal read-only"))
     log.info("table service: journal %s, %d event(s) in the current game", journal_path,
              len(journal.game_events()) if journal.current_game() else 0)
-    return service.run()
+    link = start_hall_link(journal_path, hall, table, clock) if hall is not None else None
+    try:
+        return service.run()
+    finally:
+        if link is not None:
+            link.stop()
+
+
+def start_hall_link(journal_path: Path, settings, table: ResumableTable, clock):
+    """Publish the journal to the hall's broker (``[hall]``); its state is health ``hall``."""
+    from hall.link import HallLink
+    return HallLink(journal_path, settings, hub=table.hub, clock=clock,
+                    on_health=lambda ok, text: table.set_health("hall", ok, text)).start()

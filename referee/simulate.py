@@ -26,7 +26,7 @@ import random
 from .rulesets import get_ruleset
 from .scoring import is_complete, waits
 from .tiles import base, full_set, kind, parse_hand, KINDS
-from .violations import kuikae_kinds
+from .kuikae import kuikae_kinds
 
 __all__ = ["script", "simulate", "filler"]
 
@@ -138,7 +138,7 @@ def _can_discard_after(p: "_Player", called: int, own: list[int]) -> bool:
 
 
 def _kuikae(call: str, own: list[int], called: int) -> tuple[int, ...]:
-    """The kinds :func:`referee.violations.kuikae_kinds` forbids after the call, as kind
+    """The kinds :func:`referee.kuikae.kuikae_kinds` forbids after the call, as kind
     numbers (the simulated players count tiles by kind)."""
     tiles = [KINDS[k] for k in own + [called]]
     return tuple(kind(x) for x in kuikae_kinds(call, tiles, KINDS[called]))

@@ -16,6 +16,8 @@ ippatsu, double riichi, haitei/houtei, rinshan, chankan are judged when a hand i
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from .tiles import base
 
 #: Tiles in the live wall after the deal: 136 - 14 dead wall - 4 x 13 dealt. The dealer's
@@ -106,7 +108,8 @@ class Hand:
                  "seats", "wall", "turn", "discards", "last_discard", "uninterrupted",
                  "kans", "rinshan", "chankan_tile", "over", "result", "declared_wins",
                  "exhaustive_pending", "abort_check", "win_changes", "wins_judged", "chombos",
-                 "riichi_seats", "sticks_after")
+                 "riichi_seats", "sticks_after", "kan_dora_now", "kan_dora_pending",
+                 "early_dora", "revealed", "ura_seen", "copies_flagged", "seen")
 
     def __init__(self, round_wind: str, dealer: int, honba: int, riichi_sticks: int,
                  dora_indicators: list[str]):
@@ -148,6 +151,22 @@ class Hand:
         self.riichi_seats: list[int] = []
         #: riichi sticks left on the table once the hand has ended
         self.sticks_after: int | None = None
+        #: kan dora (see KanRules): indicators due now (a closed kan, or any kan where they
+        #: are turned at once), indicators of open/added kans that wait for the kan maker's
+        #: discard, and the indexes (in ``dora_indicators``) of those turned before it
+        self.kan_dora_now = 0
+        self.kan_dora_pending = 0
+        self.early_dora: list[int] = []
+        #: tiles shown by a reveal, per seat (the ron tile left out: it lies in a pond or a
+        #: meld), and the ura indicators shown: for the fifth-copy check
+        self.revealed: dict[int, list[str]] = {}
+        self.ura_seen: list[str] = []
+        #: tiles already flagged as one copy too many (each is flagged once a hand)
+        self.copies_flagged: set[str] = set()
+        #: every tile on the table now, by code, kept as tiles appear and move (a discard, a
+        #: call taking it from the pond, a meld, an indicator, a reveal): the fifth-copy check
+        #: looks only at the tiles an event adds (fifth_copy.seen_on_table recounts it all)
+        self.seen: Counter = Counter(self.dora_indicators)
 
     @property
     def haitei(self) -> bool:
@@ -165,6 +184,11 @@ class Table:
         self.hand: Hand | None = None
         self.first_dealer: int | None = None
         self.game_over = False
+        #: what the game end handed out (the riichi sticks left on the table, to first place):
+        #: taken back if the table plays on after it (see HandEndRules._resume_game)
+        self.game_end_credit: list[int] | None = None
+        #: the game was ended by a referee (``end_game``): that end is never withdrawn
+        self.ended_by_referee = False
         self.t = 0.0
         #: ruling_id -> {"t", "text"} for rulings a referee overrode
         self.overrides: dict[str, dict] = {}

@@ -67,7 +67,8 @@ def situation(hand, seat_no: int, win: dict, ura: list[str] | None) -> Situation
         tenhou=tsumo and first_turn and seat_no == hand.dealer,
         chiihou=tsumo and first_turn and seat_no != hand.dealer,
         renhou=not tsumo and first_turn,
-        dora_indicators=tuple(hand.dora_indicators),
+        dora_indicators=tuple(d for i, d in enumerate(hand.dora_indicators)
+                              if i not in win.get("uncounted_dora", ())),
         ura_indicators=tuple(ura or ()) if riichi else (),
     )
 

@@ -2,6 +2,11 @@
 from referee.core import Referee
 from referee.simulate import script
 
+#: Discards a real wall could give, for filler(..., tiles=PLAUSIBLE): 24 kinds in turn, so 70
+#: discards show no tile more than three times (the fifth-copy check stays quiet). No 2m
+#: (the kan tests' 2222m) and no 3p (their claimed tile).
+PLAUSIBLE = "1z2z3z4z5z6z7z1m9m1p9p1s9s3m6m8m2p4p7p8p2s3s4s6s"
+
 
 def judge(ruleset, *lines, events=(), finish=True):
     """Rulings of a game on ``ruleset``: game_start, dealer 0's hand, then the lines.

@@ -5,7 +5,6 @@ repository root on every run.
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
@@ -21,25 +20,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "test-output"
-CHROMIUM = "/usr/bin/chromium"
 PIN = "8642"
 PIN_HASH = hash_pin(PIN)
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} not found (Debian package 'chromium')")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("Python Playwright is not installed (pip install playwright)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class TableClock:
@@ -219,6 +201,29 @@ def test_the_countdown_runs_on_the_table_clock(dash, open_page):
     assert page.text_content("#w-result") == "Window closed: no claim."
 
 
+def test_a_phone_over_its_stream_limit_is_told_why_and_gets_in_once_a_place_frees(
+        browser, open_page, monkeypatch):
+    monkeypatch.setattr("web.capacity.RETRY_PER_CLIENT", 1)  # seconds: a short test
+    d = Dashboard()
+    d.app.extensions["riichi"].gate.per_client = 1
+    try:
+        d.start()
+        first = open_page(d.url)  # the one stream this address may hold
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        second = context.new_page()
+        second.goto(d.url)
+        second.wait_for_selector("#live.refused", timeout=5000)
+        assert second.text_content("#live").startswith(
+            "Too many live views from this phone or network: retrying in 1 s")
+        first.close()
+        second.wait_for_selector("#live:not(.off)", timeout=5000)
+        d.event(type="discard", seat=0, tile="6s")
+        wait_visible(second, '#seat-0 .pond .tile[data-tile="6s"]', 2.0)
+        context.close()
+    finally:
+        d.server.shutdown()
+
+
 # -- the referee and the spectator ----------------------------------------------------------
 
 def claim_ruling(dash) -> dict:
@@ -273,11 +278,15 @@ def test_a_spectator_cannot_act_nor_can_a_form_without_its_token(dash, open_page
 
 # -- how it looks ---------------------------------------------------------------------------
 
+JAPANESE_NAMES = ("佐藤 あおい", "鈴木 ケン", "高橋 千恵", "渡辺 大輔")
+
+
 def busy_table(dash) -> None:
-    """A hand in progress on the real core: ponds with a riichi, a called tile and a pon,
-    claim rulings, two violation cards, health reports, and a window open with two presses."""
+    """A hand in progress on the real core, players with Japanese names: ponds with a riichi,
+    a called tile and a pon, claim rulings, two violation cards, health reports, and a window
+    open with two presses."""
     d = dash
-    d.start()
+    d.start(JAPANESE_NAMES)
     for seat, tile in [(0, "1z"), (1, "9m"), (2, "2z"), (3, "7z"), (0, "1p")]:
         d.event(type="discard", seat=seat, tile=tile)
         d.close_window()
@@ -308,6 +317,38 @@ def busy_table(dash) -> None:
     d.event(type="call", seat=2, call="pon")
 
 
+def fonts_drawing(page, selector: str) -> dict[str, int]:
+    """The fonts Chromium drew ``selector``'s text with: family name -> glyphs drawn."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+    return {f["familyName"]: f["glyphCount"] for f in fonts}
+
+
+def assert_names_drawn(page) -> None:
+    """Every player's name is on the page and its kana and kanji are drawn by a Japanese
+    font, not as empty boxes (Debian: fonts-noto-cjk)."""
+    for seat, name in enumerate(JAPANESE_NAMES):
+        selector = f"#seat-{seat} .name"
+        assert page.text_content(selector).startswith(name)
+        fonts = fonts_drawing(page, selector)
+        japanese = sum(n for family, n in fonts.items() if "JP" in family or "Japan" in family)
+        wide = sum(1 for ch in name if ord(ch) > 0x2E80)  # kana and kanji
+        assert japanese >= wide, f"seat {seat}: {name!r} drawn with {fonts}"
+    # A phone with several CJK fonts (Chinese ones too) takes the first the page names: a
+    # Japanese one comes before any other, so kanji names take their Japanese forms.
+    stack = [f.strip().strip('"') for f in page.evaluate(
+        "getComputedStyle(document.querySelector('#seat-0 .name')).fontFamily").split(",")]
+    cjk = [f for f in stack if any(k in f for k in ("CJK", "Hiragino", "Gothic", "YaHei"))]
+    assert cjk and ("JP" in cjk[0] or "Hiragino" in cjk[0]), stack
+
+
 def assert_fits(page, width: int) -> None:
     overflow = page.evaluate("""(width) => {
         const out = [];
@@ -330,6 +371,7 @@ def test_screenshots_phone_and_desktop(dash, open_page, width, height):
     page.wait_for_selector('#w-presses li[data-seat="2"]', timeout=3000)
     page.wait_for_selector('.hb.bad[data-component="buttons"]', timeout=3000)
     assert_fits(page, width)
+    assert_names_drawn(page)
     # Tiles are drawn by the page, labelled, and big enough to read at arm's length.
     red = page.locator('#seat-0 .tile[data-tile="0s"]')
     assert red.get_attribute("aria-label") == "5s red"

@@ -83,6 +83,59 @@ def test_ron_pressed_after_an_early_head_bump_decision_is_shown_rejected():
     assert len(found) == 2  # a repeat and a press after the window say nothing more
 
 
+HEAD_BUMP = ["ema2012", "wrc2015", "mleague"]
+
+
+@pytest.mark.parametrize("ruleset", HEAD_BUMP)
+def test_the_winners_repeated_presses_after_an_early_decision_count_once(ruleset):
+    # seat 1 (next after the discarder) rons: nothing can outrank it, decided at once; its
+    # button bounces a few ms later. Those presses must not come back rejecting its own win.
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.5 c1 ron", "1.503 c1 ron", "1.51 c1 ron",
+                       "1.52 c1 pon")
+    (c,) = claims(rulings)
+    assert c["winners"] == [{"seat": 1, "call": "ron"}] and c["rejected"] == []
+    assert not [x for r in rulings for x in r.get("rejected", ()) if x["seat"] == 1]
+
+
+@pytest.mark.parametrize("ruleset", HEAD_BUMP)
+def test_a_new_press_by_another_seat_after_an_early_decision_is_still_rejected(ruleset):
+    # the near miss: seat 3 had not pressed; its ron after the decision lost to seat 1's
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.5 c1 ron", "1.503 c1 ron", "1.6 c3 ron",
+                       "1.61 c3 ron")
+    first, second = claims(rulings)
+    assert first["winners"] == [{"seat": 1, "call": "ron"}]
+    assert second["winners"] == []
+    assert second["rejected"] == [{"seat": 3, "call": "ron", "reason": "head_bump"}]
+
+
+@pytest.mark.parametrize("ruleset", HEAD_BUMP)
+def test_a_rejected_press_repeated_after_an_early_decision_is_not_ruled_twice(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.2 c2 pon", "1.5 c1 ron", "1.55 c2 pon")
+    (c,) = claims(rulings)
+    assert c["rejected"] == [{"seat": 2, "call": "pon", "reason": "precedence"}]
+
+
+@pytest.mark.parametrize("ruleset", ["tenhou", "ema2016"])
+def test_repeated_presses_after_three_rons_decided_at_once_count_once(ruleset):
+    # every other seat pressed ron: decided at the third press (tenhou: triple ron aborts;
+    # ema2016: all three win); the bounces after it say nothing
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.2 c3 ron", "1.4 c2 ron", "1.5 c1 ron",
+                       "1.502 c1 ron", "1.503 c2 ron", "1.6 c3 ron")
+    (c,) = claims(rulings)
+    assert c["t"] == 1.5
+
+
+@pytest.mark.parametrize("ruleset", HEAD_BUMP + ["tenhou"])
+def test_the_awarded_caller_pressing_again_after_the_window_is_not_late(ruleset):
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.3 c2 pon", "4.3 c2 pon", finish=False)
+    (c,) = claims(rulings)
+    assert c["winners"] == [{"seat": 2, "call": "pon"}]
+    # the near miss: a seat that never pressed in time is late
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.3 c2 pon", "4.3 c2 pon", "4.4 c3 pon",
+                       finish=False)
+    assert claims(rulings)[-1]["rejected"] == [{"seat": 3, "call": "pon", "reason": "late"}]
+
+
 def test_deadline_is_clean_on_the_table_clock():
     _, ref = judge("ema2012", "1.1 d0 3p", finish=False)
     assert ref.next_deadline() == 4.1

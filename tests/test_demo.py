@@ -1,6 +1,7 @@
 """`riichi-referee demo`: a whole game through mock-pin buttons, the service and the dashboard."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -60,7 +61,13 @@ def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path)
         line, _ = read_until(proc, "dashboard:")
         url = line.split()[1]
         with urllib.request.urlopen(url + "/state.json", timeout=10) as resp:
-            assert resp.status == 200 and "seats" in json.load(resp)["data"]
+            assert resp.status == 200
+            state = json.load(resp)["data"]
+        assert "seats" in state
+        # the dashboard says how the simulated sources are, not "?" all game
+        health = {h["component"]: h for h in state["health"]}
+        assert health["buttons"]["ok"] is True
+        assert health["camera"]["ok"] is False and "--no-camera" in health["camera"]["text"]
         with urllib.request.urlopen(url + "/", timeout=10) as resp:
             assert resp.status == 200
         over, _ = read_until(proc, "game over", timeout=120)
@@ -90,6 +97,10 @@ def test_demo_discards_go_through_rendered_frames_and_the_tracker(tmp_path, shar
     assert "(safety net used 0 times: 0 missed, 0 false reports dropped)" in over
     events = check_judged_as_recorded(journal, game)
     assert sum(1 for e in events if "confidence" in e) == seen  # the tracker's own reports
+    # the journal, which the production dashboard reads, has the simulated camera and
+    # buttons working
+    health = {h["component"]: h["ok"] for h in Journal(journal).health()}
+    assert health["camera"] is True and health["buttons"] is True
 
 
 def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
@@ -118,3 +129,27 @@ def test_demo_port_in_use_is_one_clear_line():
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "--port 0" in result.stderr
+
+
+def test_demo_plays_a_hall_of_tables_into_a_broker_and_the_hall_gets_every_event():
+    from hall.mosquitto import find_mosquitto
+    if find_mosquitto() is None:
+        import pytest
+        pytest.skip("mosquitto not installed (apt-get install mosquitto)")
+    proc = start_demo("--hall", "--tables", "3", "--simulated", "--hands", "1", "--speed", "60",
+                      "--exit-at-end")
+    try:
+        line, _ = read_until(proc, "hall:")
+        url = line.split()[1]
+        with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+            assert json.load(r)["ok"] is True
+        with urllib.request.urlopen(url + "/", timeout=5) as r:
+            assert r.url.endswith("/login")          # the hall is behind the PIN
+        line, _ = read_until(proc, "all 3 games over", timeout=120)
+        shown, played = map(int, re.search(r"the hall has (\d+) events of (\d+)", line).groups())
+        assert shown == played > 0
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(10)

@@ -4,7 +4,8 @@ to the nearest winner; every winner's honba), exhaustive draws with noten paymen
 mangan, abortive draws, chombo, dealer repeat and rotation (``next`` of ``hand_end``), and the
 end of the game: bust, the last deal, the leading last dealer, ``end_game`` on time, uma/oka.
 """
-from referee.core import Referee
+from referee.core import Referee, final_points
+from referee.rulesets import get_ruleset
 from referee.simulate import filler, script
 
 H1 = "234m567m345p678s55s"      # seat 1 on 8s: pinfu tanyao, 2 han 30 fu: 2000 ron
@@ -197,3 +198,86 @@ def test_end_game_on_time_gives_the_sticks_on_the_table_to_first_on_tenhou():
     # EMA: the stick is lost
     rulings = play("ema2012", "1 d0 3p r", "2 d1 1z", "3 ref end_game time limit")
     assert rulings[-1]["scores"] == [29000, 30000, 30000, 30000]
+
+
+# -- riichi sticks at the end of the game ------------------------------------------------------
+
+def last_deal_draw(ruleset, tenpai, then=()):
+    """South 4 (seat 3 deals) with a riichi stick on the table from before, drawn with
+    ``tenpai`` showing, then the events ``then``."""
+    events = script(f"0 gs {ruleset}", "0 hs 0", "1 hs 3 S 1z", f"75 tenpai {tenpai}", *then)
+    events[0]["scores"] = [20000, 26000, 22000, 31000]   # + 1 stick on the table: 100,000
+    events[2]["riichi_sticks"] = 1
+    for ev in events[3:]:
+        if ev["type"] == "hand_start":
+            ev["honba"], ev["riichi_sticks"] = 1, 1
+    draw = filler(70, 3, 2.0, tiles="2m3m4m6p")  # no terminal: nobody has nagashi mangan
+    ref = Referee()
+    out = []
+    for ev in sorted(events + draw, key=lambda e: e["t"]):
+        out += ref.feed(ev)
+    return out + ref.finish()
+
+
+def test_a_last_dealer_kept_by_tenpai_plays_on_and_the_stick_is_paid_once_on_tenhou():
+    # Tenhou stops the game for the last dealer's win on top (agari-yame), not for its tenpai:
+    # the stick stays on the table for the next hand, and its winner alone takes it
+    rulings = last_deal_draw("tenhou", "3", then=(
+        "80 hs 3 S 1z", "81 d3 8s", "81.5 c1 ron", f"85 reveal 1 {H1} 8s"))
+    draw_end, win_end = of(rulings, "hand_end")
+    assert draw_end["scores"] == [19000, 25000, 21000, 34000]
+    assert draw_end["next"] == {"dealer": 3, "honba": 1, "riichi_sticks": 1}
+    (win,) = of(rulings, "win")
+    assert win["payments"] == [0, 3300, 0, -2300]   # 2000 + 300 honba, the stick: 1000
+    assert win_end["scores"] == [19000, 28300, 21000, 31700]
+    assert sum(win_end["scores"]) == 100000
+    (end,) = of(rulings, "game_end")                 # the deal passed with 31,700 on top
+    assert rulings[-1] is end and end["scores"] == win_end["scores"]
+
+
+def test_a_last_dealer_kept_by_a_win_on_top_still_stops_on_tenhou():
+    # the near miss: the same last dealer winning (not tenpai) ends the game at once
+    rulings = south4("tenhou", True, [24000, 24000, 22000, 30000])
+    assert [r["type"] for r in rulings[-2:]] == ["hand_end", "game_end"]
+
+
+def test_a_table_playing_on_after_the_game_end_takes_the_leftover_stick_back():
+    # M.League ends after the last deal; the leftover stick goes to first place. If the table
+    # deals again anyway, that stick is back on the table (the hand_start says so): the next
+    # winner takes it and first place does not keep it too
+    rulings = last_deal_draw("mleague", "1", then=(
+        "80 hs 0 W 1z", "81 d0 8s", "81.5 c1 ron", f"85 reveal 1 {H1} 8s"))
+    first_end, second_end = of(rulings, "game_end")
+    assert first_end["scores"] == [19000, 29000, 21000, 31000]   # 30,000 + the stick
+    hand_ends = of(rulings, "hand_end")
+    assert hand_ends[-1]["scores"] == [16700, 32300, 21000, 30000]
+    assert sum(hand_ends[-1]["scores"]) == 100000
+    assert second_end["scores"] == hand_ends[-1]["scores"]
+
+
+def test_the_leftover_stick_at_a_real_game_end_goes_to_first_once():
+    # the near miss: the game ends and nothing follows: first place keeps the stick
+    rulings = last_deal_draw("mleague", "1")
+    (end,) = of(rulings, "game_end")
+    assert end["scores"] == [19000, 29000, 21000, 31000] and sum(end["scores"]) == 100000
+
+
+def test_tenhou_final_points_round_a_negative_half_away_from_zero():
+    # a phoenix-room game (dnovikoff/tenhou test data bug3.xml) ended with seat 3 busted at
+    # -7,500: Tenhou gave it -58 (-8 thousand - 30 - 20 uma); 19,500 rounds to 20 as before
+    rs = get_ruleset("tenhou")
+    assert final_points([26900, 29200, 51400, -7500], rs) == [-13.0, 9.0, 62.0, -58.0]
+    assert final_points([19500, 30500, 25000, 25000], rs)[0] == -30.0
+
+
+def test_a_game_a_referee_ended_stays_ended_when_a_hand_is_dealt():
+    events = script("0 gs tenhou", "0 hs 0", "1 d0 3p r", "2 d1 1z",
+                    "3 ref end_game time limit", "9 hs 1")
+    events[0]["scores"] = [30000, 25000, 25000, 20000]
+    ref = Referee()
+    rulings = [r for ev in events for r in ref.feed(ev)]
+    (end,) = of(rulings, "game_end")
+    assert end["scores"] == [30000, 25000, 25000, 20000]  # 29,000 + the stick, first
+    # a deal after it does not withdraw it (a game the ruleset ended would be: see above)
+    snap = ref.snapshot()
+    assert snap["game_over"] is True and snap["scores"] == end["scores"]

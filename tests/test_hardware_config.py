@@ -60,8 +60,8 @@ def test_sections_of_other_parts_are_ignored_but_wiring_keys_are_strict():
     assert len(parse_table_config(data).buttons) == 16
     assert problems(sample(buttons__debounce=5)) == [
         "table.toml: [buttons] debounce: unknown key (expected pull, active_state, "
-        "debounce_ms, chatter_presses, chatter_window_ms, chatter_run_s, recover_s or "
-        "seat0-seat3)"]
+        "debounce_ms, chatter_presses, chatter_window_ms, chatter_run_s, recover_s, "
+        "referee_call, referee_call_s or seat0-seat3)"]
 
 
 @pytest.mark.parametrize("changes, expected", [

@@ -159,6 +159,25 @@ def test_journal_table_tails_into_a_hub(tmp_path):
     table.close()
 
 
+def test_journal_table_says_when_the_service_stops_answering(tmp_path):
+    import time
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    j.append_event(GAME_START)
+    j.heartbeat()
+    table = JournalTable(path, start=False)
+    table.STALE_AFTER = 0.1
+    table.poll_once()
+    assert "service" not in table.health
+    time.sleep(0.2)
+    table.poll_once()  # nothing new in the journal: the silence itself is the news
+    assert table.health["service"]["ok"] is False
+    j.heartbeat()
+    table.poll_once()
+    assert table.health["service"]["ok"] is True
+    table.close()
+
+
 def test_journal_table_submit_goes_through_the_inbox(tmp_path):
     import threading
     path = tmp_path / "j.sqlite"

@@ -117,6 +117,7 @@ def test_next_hand(result, dealer_won, dealer_tenpai, expected):
     (7, 3, [20000, 20000, 20000, 40000], True, "tsumo", "south", True),  # dealer stops on top
     (7, 3, [40000, 20000, 20000, 20000], True, "tsumo", "south", False),  # not top: go on
     (7, 3, [20000, 20000, 20000, 40000], True, "abortive", "south", False),
+    (7, 3, [20000, 20000, 20000, 40000], True, "exhaustive", "south", False),  # tenpai: on
     (4, 0, [-100, 40000, 30000, 30100], False, "ron", "south", True),    # below zero
     (4, 0, [0, 40000, 30000, 30000], False, "ron", "south", False),      # zero still plays
     (8, 0, [31000, 29000, 20000, 20000], False, "ron", "south", True),   # West: 30000 ends

@@ -1,5 +1,6 @@
 """`riichi-referee replay`: rulings on stdout one per line; a malformed line stops the replay
 with exit 2 and a one-line message naming the line, and the rulings printed before it stand."""
+import io
 import json
 import subprocess
 import sys
@@ -100,3 +101,101 @@ def test_console_script_flushes_rulings_before_the_error(tmp_path):
     assert proc.returncode == 2
     assert f"line {len(events) + 1}" in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stdout.splitlines()) > 0
+
+
+# -- a malformed line does not lose what the good lines before it decided --------------------
+
+CHII = script("0 gs ema2012", "0 hs 0", "1 d0 3p", "1.5 c1 chii")
+PAST_WINDOW = [{"type": "discard", "t": 9, "seat": 1, "tile": "8z"}, "{oops",
+               {"type": {}, "t": 9, "seat": 1, "tile": "1m"},
+               {"type": "game_start", "t": 9, "ruleset": "house", "scores": [0, 0, 0, 0]}]
+
+
+@pytest.mark.parametrize("bad", PAST_WINDOW, ids=["bad-tile", "not-json", "type-object",
+                                                  "unknown-ruleset"])
+def test_a_claim_due_before_a_malformed_line_is_printed_before_the_error(bad, capsys):
+    # the chii's window closes at 4.0, before the bad line (t=9, or no t at all): its ruling
+    # was due, and comes out as at the end of a file, then the error, then exit 2
+    from referee.replay import replay as run
+    both = io.StringIO()
+    lines = [json.dumps(e) for e in CHII] + [bad if isinstance(bad, str) else json.dumps(bad)]
+    code = run(lines, both, both, "e.jsonl")
+    assert code == 2
+    *rulings, error = both.getvalue().splitlines()
+    claim = json.loads(rulings[0])
+    assert len(rulings) == 1 and claim["type"] == "claim"
+    assert claim["winners"] == [{"seat": 1, "call": "chii"}] and claim["t"] == 4.0
+    assert error.startswith("riichi-referee replay: e.jsonl: line 5: ")
+
+
+def test_a_malformed_line_inside_the_window_still_closes_it_as_at_the_end(capsys):
+    # the near miss: no ruling was due yet at the bad line, but the end of the input closes
+    # every open window, so the chii still stands
+    from referee.replay import replay as run
+    out, err = io.StringIO(), io.StringIO()
+    lines = [json.dumps(e) for e in CHII] + ['{"type": "discard", "t": 2, "seat": 1}']
+    assert run(lines, out, err, "e.jsonl") == 2
+    (claim,) = [json.loads(l) for l in out.getvalue().splitlines()]
+    assert claim["winners"] == [{"seat": 1, "call": "chii"}]
+    assert err.getvalue().count("\n") == 1 and "missing key 'tile'" in err.getvalue()
+
+
+def test_broken_bytes_are_named_at_their_own_line_after_the_good_lines(tmp_path, capsys):
+    # read line by line: bad UTF-8 on line 5 does not hide lines 1-4 (a text reader decodes
+    # a whole block at once and would fail before yielding any of them)
+    path = tmp_path / "e.jsonl"
+    path.write_bytes(b"".join(json.dumps(e).encode() + b"\n" for e in CHII)
+                     + b'{"type": "note", "t": 9, "text": "caf\xe9"}\n')
+    code, rulings, err = replay(capsys, path)
+    assert code == 2 and ": line 5: not UTF-8 text" in err and err.count("\n") == 1
+    assert [r["winners"] for r in rulings] == [[{"seat": 1, "call": "chii"}]]
+
+
+# -- values of the wrong shape are malformed, named in one line ------------------------------
+
+ODD = {
+    "type-object": ({"type": {}, "t": 3, "seat": 0, "tile": "1m"}, "unknown event type {}"),
+    "type-list": ({"type": ["discard"], "t": 3, "seat": 0, "tile": "1m"},
+                  "unknown event type ['discard']"),
+    "tile-object": ({"type": "discard", "t": 3, "seat": 0, "tile": {"a": 1}},
+                    "'tile' must be a tile code"),
+    "tiles-nested": ({"type": "meld", "t": 3, "seat": 0, "kind": "pon", "tiles": [["1m"]]},
+                     "'tiles' must be a tile code"),
+    "call-list": ({"type": "call", "t": 3, "seat": 0, "call": ["ron"]}, "unknown call"),
+    "wind-object": ({"type": "hand_start", "t": 3, "round_wind": {}, "dealer": 0, "honba": 0,
+                     "riichi_sticks": 0, "dora_indicators": ["1m"]}, "'round_wind' must be"),
+    "action-list": ({"type": "referee", "t": 3, "action": [], "text": ""},
+                    "unknown referee action []"),
+    "kind-object": ({"type": "meld", "t": 3, "seat": 0, "kind": {}, "tiles": []},
+                    "unknown meld kind {}"),
+    "t-huge-int": ('{"type": "discard", "t": 1' + "0" * 400 + ', "seat": 0, "tile": "1m"}',
+                   "'t' must be a number of seconds"),
+    "t-NaN": ('{"type": "discard", "t": NaN, "seat": 0, "tile": "1m"}',
+              "'t' must be a number of seconds"),
+    "int-too-long": ('{"type": "discard", "t": 3, "seat": ' + "1" * 5000 + ', "tile": "1m"}',
+                     "not valid JSON"),
+    "deep-list": ('{"type": "discard", "t": 3, "seat": ' + "[" * 100000 + "]" * 100000
+                  + ', "tile": "1m"}', "not valid JSON"),
+    "honba-huge": ({"type": "hand_start", "t": 3, "round_wind": "E", "dealer": 0,
+                    "honba": 10 ** 30, "riichi_sticks": 0, "dora_indicators": ["1m"]},
+                   "'honba' must be a whole number from 0 to 10,000"),
+    "scores-huge": ({"type": "game_start", "t": 3, "ruleset": "tenhou",
+                     "scores": [10 ** 400, 0, 0, 0]}, "'scores' must be a list of 4 integers"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD))
+def test_a_value_of_the_wrong_shape_is_one_line_not_a_traceback(tmp_path, capsys, case):
+    bad, reason = ODD[case]
+    lines = GOOD[:2] + [bad]
+    code, rulings, err = replay(capsys, write(tmp_path, lines))
+    assert code == 2 and err.count("\n") == 1 and len(err) < 300, err
+    assert ": line 3: " in err and reason in err
+
+
+def test_a_well_formed_neighbour_of_those_values_is_judged(tmp_path, capsys):
+    # the near miss: the same events with values of the right shape replay cleanly
+    lines = GOOD[:2] + [{"type": "discard", "t": 3, "seat": 0, "tile": "1m"},
+                        {"type": "call", "t": 3.2, "seat": 2, "call": "pon"}]
+    code, rulings, err = replay(capsys, write(tmp_path, lines))
+    assert code == 0 and err == "" and rulings[0]["winners"] == [{"seat": 2, "call": "pon"}]

@@ -195,7 +195,7 @@ def test_button_presses_are_submitted_on_the_table_clock(tmp_path):
         buttons.put({"fault": "seat 2 pon button held down for 30 s", "ok": False,
                      "text": "seat 2 pon button stuck"})
         deadline = time.time() + 3
-        while time.time() < deadline and ("buttons" not in table.health
+        while time.time() < deadline and (table.health.get("buttons", {}).get("ok") is not False
                                           or len(table.events()) < 2):
             time.sleep(0.01)
         call = table.events()[-1]
@@ -219,6 +219,38 @@ def test_the_timer_closes_a_window_with_no_further_event(tmp_path):
             time.sleep(0.01)
         assert [r["type"] for r in table.rulings()] == ["claim"]
     finally:
+        svc.stop()
+
+
+def test_the_dashboard_sees_camera_and_buttons_working_from_the_start(tmp_path):
+    clock = TableClock()
+    table = make_table(tmp_path / "j.sqlite", clock=clock)
+    frames = threading.Event()
+
+    def camera():
+        frames.wait(5)  # the camera is still opening: no verdict yet
+        while not svc.stop_event.is_set():
+            yield time.monotonic(), []
+            time.sleep(0.02)
+
+    svc = TableService(table, clock=clock, buttons=queue.Queue(), cameras=[camera()],
+                       camera_timeout=5.0, inbox=False)
+    svc.start()
+    try:
+        deadline = time.time() + 3
+        while time.time() < deadline and "buttons" not in table.health:
+            time.sleep(0.01)
+        assert table.health["buttons"]["ok"] is True
+        assert "camera" not in table.health
+        frames.set()
+        while time.time() < deadline and "camera" not in table.health:
+            time.sleep(0.01)
+        assert table.health["camera"]["ok"] is True
+        # journaled, so the production dashboard (another process) shows it too
+        stored = {h["component"]: h["ok"] for h in table.journal.health()}
+        assert stored == {"buttons": True, "camera": True}
+    finally:
+        frames.set()
         svc.stop()
 
 

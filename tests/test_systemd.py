@@ -12,7 +12,7 @@ import pytest
 from referee.sdnotify import notify, watchdog_interval
 
 SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
-UNITS = ["riichi-referee.service", "riichi-referee-web.service"]
+UNITS = ["riichi-referee.service", "riichi-referee-web.service", "riichi-referee-hall.service"]
 
 
 def unit_settings(name):
@@ -64,6 +64,28 @@ def test_install_script_is_valid_bash():
     subprocess.run(["bash", "-n", str(SYSTEMD / "install.sh")], check=True)
     text = (SYSTEMD / "install.sh").read_text()
     assert "--system-site-packages" in text and "set-pin" in text and "enable" in text
+    subprocess.run(["bash", "-n", str(SYSTEMD / "install-hall.sh")], check=True)
+
+
+def test_the_hall_server_has_its_unit_and_the_broker_example_is_what_we_write(tmp_path):
+    from hall.broker import acl_text, broker_conf
+    from hall.config import load_hall_config
+
+    hall = unit_settings("riichi-referee-hall.service")
+    assert "riichi-referee hall --config /etc/riichi-referee/hall.toml" in hall["ExecStart"][0]
+    assert "mosquitto.service" in hall["After"][0] and hall["RestartPreventExitStatus"] == ["2"]
+    # the shipped examples are exactly what `riichi-referee hall-broker` writes
+    conf = (SYSTEMD / "mosquitto-hall.conf").read_text()
+    assert conf.endswith(broker_conf(Path("/etc/mosquitto/riichi"), 1883))
+    assert "allow_anonymous false" in conf and "persistence true" in conf
+    assert (SYSTEMD / "mosquitto-hall.acl").read_text() == acl_text("spring-open")
+    (tmp_path / "pw").write_text("secret\n")
+    sample = (SYSTEMD / "hall.toml").read_text().replace(
+        "/etc/riichi-referee/hall-broker.password", str(tmp_path / "pw"))
+    (tmp_path / "hall.toml").write_text(sample)
+    settings = load_hall_config(tmp_path / "hall.toml")
+    assert (settings.name, settings.web_port, settings.game_minutes, settings.broker.password) \
+        == ("spring-open", 8080, 90, "secret")
 
 
 def _listen(address):

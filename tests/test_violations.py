@@ -5,7 +5,7 @@ import pytest
 
 from referee.rulesets import get_ruleset
 from referee.simulate import filler
-from scenario import judge
+from scenario import PLAUSIBLE, judge
 
 RULESETS = ["ema2012", "tenhou"]
 
@@ -131,7 +131,8 @@ def test_chii_only_from_the_player_on_the_left(ruleset, seat, flagged):
 
 
 # -- the last discard ------------------------------------------------------------------------
-LAST = filler(70, 0, 1.0)  # discards 1..70 at t=1..70; the 70th (seat 1, t=70) is the last
+LAST = filler(70, 0, 1.0, tiles=PLAUSIBLE)  # discards 1..70 at t=1..70; the 70th (seat 1,
+#                                            t=70) is the last
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -250,3 +251,99 @@ def test_meld_seen_inside_the_window_is_judged_after_the_decision(ruleset):
     assert claim["winners"] == [{"seat": 3, "call": "ron"}]
     assert claim["rejected"] == [{"seat": 2, "call": "pon", "reason": "precedence"}]
     assert [v["kind"] for v in violations(rulings)] == ["procedure"]
+
+
+# -- a fifth copy of a tile on the table ------------------------------------------------------
+FOUR_3P = ("1 d0 3p", "5 d1 3p", "9 d2 3p", "13 d3 3p")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
+def test_a_fifth_copy_on_the_table_is_flagged_once(ruleset):
+    rulings, _ = judge(ruleset, *FOUR_3P, "17 d0 3p", "21 d1 3p")
+    (v,) = violations(rulings)
+    assert (v["kind"], v["seat"], v["tile"], v["penalty"]) == ("procedure", 0, "3p", "none")
+    assert "5 copies of 3p" in v["text"] and "seat 0's discard" in v["text"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
+def test_four_copies_are_a_whole_set_and_not_flagged(ruleset):
+    rulings, _ = judge(ruleset, *FOUR_3P, "17 d0 4p")
+    assert violations(rulings) == []
+
+
+def test_a_fifth_copy_counts_melds_and_dora_indicators_not_a_called_tile_twice():
+    # 3p: two in seat 2's pon, the called one taken from seat 0's pond (not counted again),
+    # one dora indicator, one in a pond = 4; a fifth in a pond is one too many
+    lines = ("1 d0 3p", "1.5 c2 pon", "2 m2 pon 333p 3p@0", "2.5 d2 9s", "3 dora 3p",
+             "6 d3 1z", "10 d0 9m")
+    rulings, _ = judge("tenhou", *lines)
+    assert violations(rulings) == []
+    rulings, _ = judge("tenhou", *lines, "14 d1 3p")
+    (v,) = violations(rulings)
+    assert v["tile"] == "3p" and v["seat"] == 1
+
+
+@pytest.mark.parametrize("ruleset, flagged", [("ema2012", True), ("wrc2015", False)])
+def test_a_second_red_five_is_flagged_where_the_set_has_one(ruleset, flagged):
+    # ema2012 plays with one red five per suit; wrc2015 without, where a 0p is only a five
+    rulings, _ = judge(ruleset, "1 d0 0p", "5 d1 0p")
+    assert [v.get("tile") for v in violations(rulings)] == (["0p"] if flagged else [])
+
+
+# -- riichi with fewer than four tiles left in the wall --------------------------------------
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
+@pytest.mark.parametrize("before, flagged", [(66, True), (65, False)])
+def test_riichi_needs_four_tiles_left_in_the_wall(ruleset, before, flagged):
+    # after 66 discards the next player has drawn: 3 tiles are left, too few; after 65, 4
+    seat = before % 4
+    rulings, ref = judge(ruleset, f"{before + 1} d{seat} 3p r",
+                         events=filler(before, 0, 1.0, tiles=PLAUSIBLE), finish=False)
+    found = violations(rulings)
+    if flagged:
+        (v,) = found
+        assert (v["kind"], v["seat"], v["penalty"]) == ("procedure", seat, "none")
+        assert "3 tiles left in the wall" in v["text"]
+    else:
+        assert found == []
+    ref.advance(before + 10)  # the riichi discard passes
+    snap = ref.snapshot()
+    assert snap["seats"][seat]["riichi"] is not flagged
+    start = get_ruleset(ruleset).start_score
+    assert snap["scores"][seat] == (start if flagged else start - 1000)
+
+
+# -- a meld's `from` is the discarder --------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["dutch"])
+@pytest.mark.parametrize("shown, flagged", [("@3", True), ("@1", True), ("@0", False),
+                                            ("", False)])
+def test_a_meld_from_another_seat_than_the_discarder_is_pointed_out(ruleset, shown, flagged):
+    rulings, _ = judge(ruleset, "1 d0 3p", "1.5 c2 pon", f"2 m2 pon 333p 3p{shown}",
+                       "2.5 d2 9s")
+    found = violations(rulings)
+    if flagged:
+        (v,) = found
+        assert (v["kind"], v["seat"], v["penalty"]) == ("procedure", 2, "none")
+        assert f"from seat {shown[1]}" in v["text"] and "seat 0's discard" in v["text"]
+    else:
+        assert found == []
+
+
+@pytest.mark.parametrize("ruleset", ["ema2012", "tenhou", "dutch"])
+def test_the_running_count_of_tiles_on_the_table_is_a_recount(ruleset):
+    # the core keeps the count as tiles appear and move; it must equal a recount of the
+    # ponds, melds, indicators and reveals after every event of real-looking games
+    from referee.core import Referee
+    from referee.fifth_copy import seen_on_table
+    from referee.simulate import simulate
+
+    ref = Referee()
+    checked = 0
+    for ev in simulate(seed=11, hands=4, ruleset=ruleset):
+        ref.feed(ev)
+        hand = ref.hand
+        if hand is not None:
+            assert +hand.seen == seen_on_table(hand), ev
+            checked += 1
+    assert checked > 200

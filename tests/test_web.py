@@ -141,14 +141,15 @@ def sse_messages(chunks):
 
 
 def open_stream(client):
+    """The response and its messages as they come (several may share one write)."""
     r = client.get("/stream", buffered=False)
     assert r.status_code == 200
     assert r.mimetype == "text/event-stream"
-    return r, iter(r.response)
+    return r, sse_messages(iter(r.response))
 
 
 def next_message(it):
-    return next(sse_messages([next(it)]))
+    return next(it)
 
 
 def test_stream_starts_with_the_full_state_on_the_table_clock(client, table, clock):
@@ -186,6 +187,24 @@ def test_stream_relays_events_and_window_state_as_they_happen(client, table, clo
     kinds = [next_message(it)[0] for _ in range(2)]
     assert kinds == ["ruling", "state"]
     r.close()
+
+
+def test_a_phone_that_joins_later_starts_from_the_table_as_it_is_then(client, table, clock):
+    start_hand(table, clock)
+    first, it = open_stream(client)
+    assert next_message(it)[1]["data"]["seats"][0]["pond"] == []
+    table.submit({"type": "discard", "t": clock(), "seat": 0, "tile": "7p"})
+    clock.t += 0.5
+    second, it = open_stream(client)
+    kind, msg = next_message(it)
+    assert [p["tile"] for p in msg["data"]["seats"][0]["pond"]] == ["7p"]
+    assert msg["events"][-1]["tile"] == "7p" and msg["now"] == clock()
+    table.set_health("camera", False, "no frame for 6 s")
+    third, it = open_stream(client)
+    health = next_message(it)[1]["data"]["health"]
+    assert [(h["component"], h["ok"]) for h in health] == [("camera", False)]
+    for r in (first, second, third):
+        r.close()
 
 
 def test_stream_says_how_fast_the_table_clock_runs(clock):
@@ -227,6 +246,65 @@ def test_closed_stream_frees_its_subscription(app, client, table):
     assert app.extensions["riichi"].stream_count == 0
 
 
+# -- who gets a stream ----------------------------------------------------------------------
+
+def phone(app, address):
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = address
+    return c
+
+
+def test_one_address_gets_so_many_streams_then_a_429_with_a_retry_hint(table):
+    app = make_app(table, RIICHI_STREAMS_PER_CLIENT=2)
+    c = phone(app, "192.168.4.20")
+    first, second = open_stream(c)[0], open_stream(c)[0]
+    r = c.get("/stream")
+    assert r.status_code == 429
+    assert int(r.headers["Retry-After"]) > 0
+    assert "already has 2 live views" in r.get_data(as_text=True)
+    assert c.head("/stream").status_code == 429  # the page's probe says the same
+    assert open_stream(phone(app, "192.168.4.21"))[0].status_code == 200  # another phone
+    first.close()  # the place comes back when a stream ends
+    assert c.head("/stream").status_code == 200
+    assert open_stream(c)[0].status_code == 200
+    second.close()
+
+
+def test_a_full_server_answers_503_but_never_to_the_referee(table):
+    app = make_app(table, RIICHI_MAX_STREAMS=3, RIICHI_STREAMS_PER_CLIENT=1)
+    held = [open_stream(phone(app, f"10.0.0.{i}"))[0] for i in range(3)]
+    r = phone(app, "10.0.0.9").get("/stream")
+    assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0
+    assert "as many as it takes" in r.get_data(as_text=True)
+    referee = phone(app, "10.0.0.0")  # an address that already holds its one stream, too
+    assert login(referee).status_code == 303
+    for _ in range(2):
+        r, it = open_stream(referee)
+        assert next_message(it)[0] == "state"
+        held.append(r)
+    assert app.extensions["riichi"].gate.open == 5
+    for r in held:
+        r.close()
+    assert app.extensions["riichi"].gate.open == 0
+
+
+def test_a_stream_never_started_gives_its_place_back(table):
+    app = make_app(table, RIICHI_STREAMS_PER_CLIENT=1)
+    c = phone(app, "192.168.4.30")
+    c.get("/stream", buffered=False).close()  # closed before its first byte
+    assert app.extensions["riichi"].gate.open == 0
+    assert c.head("/stream").status_code == 200
+
+
+def test_stream_limits_are_sized_from_memory_and_open_files():
+    from web.capacity import STREAM_BYTES, size
+    assert size(64, file_limit=100_000).streams == 64 * 2**20 // STREAM_BYTES
+    assert size(64, max_streams=5000, file_limit=100_000).streams == 5000
+    small = size(64, max_streams=5000, file_limit=1024)  # systemd's default soft limit
+    assert small.streams < 5000 and small.file_descriptors <= 1024
+    assert small.connections >= 2 * small.streams  # room for pages beside every stream
+
+
 def test_stream_the_hub_dropped_ends_so_the_phone_reconnects(clock):
     table = LiveTable(ScriptedReferee(), hub=Hub(queue_size=3), clock=clock)
     c = make_app(table).test_client()
@@ -243,7 +321,10 @@ def test_state_json_and_healthz(client, table, clock):
     start_hand(table, clock)
     state = client.get("/state.json").get_json()
     assert state["data"]["names"] == ["Aoi", "Ben", "Chie", "Dan"] and state["now"] == clock()
-    assert client.get("/healthz").get_json() == {"ok": True, "streams": 0, "subscribers": 0}
+    health = client.get("/healthz").get_json()
+    assert {k: health[k] for k in ("ok", "streams", "subscribers", "streams_per_client")} == {
+        "ok": True, "streams": 0, "subscribers": 0, "streams_per_client": 4}
+    assert health["max_streams"] >= 100
 
 
 def test_stream_serialises_the_real_cores_snapshot(clock):

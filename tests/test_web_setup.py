@@ -57,10 +57,47 @@ def test_set_pin_refuses_a_bad_pin_in_one_line(tmp_path, monkeypatch, capsys):
 
 def test_set_pin_asks_twice_and_refuses_a_mismatch(tmp_path, monkeypatch, capsys):
     answers = iter(["2580", "2581"])
+    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     target = tmp_path / "pin.hash"
     assert cli.main(["set-pin", "--file", str(target)]) == 2
     assert "differ" in capsys.readouterr().err and not target.exists()
+
+
+def test_set_pin_on_a_terminal_closed_before_the_second_answer_is_one_line(
+        tmp_path, monkeypatch, capsys):
+    answers = iter(["2580"])
+
+    def getpass(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
+    monkeypatch.setattr("getpass.getpass", getpass)
+    target = tmp_path / "pin.hash"
+    assert cli.main(["set-pin", "--file", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err == "riichi-referee set-pin: no PIN was typed; nothing was changed\n"
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("piped, rc", [("2468\n", 0), ("", 2), ("24\n", 2)],
+                         ids=["a-pin", "nothing", "too-short"])
+def test_set_pin_with_the_pin_piped_in_without_stdin_flag(tmp_path, piped, rc):
+    # `echo 2468 | riichi-referee set-pin` on an install script: no terminal to ask twice on
+    target = tmp_path / "pin.hash"
+    done = subprocess.run([sys.executable, "-m", "referee", "set-pin", "--file", str(target)],
+                          input=piped, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == rc, done.stderr
+    assert "Traceback" not in done.stderr
+    if rc == 0:
+        assert pin.verify_pin(pin.read_pin_hash(target), "2468")
+    else:
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert done.stderr.startswith("riichi-referee set-pin: ")
+        assert not target.exists()
 
 
 def test_default_pin_file_follows_the_environment(monkeypatch, tmp_path):
@@ -122,8 +159,10 @@ def test_wsgi_builds_the_app_from_the_environment(tmp_path, fake_journal_module)
     pin_file = tmp_path / "pin.hash"
     pin.write_pin_hash(pin_file, pin.hash_pin("1357"))
     app = wsgi.build_app({"RIICHI_JOURNAL": str(journal), "RIICHI_PIN_HASH_FILE": str(pin_file),
-                          "RIICHI_COOKIE_SECURE": "1", "RIICHI_TABLE_NAME": "Table 7"})
+                          "RIICHI_COOKIE_SECURE": "1", "RIICHI_TABLE_NAME": "Table 7",
+                          "RIICHI_WEB_STREAMS_PER_CLIENT": "2", "RIICHI_WEB_MAX_STREAMS": "90"})
     dash = app.extensions["riichi"]
+    assert (dash.gate.per_client, dash.gate.total) == (2, 90)
     assert dash.table.path == journal
     assert pin.verify_pin(dash.pin_hash(), "1357")
     assert app.config["SESSION_COOKIE_SECURE"] is True
@@ -136,8 +175,9 @@ def test_wsgi_reads_the_table_config(tmp_path, fake_journal_module):
     config = tmp_path / "table.toml"
     config.write_text('[journal]\npath = "data/j.sqlite"\n\n[web]\nport = 8000\n'
                       'pin_hash_file = "pin.hash"\nsecret_key_file = "secret"\n'
-                      'cookie_secure = true\n')
+                      'cookie_secure = true\nstreams_per_client = 3\n')
     conf = wsgi.settings({"RIICHI_CONFIG": str(config)})
+    assert conf["streams_per_client"] == 3
     assert conf["journal"] == tmp_path / "data" / "j.sqlite"
     assert conf["pin_hash_file"] == tmp_path / "pin.hash"
     assert conf["cookie_secure"] is True
@@ -159,6 +199,11 @@ def test_wsgi_names_a_bad_config(tmp_path):
     config.write_text("[web]\ncookie_secure = 'yes'\n")
     with pytest.raises(wsgi.SetupError, match="cookie_secure must be true or false"):
         wsgi.settings({"RIICHI_CONFIG": str(config)})
+    config.write_text("[web]\nstreams_per_client = 0\n")
+    with pytest.raises(wsgi.SetupError, match="streams_per_client must be a whole number"):
+        wsgi.settings({"RIICHI_CONFIG": str(config)})
+    with pytest.raises(wsgi.SetupError, match="RIICHI_WEB_STREAMS_PER_CLIENT='two'"):
+        wsgi.settings({"RIICHI_JOURNAL": "/x.sqlite", "RIICHI_WEB_STREAMS_PER_CLIENT": "two"})
 
 
 def test_wsgi_says_when_the_journal_is_missing(tmp_path, fake_journal_module):
@@ -191,21 +236,43 @@ def test_gunicorn_stops_with_one_line_when_the_app_cannot_start(tmp_path):
 # -- gunicorn.conf.py ---------------------------------------------------------------------------
 
 def load_conf(monkeypatch, **env):
-    for key in ("RIICHI_WEB_BIND", "RIICHI_WEB_PHONES", "RIICHI_WEB_THREADS", "RIICHI_CONFIG"):
+    for key in ("RIICHI_WEB_BIND", "RIICHI_WEB_MAX_STREAMS", "RIICHI_WEB_STREAM_MEMORY_MB",
+                "RIICHI_CONFIG"):
         monkeypatch.delenv(key, raising=False)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     return runpy.run_path(str(ROOT / "web" / "gunicorn.conf.py"))
 
 
-def test_gunicorn_runs_one_gthread_worker_with_threads_for_the_phones(monkeypatch):
+def test_gunicorn_serves_streams_from_one_gevent_worker_with_room_for_pages(monkeypatch):
     conf = load_conf(monkeypatch)
-    assert conf["worker_class"] == "gthread" and conf["workers"] == 1
-    assert conf["threads"] >= 2 * 16 + 4  # two per phone plus headroom
+    assert conf["worker_class"] == "gevent" and conf["workers"] == 1
     assert conf["bind"] == ["0.0.0.0:8000"]
-    conf = load_conf(monkeypatch, RIICHI_WEB_PHONES="30", RIICHI_WEB_BIND="127.0.0.1:9000")
-    assert conf["threads"] >= 2 * 30 + 4 and conf["bind"] == ["127.0.0.1:9000"]
-    assert load_conf(monkeypatch, RIICHI_WEB_THREADS="12")["threads"] == 12
+    streams = conf["sizing"].streams
+    assert streams >= 100
+    # every stream, and as many connections again for pages, logins and actions
+    assert conf["worker_connections"] >= 2 * streams
+    assert conf["raw_env"] == [f"RIICHI_WEB_MAX_STREAMS={streams}"]  # the app's cap
+    conf = load_conf(monkeypatch, RIICHI_WEB_MAX_STREAMS="300", RIICHI_WEB_BIND="127.0.0.1:9000")
+    assert conf["sizing"].streams == 300 and conf["bind"] == ["127.0.0.1:9000"]
+    half = load_conf(monkeypatch, RIICHI_WEB_STREAM_MEMORY_MB="32")["sizing"].streams
+    assert half == pytest.approx(streams / 2, abs=1)
+
+
+def test_gunicorn_raises_the_open_file_limit_for_its_connections(monkeypatch):
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, soft), hard))  # systemd's default
+        conf = load_conf(monkeypatch, RIICHI_WEB_MAX_STREAMS="2000")
+        now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert conf["sizing"].file_descriptors <= now
+        if hard == resource.RLIM_INFINITY or hard >= conf["sizing"].file_descriptors:
+            assert conf["sizing"].streams == 2000
+        else:  # a hard limit too low: fewer streams, never more connections than files
+            assert conf["sizing"].streams < 2000
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_gunicorn_binds_where_the_table_config_says(monkeypatch, tmp_path):
@@ -214,6 +281,12 @@ def test_gunicorn_binds_where_the_table_config_says(monkeypatch, tmp_path):
     assert load_conf(monkeypatch, RIICHI_CONFIG=str(config))["bind"] == ["192.168.4.1:8080"]
 
 
-def test_gunicorn_settings_refuse_nonsense(monkeypatch):
-    with pytest.raises(SystemExit, match="RIICHI_WEB_PHONES='many' is not a whole number"):
-        load_conf(monkeypatch, RIICHI_WEB_PHONES="many")
+def test_gunicorn_settings_refuse_nonsense(monkeypatch, tmp_path):
+    with pytest.raises(SystemExit, match="RIICHI_WEB_MAX_STREAMS='many' is not a whole number"):
+        load_conf(monkeypatch, RIICHI_WEB_MAX_STREAMS="many")
+    with pytest.raises(SystemExit, match="RIICHI_WEB_STREAM_MEMORY_MB must be above 0"):
+        load_conf(monkeypatch, RIICHI_WEB_STREAM_MEMORY_MB="0")
+    config = tmp_path / "table.toml"
+    config.write_text('[web]\nmax_streams = "lots"\n')
+    with pytest.raises(SystemExit, match=r"\[web\] max_streams='lots' is not a whole number"):
+        load_conf(monkeypatch, RIICHI_CONFIG=str(config))

@@ -160,12 +160,14 @@ def test_chankan_robs_an_added_kan():
 def test_a_closed_kan_only_to_thirteen_orphans():
     kokushi = "19m19p19s234567z7z"
     rulings, _ = play("tenhou", "1 c0 kan", "1.5 m0 ankan 1111z", "2 c1 ron",
-                      f"5.5 reveal 1 {kokushi}1z 1z")
+                      f"5.5 reveal 1 {kokushi}1z 1z", dora="2m")
     win = only(rulings, "win")
     assert "kokushi musou" in win["yaku"] and win["points"] == 32000
     assert win["payments"] == [-32000, 32000, 0, 0]
-    rulings, _ = play("tenhou", "1 c0 kan", "1.5 m0 ankan 1111z", "2 c1 ron",
-                      "5.5 reveal 1 234m567m345p678s1z1z 1z")
+    # a complete hand that is no thirteen orphans may not rob it (1m in a run: a fifth East
+    # in a pair would be a tile no set has)
+    rulings, _ = play("tenhou", "1 c0 kan", "1.5 m0 ankan 1111m", "2 c1 ron",
+                      "5.5 reveal 1 23m567m345p678s55s1m 1m")
     v = only(rulings, "violation")
     assert v["kind"] == "false_win" and v["penalty"] == "chombo"
     assert of(rulings, "win") == []
@@ -267,3 +269,28 @@ def test_a_riichi_hand_that_called_is_valued_without_riichi():
                       "16.5 reveal 1 234m567m678s55s 8s")
     win = only(rulings, "win")
     assert win["yaku"] == ["tanyao"] and (win["han"], win["fu"], win["points"]) == (1, 30, 1000)
+
+
+# -- renhou -----------------------------------------------------------------------------------
+
+def test_renhou_is_a_yakuman_under_ema2012():
+    # seat 1 rons the dealer's first discard before its own first draw: RCR 2012 counts
+    # renhou as a yakuman (riichi.wiki's summary of the 2008-2016 rules; 2016 made it a
+    # mangan), so the non-dealer's hand is worth 32,000 whatever else it holds
+    rulings, _ = play("ema2012", "1 d0 8s", "1.5 c1 ron", f"5 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" in win["yaku"] and win["yakuman"] == 1 and win["points"] == 32000
+
+
+def test_a_ron_after_the_first_draw_is_no_renhou():
+    # the near miss: seat 1 has drawn and discarded once, the same ron is pinfu tanyao
+    rulings, _ = play("ema2012", "1 d0 1z", "2 d1 9m", "3 d2 9p", "4 d3 9s", "5 d0 8s",
+                      "5.5 c1 ron", f"9 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" not in win["yaku"] and win["points"] == 2000
+
+
+def test_tenhou_has_no_renhou():
+    rulings, _ = play("tenhou", "1 d0 8s", "1.5 c1 ron", f"5 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert "renhou" not in win["yaku"] and win["points"] == 2000

@@ -17,6 +17,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from .auth import PinGuard, RefereeSessions, csrf_token
+from .capacity import StreamGate, size
 from .state import Dashboard
 
 #: Defaults a caller may override through ``config``.
@@ -29,10 +30,20 @@ DEFAULTS = {
     # Data a phone has not acknowledged for this long ends its stream (TCP_USER_TIMEOUT):
     # a phone that walked out of Wi-Fi range never closes its connection.
     "RIICHI_UNACKED_TIMEOUT": 5.0,
+    # Streams one client address may hold (a referee's are never refused): a phone with a
+    # few tabs, or one that reconnected before its old stream was noticed gone.
+    "RIICHI_STREAMS_PER_CLIENT": 4,
+    # Streams in all: None sizes it from the memory set aside for them (web.capacity.size).
+    "RIICHI_MAX_STREAMS": None,
+    "RIICHI_STREAM_MEMORY_MB": 64.0,
     "RIICHI_LOCKOUT_FAILURES": 5,
     "RIICHI_LOCKOUT_SECONDS": 300.0,
     "RIICHI_REFEREE_HOURS": 12.0,
     "RIICHI_MAX_TEXT": 500,
+    # The hall's copy of a table (web.hall): shown to the head referee, no referee actions;
+    # RIICHI_HALL_URL is where its "all tables" link goes.
+    "RIICHI_READ_ONLY": False,
+    "RIICHI_HALL_URL": None,
     "SESSION_COOKIE_NAME": "riichi_session",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
@@ -66,7 +77,8 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
 
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
-    app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600))
+    app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600),
+                                         stream_gate(app.config))
 
     from . import actions, downloads, stream, views
     app.register_blueprint(views.bp)
@@ -85,19 +97,28 @@ def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
                                description=exc.description,
                                table_name=app.config["RIICHI_TABLE_NAME"]), exc.code
 
-    @app.after_request
-    def _headers(response):
-        # Everything is served from here: no inline script, no framing by other sites.
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-            "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
-
+    app.after_request(secure_headers)
     return app
+
+
+def stream_gate(config) -> StreamGate:
+    """The limits on live streams an app's ``config`` asks for (see :mod:`web.capacity`)."""
+    max_streams = config["RIICHI_MAX_STREAMS"]
+    sizing = size(float(config["RIICHI_STREAM_MEMORY_MB"]),
+                  int(max_streams) if max_streams is not None else None)
+    return StreamGate(sizing.streams, int(config["RIICHI_STREAMS_PER_CLIENT"]))
+
+
+def secure_headers(response):
+    """Everything is served from here: no inline script, no framing by other sites."""
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 class DashboardServer:
@@ -133,4 +154,4 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000) -> DashboardSer
     return DashboardServer(app, host, port)
 
 
-__all__ = ["create_app", "serve", "DashboardServer", "DEFAULTS"]
+__all__ = ["create_app", "serve", "secure_headers", "DashboardServer", "DEFAULTS"]

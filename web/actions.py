@@ -7,16 +7,14 @@ undoes.
 """
 from __future__ import annotations
 
-import math
-
-from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
-                   request, session, url_for)
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, request, url_for
 
 from referee.errors import RefereeError
 from referee.events import PENALTIES, VIOLATION_KINDS
 
-from .auth import check_csrf, client_address, is_referee
-from .pin import verify_pin
+from .auth import check_csrf, is_referee
+from .login import login as login_flow
+from .login import logout as logout_flow
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -31,72 +29,22 @@ def _dash():
     return current_app.extensions["riichi"]
 
 
-def _pin_hash():
-    """(hash or None, message for the login page when it cannot be used)."""
-    try:
-        pin_hash = _dash().pin_hash()
-    except RefereeError as exc:
-        return None, f"The referee PIN file cannot be used: {exc}"
-    if pin_hash is None:
-        return None, "No referee PIN is set on this table: run riichi-referee set-pin."
-    return pin_hash, None
-
-
-def _minutes(seconds: float) -> str:
-    minutes = math.ceil(seconds / 60)
-    return "1 minute" if minutes <= 1 else f"{minutes} minutes"
-
-
-def _login_page(message: str | None, status: int, locked: bool = False):
-    guard = _dash().guard
-    return render_template("login.html", message=message, locked=locked,
-                           max_failures=guard.max_failures,
-                           lock_text=_minutes(guard.lock_seconds),
-                           table_name=current_app.config["RIICHI_TABLE_NAME"]), status
-
-
 @bp.route("/login", methods=["GET", "POST"])
 def login():
-    guard = _dash().guard
-    client = client_address()
-    pin_hash, problem = _pin_hash()
-    if problem:
-        return _login_page(problem, 503 if request.method == "POST" else 200)
-    left = guard.locked_for(client)
-    if left:
-        return _login_page(f"Too many wrong PINs from this phone: login is locked for "
-                           f"{_minutes(left)}.", 429, locked=True)
-    if request.method == "GET":
-        return _login_page(None, 200)
-    if verify_pin(pin_hash, request.form.get("pin", "")):
-        guard.succeeded(client)
-        old = session.get("referee")
-        session.clear()  # a fresh session: nothing from before the login carries over
-        _dash().sessions.end(old)
-        session.permanent = True
-        session["referee"] = _dash().sessions.start()
-        flash("Logged in as referee.")
-        return redirect(url_for("views.table_page"), 303)
-    tries = guard.failed(client)
-    if tries == 0:
-        return _login_page(
-            f"Wrong PIN. Too many wrong PINs from this phone: login is locked for "
-            f"{_minutes(guard.lock_seconds)}.", 429, locked=True)
-    return _login_page(f"Wrong PIN ({tries} {'try' if tries == 1 else 'tries'} left "
-                       f"before a {_minutes(guard.lock_seconds)} lock).", 401)
+    return login_flow(url_for("views.table_page"), url_for("referee.login"))
 
 
 @bp.post("/logout")
 def logout():
-    _dash().sessions.end(session.get("referee"))
-    session.clear()
-    flash("Logged out.")
-    return redirect(url_for("views.table_page"), 303)
+    return logout_flow(url_for("views.table_page"))
 
 
 # -- actions ---------------------------------------------------------------------------
 
 def _require_referee():
+    if current_app.config.get("RIICHI_READ_ONLY"):
+        abort(403, description="This is a read-only copy of the table (the hall's view): "
+                               "referee actions are taken on the table's own dashboard.")
     if not is_referee():
         abort(403, description="Only a logged-in referee can do this.")
 

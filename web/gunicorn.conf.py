@@ -1,62 +1,100 @@
 """gunicorn settings for the dashboard: ``gunicorn -c web/gunicorn.conf.py 'web.wsgi:app'``.
 
-Every phone watching the table holds one server-sent-events stream, and a stream holds a
-gthread thread for as long as the phone stays. Threads are sized for the phones expected
-(``RIICHI_WEB_PHONES``, default 16): two per phone (a phone reconnecting briefly has an old
-stream and a new one, and pages, scripts and downloads need threads beside the streams) plus
-headroom. One worker only: the hub that fans the table out to the streams lives in the
-worker's memory.
+Every phone watching the table holds one server-sent-events stream for as long as it stays.
+The gevent worker serves every connection from one event loop, so a stream costs a greenlet
+(about 22 KiB), not a thread: spectators cannot use up what the referee's login and actions
+need, however many they are (``python bench/sse.py`` measures it with 500 phones). One
+worker only: the hub that fans the table out to the streams lives in the worker's memory.
 
-Environment: ``RIICHI_WEB_BIND`` (default ``0.0.0.0:8000``, or ``host:port`` from the
-``[web]`` section of ``RIICHI_CONFIG``), ``RIICHI_WEB_PHONES``, ``RIICHI_WEB_THREADS``
-(overrides the sizing), ``RIICHI_WEB_ACCESS_LOG`` (a path, or ``-`` for stderr; off by default).
+What bounds the streams is memory and file descriptors, so they are capped (see
+:mod:`web.capacity`): the cap is sized from ``RIICHI_WEB_STREAM_MEMORY_MB`` (default 64)
+or set by ``RIICHI_WEB_MAX_STREAMS``, and lowered to what the open-file limit carries, which
+this file first raises toward the hard limit (systemd starts services at 1024). The
+connection pool holds every stream and as many connections again for pages and actions.
+The worker gets the cap as ``RIICHI_WEB_MAX_STREAMS``; the per-address limit is the app's
+(``RIICHI_WEB_STREAMS_PER_CLIENT``, see ``web/wsgi.py``).
+
+Environment (or the ``[web]`` section of ``RIICHI_CONFIG``: ``host``/``port``,
+``max_streams``, ``stream_memory_mb``): ``RIICHI_WEB_BIND`` (default ``0.0.0.0:8000``),
+``RIICHI_WEB_MAX_STREAMS``, ``RIICHI_WEB_STREAM_MEMORY_MB``, ``RIICHI_WEB_ACCESS_LOG`` (a
+path, or ``-`` for stderr; off by default).
 """
+import importlib.util
 import os
+import sys
 import tomllib
+from pathlib import Path
 
 
-def _int_env(name: str, default: int) -> int:
-    value = os.environ.get(name, "")
-    if not value.strip():
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise SystemExit(f"riichi-referee dashboard: {name}={value!r} is not a whole number")
-    if number < 1:
-        raise SystemExit(f"riichi-referee dashboard: {name} must be 1 or more, not {number}")
-    return number
+def _capacity():
+    # By path: importing the `web` package would import Flask into the master process,
+    # before the gevent worker has patched the standard library.
+    spec = importlib.util.spec_from_file_location(
+        "riichi_web_capacity", Path(__file__).resolve().with_name("capacity.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks itself up there
+    spec.loader.exec_module(module)
+    return module
 
 
-def _config_bind() -> str | None:
+def _web_section() -> dict:
     path = os.environ.get("RIICHI_CONFIG")
     if not path:
-        return None
+        return {}
     try:
         with open(path, "rb") as f:
             web = tomllib.load(f).get("web", {})
     except (OSError, tomllib.TOMLDecodeError):
-        return None  # the app reports an unusable config in one line when it loads
-    if not isinstance(web, dict) or "port" not in web:
+        return {}  # the app reports an unusable config in one line when it loads
+    return web if isinstance(web, dict) else {}
+
+
+def _number(name: str, key: str, web: dict, kind=int):
+    """``name`` from the environment, else ``key`` of ``[web]``; None when neither is set."""
+    where, value = name, os.environ.get(name, "")
+    if not value.strip():
+        if key not in web:
+            return None
+        where, value = f"[web] {key}", web[key]
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise SystemExit(f"riichi-referee dashboard: {where}={value!r} is not a "
+                         f"{'whole number' if kind is int else 'number'}")
+    if number <= 0:
+        raise SystemExit(f"riichi-referee dashboard: {where} must be above 0, not {value}")
+    return number
+
+
+def _bind(web: dict) -> str | None:
+    if "port" not in web:
         return None
     return f"{web.get('host', '0.0.0.0')}:{web['port']}"
 
 
-phones = _int_env("RIICHI_WEB_PHONES", 16)
-headroom = 8
+_web = _web_section()
+_cap = _capacity()
+_max_streams = _number("RIICHI_WEB_MAX_STREAMS", "max_streams", _web)
+_memory_mb = _number("RIICHI_WEB_STREAM_MEMORY_MB", "stream_memory_mb", _web, float)
+_memory_mb = _cap.DEFAULT_MEMORY_MB if _memory_mb is None else _memory_mb
+_wanted = _cap.size(_memory_mb, _max_streams, file_limit=1 << 30)
+_cap.raise_open_file_limit(_wanted.file_descriptors)
+sizing = _cap.size(_memory_mb, _max_streams)
 
-bind = [os.environ.get("RIICHI_WEB_BIND") or _config_bind() or "0.0.0.0:8000"]
-worker_class = "gthread"
+bind = [os.environ.get("RIICHI_WEB_BIND") or _bind(_web) or "0.0.0.0:8000"]
+worker_class = "gevent"
 workers = 1
-threads = _int_env("RIICHI_WEB_THREADS", 2 * phones + headroom)
-# Connections beyond the threads wait in line instead of being refused.
-worker_connections = max(1000, threads * 4)
-# In gthread the main thread heartbeats, so a long stream is not a hung worker; this bounds
-# a worker that really hangs.
+worker_connections = sizing.connections
+# The worker learns the cap this file settled on (after the open-file limit).
+raw_env = [f"RIICHI_WEB_MAX_STREAMS={sizing.streams}"]
+# The event loop heartbeats every second, so a long stream is not a hung worker; this bounds
+# a worker whose loop really hangs.
 timeout = 30
 # Idle HTTP keep-alive between page loads; streams send their own keep-alive comments.
 keepalive = 5
-# Streams end within a second of shutdown (the app closes them), so a restart is quick.
+# Streams end at once on shutdown (the app closes them), so a restart is quick.
 graceful_timeout = 10
 proc_name = "riichi-referee-dashboard"
 accesslog = os.environ.get("RIICHI_WEB_ACCESS_LOG") or None
@@ -65,7 +103,7 @@ loglevel = "info"
 # gunicorn >= 25 opens a control socket under $HOME by default: not wanted on a hardened
 # service with no home (older versions ignore this setting).
 control_socket_disable = True
-# Don't let a huge header from a misbehaving client tie up a thread.
+# Don't let a huge header from a misbehaving client tie up memory.
 limit_request_line = 4094
 limit_request_fields = 50
 
@@ -75,12 +113,19 @@ def post_worker_init(worker):
     ``graceful_timeout`` for phones that would otherwise hold their streams open."""
     import signal
 
+    from web.offload import spawn  # the worker has patched the standard library by now
+
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum, frame):
         dash = getattr(getattr(worker, "wsgi", None), "extensions", {}).get("riichi")
         if dash is not None:
-            dash.stop()
+            # Not in the handler itself: it may have interrupted a stream holding the lock
+            # that stop() takes, and under gevent it runs where nothing may block.
+            spawn(dash.stop)
+        # A phone's connection whose stream just ended would otherwise be kept open for its
+        # next request, and the worker would wait for it.
+        worker.cfg.set("keepalive", 0)
         if callable(previous):
             previous(signum, frame)
 

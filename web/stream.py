@@ -7,27 +7,37 @@ message's data is ``{"now": T, "rate": R, "data": ...}`` where ``T`` is the tabl
 it was sent and ``R`` how fast that clock runs (1 but in a sped-up demo): the page runs the
 claim countdown from them, never from the phone's own clock.
 
-A stream holds a server thread for as long as the phone stays, so a stream ends as soon as
-its phone is known to be gone: a closed connection is seen within ``RIICHI_STREAM_POLL``
-seconds, a keep-alive comment goes out at least every ``RIICHI_KEEPALIVE`` seconds, and data
-left unacknowledged for ``RIICHI_UNACKED_TIMEOUT`` seconds (a phone that left the Wi-Fi)
-aborts the connection.
+Who gets a stream is decided by :class:`web.capacity.StreamGate` (so many per client
+address, so many in all, the referee always): a refused phone gets 429 or 503 with
+Retry-After. ``HEAD /stream`` asks the same question without opening one, which is how the
+page learns why its EventSource was refused.
+
+Under gunicorn's gevent worker a stream is a greenlet, not a thread; under the demo's
+threaded server it is a thread. Either way it ends as soon as its phone is known to be gone:
+a closed connection is seen within ``RIICHI_STREAM_POLL`` seconds, a keep-alive comment goes
+out at least every ``RIICHI_KEEPALIVE`` seconds, and data left unacknowledged for
+``RIICHI_UNACKED_TIMEOUT`` seconds (a phone that left the Wi-Fi) aborts the connection.
+
+:func:`sse_body` is the part another live page can reuse: any :class:`referee.live.Hub`, a
+first message, and how to render each hub message.
 """
 from __future__ import annotations
 
 import select
 import socket
 import time
+from typing import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from referee.events import dumps
-
+from .auth import client_address, is_referee
+from .capacity import StreamRefused
 from .state import CLOSE
 
 bp = Blueprint("stream", __name__)
 
 RECENT_EVENTS = 40
+SSE_HEADERS = {"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"}
 
 
 def clock_rate(table) -> float:
@@ -93,51 +103,104 @@ def _peer_gone(sock: socket.socket | None) -> bool:
         return True
 
 
-def _sse(kind: str, payload: str, event_id=None) -> str:
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {kind}\ndata: {payload}\n\n"
+def sse_body(hub, first: Callable[[], bytes], render: Callable[[dict], bytes | None], *,
+             keepalive: float, poll: float, stopping, sock: socket.socket | None = None,
+             opened: Callable | None = None, closed: Callable | None = None,
+             batch: int = 64) -> Iterator[bytes]:
+    """The body of one live stream: ``first()`` once (bytes, a ``retry:`` line first if it
+    wants one), then ``render(message)`` for each message of ``hub`` (bytes; None skips it),
+    keep-alive comments when idle.
+
+    Messages that are already waiting go out together, up to ``batch`` of them, in one write:
+    an event comes with its rulings and the new state, and one write instead of three is what
+    lets one event loop keep hundreds of phones up to date.
+
+    It subscribes when the first byte is due (a phone gone before that costs nothing) and
+    ends when ``stopping`` (a :class:`threading.Event`) is set, when the hub dropped it for
+    falling behind (the phone reconnects to a fresh state), when the ``CLOSE`` message comes,
+    or when ``sock``'s peer is gone. ``opened(sub)``/``closed(sub)`` bracket its life.
+    """
+    sub = hub.subscribe()
+    if opened is not None:
+        opened(sub)
+    try:
+        yield first()
+        last_write = time.monotonic()
+        while not stopping.is_set():
+            message = sub.get(timeout=poll)
+            if message is None:
+                if sub.dropped and sub.queue.empty():
+                    return
+                if _peer_gone(sock):
+                    return
+                if time.monotonic() - last_write >= keepalive:
+                    yield b": keep-alive\n\n"
+                    last_write = time.monotonic()
+                continue
+            texts, end = [], False
+            while message is not None:
+                if message is CLOSE:
+                    end = True
+                    break
+                text = render(message)
+                if text is not None:
+                    texts.append(text)
+                if len(texts) >= batch:
+                    break
+                message = sub.get_nowait()
+            if texts:
+                yield b"".join(texts)
+                last_write = time.monotonic()
+            if end:
+                return
+    finally:
+        if closed is not None:
+            closed(sub)
+        sub.close()
+
+
+def refused(exc: StreamRefused) -> Response:
+    """429 or 503 with Retry-After and one sentence (the page shows its own words)."""
+    return Response(exc.message + "\n", status=exc.status, mimetype="text/plain", headers={
+        "Retry-After": str(exc.retry_after), "Cache-Control": "no-store"})
 
 
 @bp.get("/stream")
 def stream():
     dash = current_app.extensions["riichi"]
     table = dash.table
+    client, referee = client_address(), is_referee()
+    if request.method == "HEAD":  # may this phone open a stream now?
+        try:
+            dash.gate.check(client, referee)
+        except StreamRefused as exc:
+            return refused(exc)
+        return Response(status=200, mimetype="text/event-stream", headers=SSE_HEADERS)
+    try:
+        ticket = dash.gate.admit(client, referee)
+    except StreamRefused as exc:
+        return refused(exc)
+
     keepalive = float(current_app.config["RIICHI_KEEPALIVE"])
     poll = min(float(current_app.config["RIICHI_STREAM_POLL"]), keepalive)
     rate = clock_rate(table)
     sock = _client_socket(request.environ)
     _limit_unacked(sock, float(current_app.config["RIICHI_UNACKED_TIMEOUT"]))
 
-    def generate():
-        # Subscribe inside the generator: a client gone before the first byte never starts
-        # it, and then there is nothing to clean up.
-        sub = table.hub.subscribe()
-        dash.stream_opened(sub)
-        try:
-            yield "retry: 2000\n" + _sse("state", dumps(full_state(table)))
-            last_write = time.monotonic()
-            while not dash.stopping.is_set():
-                message = sub.get(timeout=poll)
-                if message is None:
-                    if sub.dropped and sub.queue.empty():
-                        return  # fell too far behind: the phone reconnects to a fresh state
-                    if _peer_gone(sock):
-                        return
-                    if time.monotonic() - last_write >= keepalive:
-                        yield ": keep-alive\n\n"
-                        last_write = time.monotonic()
-                    continue
-                if message is CLOSE:
-                    return
-                payload = '{"now":%s,"rate":%s,"data":%s}' % (
-                    dumps(table.clock()), dumps(rate), dash.message_json(message))
-                yield _sse(message["kind"], payload, message.get("id"))
-                last_write = time.monotonic()
-        finally:
-            dash.stream_closed(sub)
-            sub.close()
+    def render(message: dict) -> bytes:
+        head, tail = dash.message_parts(message, rate)
+        # repr of a float is its JSON, and costs far less than json.dumps per phone.
+        return head + repr(float(table.clock())).encode() + tail
 
-    return Response(generate(), mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-store",
-        "X-Accel-Buffering": "no",
-    })
+    def first() -> bytes:
+        head, tail = dash.state_parts(lambda: full_state(table))
+        return head + repr(float(table.clock())).encode() + tail
+
+    body = sse_body(table.hub, first, render,
+                    keepalive=keepalive, poll=poll, stopping=dash.stopping, sock=sock,
+                    opened=dash.stream_opened, closed=dash.stream_closed)
+    response = Response(body, mimetype="text/event-stream", headers=SSE_HEADERS)
+    # The place is given back when the server closes the response, whether or not the body
+    # ever started (a phone gone before its first byte never runs the generator).
+    response.call_on_close(ticket.release)
+    return response

@@ -16,7 +16,8 @@ def table_page():
     return render_template(
         "table.html",
         table_name=current_app.config["RIICHI_TABLE_NAME"],
-        referee=is_referee(),
+        referee=is_referee() and not current_app.config["RIICHI_READ_ONLY"],
+        hall_url=current_app.config["RIICHI_HALL_URL"],
         penalties=PENALTIES,
         violation_kinds=VIOLATION_KINDS,
     )
@@ -32,11 +33,13 @@ def state_json():
 
 @bp.get("/healthz")
 def healthz():
-    """Liveness for systemd/monitoring: open streams and hub subscribers."""
+    """Liveness for systemd/monitoring: open streams, hub subscribers, the stream limits."""
     dash = current_app.extensions["riichi"]
     hub = dash.table.hub
     return jsonify({
         "ok": True,
         "streams": dash.stream_count,
         "subscribers": getattr(hub, "subscriber_count", None),
+        "max_streams": dash.gate.total,
+        "streams_per_client": dash.gate.per_client,
     })

@@ -16,6 +16,11 @@ environment                ``[web]`` key               meaning
                                                        one, sessions end when the process does
 ``RIICHI_COOKIE_SECURE``   ``cookie_secure``           ``1`` behind TLS: cookies only over https
 ``RIICHI_TABLE_NAME``      ``table_name``              shown at the top of the page
+``RIICHI_WEB_STREAMS_PER_  ``streams_per_client``      live streams one client address may
+CLIENT``                                               hold (default 4; the referee's are never
+                                                       refused)
+``RIICHI_WEB_MAX_STREAMS`` ``max_streams``             live streams in all (``gunicorn.conf.py``
+                                                       sizes it from memory and passes it on)
 =========================  ==========================  =========================================
 
 Relative paths in the config are relative to the config file. A setting that cannot be used
@@ -64,7 +69,25 @@ def _web_config(environ) -> tuple[dict, Path | None]:
             raise SetupError(f"config {path}: [web] {key} must be a string")
     if "cookie_secure" in merged and not isinstance(merged["cookie_secure"], bool):
         raise SetupError(f"config {path}: [web] cookie_secure must be true or false")
+    for key in ("streams_per_client", "max_streams"):
+        value = merged.get(key)
+        if key in merged and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 1):
+            raise SetupError(f"config {path}: [web] {key} must be a whole number, 1 or more")
     return merged, path.parent
+
+
+def _count(environ, name: str, web: dict, key: str) -> int | None:
+    value = environ.get(name, "").strip()
+    if not value:
+        return web.get(key)
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise SetupError(f"{name}={value!r} must be a whole number, 1 or more")
+    return number
 
 
 def settings(environ=None) -> dict:
@@ -92,10 +115,15 @@ def settings(environ=None) -> dict:
         "cookie_secure": (secure.strip().lower() in ("1", "true", "yes", "on")) if secure
         else bool(web.get("cookie_secure", False)),
         "table_name": environ.get("RIICHI_TABLE_NAME") or web.get("table_name"),
+        "streams_per_client": _count(environ, "RIICHI_WEB_STREAMS_PER_CLIENT", web,
+                                     "streams_per_client"),
+        "max_streams": _count(environ, "RIICHI_WEB_MAX_STREAMS", web, "max_streams"),
     }
 
 
-def _secret_key(path: Path | None) -> bytes:
+def load_secret_key(path: Path | None) -> bytes:
+    """The cookie-signing key in ``path`` (made, owner-only, when missing); a random one when
+    ``path`` is None (sessions then end with the process)."""
     if path is None:
         return secrets.token_bytes(32)
     try:
@@ -137,7 +165,11 @@ def build_app(environ=None):
     config = {"SESSION_COOKIE_SECURE": conf["cookie_secure"]}
     if conf["table_name"]:
         config["RIICHI_TABLE_NAME"] = conf["table_name"]
-    secret = _secret_key(conf["secret_key_file"])
+    if conf["streams_per_client"]:
+        config["RIICHI_STREAMS_PER_CLIENT"] = conf["streams_per_client"]
+    if conf["max_streams"]:
+        config["RIICHI_MAX_STREAMS"] = conf["max_streams"]
+    secret = load_secret_key(conf["secret_key_file"])
     table = _journal_table(conf["journal"])
     # A Path: the PIN file is read at each login, so set-pin needs no restart.
     return create_app(table, pin_hash=Path(conf["pin_hash_file"]), secret_key=secret,

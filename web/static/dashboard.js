@@ -561,10 +561,11 @@
   if (undoBox) undoBox.addEventListener("toggle", refreshUndo);
 
   // -- the stream ------------------------------------------------------------------------
-  function setLive(on) {
+  function setLive(on, why) {
     const el = $("live");
-    el.textContent = on ? "Live" : "Reconnecting…";
+    el.textContent = on ? "Live" : (why || "Reconnecting…");
     el.classList.toggle("off", !on);
+    el.classList.toggle("refused", !on && !!why);
   }
 
   function addEvent(e) {
@@ -633,9 +634,15 @@
   }
 
   function connect() {
-    const es = new EventSource(body.dataset.stream || "/stream");
+    const url = body.dataset.stream || "/stream";
+    const es = new EventSource(url);
     es.onopen = () => setLive(true);
-    es.onerror = () => setLive(false);
+    es.onerror = () => {
+      setLive(false);
+      // A refusal (429: too many views from this address; 503: the server is full) closes
+      // the EventSource for good: ask why, say so, and try again when the server says.
+      if (es.readyState === EventSource.CLOSED) refused(url);
+    };
     for (const kind of ["state", "event", "ruling", "health"]) {
       es.addEventListener(kind, (ev) => {
         let msg;
@@ -644,6 +651,21 @@
       });
     }
     return es;
+  }
+
+  async function refused(url) {
+    let wait = 10, why = "No live view";
+    try {
+      const r = await fetch(url, { method: "HEAD", cache: "no-store" });
+      wait = parseInt(r.headers.get("Retry-After"), 10) || (r.ok ? 2 : wait);
+      if (r.status === 429) why = "Too many live views from this phone or network";
+      else if (r.status === 503) why = "The table's server is full";
+      else if (r.ok) why = "Reconnecting…";
+    } catch (e) { /* offline: try again later */ }
+    setLive(false, why === "Reconnecting…" ? why : why + ": retrying in " + wait + " s");
+    // Spread the retries, so refused phones do not all come back in the same second.
+    setTimeout(() => { window.riichiDashboard.source = connect(); },
+               (wait + Math.random() * wait / 2) * 1000);
   }
 
   window.riichiDashboard = { tableNow: tableNow, state: st, cjk: CJK, source: connect() };

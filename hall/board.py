@@ -1,0 +1,336 @@
+"""The hall as the head referee's server knows it: every table's last word, from the broker.
+
+:class:`Board` takes the broker's messages (:meth:`Board.receive`, fed by
+:class:`hall.subscriber.HallSubscriber`; plain calls, so tests feed it directly) and keeps a
+:class:`RemoteTable` per table. A RemoteTable is a read-only TableSource (``snapshot``,
+``hub``, ``events``, ``rulings``, ``clock``): the table dashboard of :mod:`web` shows it as it
+shows a table in the same room, drawn from what the broker brought. Events and rulings are
+kept once each, by their journal ``seq``/``rid`` (QoS 1 may deliver one twice); a jump in
+``seq`` is noted as a gap. :meth:`Board.tiles` is the overview: one summary per table with
+its attention level (:func:`hall.attention.attention`), most urgent first.
+
+No clock is compared between tables or with the hall's: a table's times are on its own table
+clock (``now`` and ``rate`` of its last state let the hall run that clock on), and how long a
+table has been offline is on the hall's monotonic clock.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import Counter
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.journal import _empty_snapshot
+from referee.live import Hub, monotonic
+
+from . import topics
+from .attention import LEVELS, attention, item_key
+
+log = logging.getLogger("riichi-referee.hall")
+
+
+class RemoteClock:
+    """A table's clock seen from the hall: its last ``now``, run on at its ``rate``."""
+
+    def __init__(self):
+        self._now: float | None = None
+        self._at = 0.0
+        self.speed = 1.0
+
+    def set(self, now: float, rate: float) -> None:
+        self._now, self._at = float(now), monotonic()
+        self.speed = rate if rate > 0 else 1.0
+
+    def __call__(self) -> float:
+        if self._now is None:
+            return 0.0
+        return self._now + (monotonic() - self._at) * self.speed
+
+
+class ReadOnly(RefereeError):
+    """A referee action sent to the hall's copy of a table."""
+
+
+class RemoteTable:
+    """One table as the broker shows it (see the module docstring)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.hub = Hub(backlog=200)
+        self.clock = RemoteClock()
+        self._lock = threading.RLock()
+        self.online: bool | None = None
+        self.online_changed = monotonic()
+        self.state: dict | None = None
+        self.health: dict[str, dict] = {}
+        self._events: list[dict] = []
+        self._rulings: list[dict] = []
+        self.game: int | None = None
+        self.last_seq = 0
+        self.last_rid = 0
+        self.duplicates = 0
+        self.gaps: list[tuple[int, int]] = []
+        self.version = 0
+        self.level: tuple[int, float] = (7, monotonic())
+
+    # -- TableSource (read side) --------------------------------------------------------
+    def snapshot(self) -> dict:
+        # Each state message is a new dict, never changed in place: a shallow copy will do.
+        with self._lock:
+            snap = self.state.get("snapshot") if self.state else None
+            snap = dict(snap) if snap else _empty_snapshot()
+            snap["health"] = list(self.health.values()) + [self.link_health()]
+            return snap
+
+    def events(self) -> list[dict]:
+        with self._lock:
+            return list(self._events)
+
+    def rulings(self) -> list[dict]:
+        with self._lock:
+            return list(self._rulings)
+
+    def submit(self, event: dict) -> list[dict]:
+        raise ReadOnly("the hall shows this table read-only: referee actions are taken on the "
+                       "table's own dashboard")
+
+    def link_health(self, now: float | None = None) -> dict:
+        """The table's link to the hall as a health entry (``hall``)."""
+        now = monotonic() if now is None else now
+        if self.online is False:
+            text = f"offline for {_duration(now - self.online_changed)}"
+        elif self.online is None:
+            text = "no word from the table yet"
+        else:
+            backlog = (self.state or {}).get("backlog") or 0
+            text = f"catching up: {backlog} to send" if backlog else ""
+        return {"component": "hall", "ok": bool(self.online), "text": text,
+                "t": self.clock()}
+
+    # -- from the broker ------------------------------------------------------------------
+    def apply(self, kind: str, data: Any) -> bool:
+        """One message of this table; True when it changed anything."""
+        with self._lock:
+            handler = getattr(self, f"_on_{kind}")
+            return handler(data)
+
+    def _on_event(self, data: dict) -> bool:
+        seq, game, event = int(data["seq"]), data.get("game"), data["event"]
+        if seq <= self.last_seq:
+            self.duplicates += 1
+            return False
+        if self.last_seq and seq > self.last_seq + 1:
+            self.gaps.append((self.last_seq + 1, seq - 1))
+            log.warning("hall: table %s: events %d-%d never arrived", self.name,
+                        self.last_seq + 1, seq - 1)
+        self.last_seq = seq
+        if game != self.game or event.get("type") == "game_start":
+            self.game = game
+            self._events, self._rulings = [], []
+        self._events.append(event)
+        self.hub.publish("event", event)
+        return True
+
+    def _on_ruling(self, data: dict) -> bool:
+        rid, game = int(data["rid"]), data.get("game")
+        if rid <= self.last_rid:
+            self.duplicates += 1
+            return False
+        self.last_rid = rid
+        if self.game is not None and game != self.game:
+            return False  # a ruling of a game the hall no longer shows
+        self._rulings.append(data["ruling"])
+        self.hub.publish("ruling", data["ruling"])
+        return True
+
+    def _on_state(self, data: dict) -> bool:
+        old = self.state
+        if old is not None and (data.get("game") or 0, data.get("seq") or 0) < \
+                (old.get("game") or 0, old.get("seq") or 0):
+            return False  # an older state (a retained copy arriving late)
+        self.state = data
+        if isinstance(data.get("now"), (int, float)):
+            self.clock.set(data["now"], float(data.get("rate") or 1.0))
+        if self.game is None or (data.get("game") or 0) > self.game:
+            if self.game is not None:
+                self._events, self._rulings = [], []
+            self.game = data.get("game")
+        if self.hub.subscriber_count:  # someone has the table's live view open
+            self.hub.publish("state", self.snapshot())
+        return True
+
+    def _on_health(self, data: dict) -> bool:
+        changed = False
+        for entry in data.get("components", []):
+            entry = {"component": str(entry["component"]), "ok": bool(entry["ok"]),
+                     "text": str(entry.get("text") or ""), "t": self.clock()}
+            old = self.health.get(entry["component"])
+            self.health[entry["component"]] = entry
+            if old is None or (old["ok"], old["text"]) != (entry["ok"], entry["text"]):
+                self.hub.publish("health", entry)
+                changed = True
+        return changed
+
+    def _on_online(self, data: dict) -> bool:
+        online = bool(data.get("online"))
+        if online == self.online:
+            return False
+        self.online, self.online_changed = online, monotonic()
+        self.hub.publish("health", self.link_health())
+        return True
+
+    # -- the overview -------------------------------------------------------------------
+    def tile(self, game_minutes: float, seen: set[str], now: float | None = None) -> dict:
+        now = monotonic() if now is None else now
+        with self._lock:
+            state = self.state or {}
+            snap = state.get("snapshot") or {}
+            t0 = state.get("game_t0")
+            playing = bool(snap) and t0 is not None and not snap.get("game_over")
+            played = max(0.0, self.clock() - t0) if t0 is not None else None
+            health = [{k: h[k] for k in ("component", "ok", "text")}
+                      for h in self.health.values()]
+            tile = {
+                "table": self.name,
+                "online": self.online,
+                "offline_for": now - self.online_changed if self.online is False else None,
+                "seq": max(self.last_seq, state.get("seq") or 0),
+                "game": self.game,
+                "round": snap.get("round"),
+                "scores": snap.get("scores"),
+                "names": snap.get("names"),
+                "ruleset": snap.get("ruleset"),
+                "played": played,
+                "rate": self.clock.speed,
+                "playing": playing,
+                "game_over": bool(snap.get("game_over")),
+                "open": state.get("open") or {"violations": [], "calls": []},
+                "health": health,
+                "backlog": state.get("backlog") or 0,
+                "behind": bool(game_minutes) and played is not None and
+                played > game_minutes * 60,
+                "gaps": len(self.gaps),
+            }
+            level, why = attention(tile, seen)
+            if level != self.level[0]:
+                self.level = (level, now)
+            tile.update(level=level, why=why, level_name=LEVELS[level],
+                        level_for=now - self.level[1])
+            return tile
+
+
+class Board:
+    """Every table of one hall (see the module docstring).
+
+    ``hall``: the hall's name (the topic segment). ``title``: shown on the page.
+    ``game_minutes``: a game played longer than this is behind schedule (0: no schedule).
+    """
+
+    def __init__(self, hall: str, title: str | None = None, game_minutes: float = 0):
+        self.hall = hall
+        self.title = title or hall
+        self.game_minutes = game_minutes
+        self.tables: dict[str, RemoteTable] = {}
+        self.seen: dict[str, set[str]] = {}
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self.version = 0
+        self.broker_online: bool | None = None
+        self.broker_changed = monotonic()
+        self.broker_text = "connecting to the broker"
+        self.stats = Counter()
+
+    def table(self, name: str) -> RemoteTable | None:
+        return self.tables.get(name)
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        """One message from the broker (any thread). Bad messages are counted and logged,
+        never raised: one broken table must not stop the hall."""
+        parsed = topics.parse(self.hall, topic)
+        if parsed is None:
+            self.stats["foreign"] += 1
+            return
+        name, kind = parsed
+        try:
+            if not payload:  # a retained message cleared
+                if kind != "online":
+                    return
+                payload = b'{"online": false}'
+            data = json.loads(payload)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            with self._lock:
+                table = self.tables.get(name)
+                if table is None:
+                    table = self.tables[name] = RemoteTable(name)
+            changed = table.apply(kind, data)
+        except (ValueError, KeyError, TypeError) as exc:
+            self.stats["bad"] += 1
+            log.warning("hall: a bad %s message from table %s (%s)", kind, name, exc)
+            return
+        self.stats[kind] += 1
+        if not changed:
+            if kind in ("event", "ruling"):
+                self.stats["duplicates"] += 1
+            return
+        self._bump(name)
+
+    def _bump(self, name: str | None) -> None:
+        with self._changed:
+            self.version += 1
+            if name is not None:
+                self.tables[name].version = self.version
+            self._changed.notify_all()
+
+    def set_broker(self, online: bool, text: str = "") -> None:
+        if online != self.broker_online or text != self.broker_text:
+            if online != self.broker_online:
+                self.broker_changed = monotonic()
+            self.broker_online, self.broker_text = online, text
+            self._bump(None)
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the board changes past ``version`` (or ``timeout``); the new version."""
+        with self._changed:
+            if self.version <= version:
+                self._changed.wait(timeout)
+            return self.version
+
+    def tiles(self, since: int = -1, now: float | None = None) -> list[dict]:
+        """Tiles of the tables changed after version ``since`` (all by default), most urgent
+        first: by level, then longest at that level, then by name."""
+        now = monotonic() if now is None else now
+        with self._lock:
+            tables = [t for t in self.tables.values() if t.version > since]
+        tiles = [t.tile(self.game_minutes, self.seen.get(t.name, set()), now) for t in tables]
+        tiles.sort(key=lambda t: (t["level"], -t["level_for"], t["table"]))
+        return tiles
+
+    def mark_seen(self, name: str) -> bool:
+        """The head referee saw what table ``name`` shows now (someone is on the way)."""
+        table = self.tables.get(name)
+        if table is None:
+            return False
+        open_ = (table.state or {}).get("open") or {}
+        keys = {item_key("call", c) for c in open_.get("calls", [])}
+        keys |= {item_key("violation", v) for v in open_.get("violations", [])}
+        with self._lock:
+            self.seen[name] = self.seen.get(name, set()) | keys
+        self._bump(name)
+        return True
+
+    def broker_status(self, now: float | None = None) -> dict:
+        now = monotonic() if now is None else now
+        return {"online": self.broker_online, "text": self.broker_text,
+                "for": now - self.broker_changed}
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"

@@ -1,0 +1,227 @@
+"""The hall's settings: the ``[hall]`` section of a table's ``table.toml`` (where the table
+publishes), and ``hall.toml`` (the head referee's server).
+
+A table config without ``[hall]`` publishes nothing and runs exactly as before. Example::
+
+    [hall]
+    broker = "hall.local"        # the broker's address
+    # port = 1883                # default 1883, or 8883 with tls_ca
+    hall = "spring-open"         # topic riichi/spring-open/<table>/...
+    table = "t07"                # this table's name, and its broker user
+    password_file = "/etc/riichi-referee/hall.password"   # or password = "..."
+    # username = "t07"           # default: the table's name (the ACL expects that)
+    # tls_ca = "/etc/riichi-referee/hall-ca.crt"          # TLS when set
+    # tls_cert = "..."  tls_key = "..."                   # a client certificate, if used
+    # keepalive = 10             # seconds; a table that vanished is offline after 1.5x this
+
+``hall.toml``::
+
+    [hall]
+    name = "spring-open"
+    title = "Spring Open 2025"
+    game_minutes = 90            # a game longer than this is behind schedule (0: no schedule)
+
+    [broker]
+    host = "127.0.0.1"
+    username = "hall"
+    password_file = "/etc/riichi-referee/hall-broker.password"
+
+    [web]
+    host = "0.0.0.0"
+    port = 8080
+    pin_hash_file = "/etc/riichi-referee/hall-pin.hash"
+    secret_key_file = "/var/lib/riichi-referee-hall/secret.key"
+
+Relative paths are relative to the config file. Anything wrong is one
+:class:`~referee.config.ConfigError` line naming the file, the key and what it must be.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.config import ConfigError
+
+from .topics import valid_name
+
+NAME_RULE = "a name of letters, digits, - and _ (it is part of the topic)"
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    """How to reach the broker: ``host``, ``port``, the user, TLS files (``tls_ca`` turns TLS
+    on), ``keepalive`` seconds (the broker declares a silent client gone after 1.5x)."""
+
+    host: str
+    port: int
+    username: str | None = None
+    password: str | None = None
+    tls_ca: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    keepalive: int = 10
+
+
+@dataclass(frozen=True)
+class LinkSettings:
+    """A table's ``[hall]`` section."""
+
+    hall: str
+    table: str
+    broker: BrokerSettings
+
+
+@dataclass(frozen=True)
+class HallSettings:
+    """``hall.toml``."""
+
+    name: str
+    title: str
+    game_minutes: float
+    broker: BrokerSettings
+    web_host: str = "0.0.0.0"
+    web_port: int = 8080
+    pin_hash_file: Path | None = None
+    secret_key_file: Path | None = None
+    cookie_secure: bool = False
+    path: Path | None = None
+
+
+class _Section:
+    """Typed reads of one TOML table, each problem one ConfigError line."""
+
+    def __init__(self, where: str, name: str, data: Any, known: tuple[str, ...], base: Path):
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: [{name}] must be a table of keys")
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"{where}: unknown key {key!r} in [{name}] "
+                                  f"(known: {', '.join(known)})")
+        self.where, self.name, self.data, self.base = where, name, data, base
+
+    def _bad(self, key: str, what: str):
+        return ConfigError(f"{self.where}: [{self.name}] {key} = {self.data[key]!r} must be {what}")
+
+    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
+        if key not in self.data:
+            if required:
+                raise ConfigError(f"{self.where}: [{self.name}] needs {key}")
+            return default
+        value = self.data[key]
+        if not isinstance(value, str) or not value.strip():
+            raise self._bad(key, "a non-empty string")
+        return value
+
+    def name_(self, key: str, default: str | None = None, required: bool = False) -> str | None:
+        value = self.text(key, default, required)
+        if value is not None and not valid_name(value):
+            raise ConfigError(f"{self.where}: [{self.name}] {key} = {value!r} must be {NAME_RULE}")
+        return value
+
+    def number(self, key: str, default: float, low: float, high: float) -> float:
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not low <= value <= high:
+            raise self._bad(key, f"a number from {low:g} to {high:g}")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        if key not in self.data:
+            return default
+        if not isinstance(self.data[key], bool):
+            raise self._bad(key, "true or false")
+        return self.data[key]
+
+    def path(self, key: str, must_exist: bool = True) -> Path | None:
+        value = self.text(key)
+        if value is None:
+            return None
+        p = Path(value).expanduser()
+        p = p if p.is_absolute() else self.base / p
+        if must_exist and not p.is_file():
+            raise ConfigError(f"{self.where}: [{self.name}] {key}: no such file {p}")
+        return p
+
+    def password(self) -> str | None:
+        if "password" in self.data and "password_file" in self.data:
+            raise ConfigError(f"{self.where}: [{self.name}] has both password and "
+                              "password_file; keep one")
+        if "password_file" in self.data:
+            p = self.path("password_file")
+            try:
+                text = p.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(f"{self.where}: [{self.name}] password_file {p}: cannot be "
+                                  f"read ({exc})") from None
+            if not text:
+                raise ConfigError(f"{self.where}: [{self.name}] password_file {p} is empty")
+            return text
+        return self.text("password")
+
+    def broker(self, host_key: str, default_user: str | None) -> BrokerSettings:
+        host = self.text(host_key, required=True)
+        tls_ca = self.path("tls_ca")
+        port = int(self.number("port", 8883 if tls_ca else 1883, 1, 65535))
+        cert, key = self.path("tls_cert"), self.path("tls_key")
+        if (cert is None) != (key is None):
+            raise ConfigError(f"{self.where}: [{self.name}] tls_cert and tls_key go together")
+        return BrokerSettings(host=host, port=port,
+                              username=self.text("username", default_user),
+                              password=self.password(), tls_ca=tls_ca, tls_cert=cert,
+                              tls_key=key, keepalive=int(self.number("keepalive", 10, 2, 600)))
+
+
+_BROKER_KEYS = ("port", "username", "password", "password_file", "tls_ca", "tls_cert",
+                "tls_key", "keepalive")
+
+
+def link_settings(raw: dict, path: Path | None) -> LinkSettings | None:
+    """The ``[hall]`` section of a table config already parsed to ``raw``; None without one."""
+    if "hall" not in raw:
+        return None
+    where = f"config {path}" if path else "config"
+    base = path.parent if path else Path.cwd()
+    s = _Section(where, "hall", raw["hall"], ("broker", "hall", "table", *_BROKER_KEYS), base)
+    table = s.name_("table", required=True)
+    return LinkSettings(hall=s.name_("hall", required=True), table=table,
+                        broker=s.broker("broker", default_user=table))
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config {path}: no such file (see systemd/hall.toml)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config {path}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {path}: not valid TOML ({exc})") from None
+
+
+def load_hall_config(path: str | os.PathLike) -> HallSettings:
+    """Read and check ``hall.toml``."""
+    path = Path(path)
+    raw = _read_toml(path)
+    where, base = f"config {path}", path.parent
+    for section in raw:
+        if section not in ("hall", "broker", "web"):
+            raise ConfigError(f"{where}: unknown section [{section}] (known: hall, broker, web)")
+    h = _Section(where, "hall", raw.get("hall", {}), ("name", "title", "game_minutes"), base)
+    b = _Section(where, "broker", raw.get("broker", {}), ("host", *_BROKER_KEYS), base)
+    w = _Section(where, "web", raw.get("web", {}),
+                 ("host", "port", "pin_hash_file", "secret_key_file", "cookie_secure"), base)
+    name = h.name_("name", required=True)
+    if "host" not in b.data:
+        b.data = {**b.data, "host": "127.0.0.1"}
+    return HallSettings(
+        name=name, title=h.text("title", name), game_minutes=h.number("game_minutes", 0, 0, 1440),
+        broker=b.broker("host", default_user="hall"),
+        web_host=w.text("host", "0.0.0.0"), web_port=int(w.number("port", 8080, 0, 65535)),
+        pin_hash_file=w.path("pin_hash_file", must_exist=False),
+        secret_key_file=w.path("secret_key_file", must_exist=False),
+        cookie_secure=w.flag("cookie_secure", False), path=path)

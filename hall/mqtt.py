@@ -1,0 +1,54 @@
+"""paho-mqtt clients set up the one way the hall uses them: MQTT 5 (a refused publish comes
+back as a reason code instead of vanishing), the user and password, TLS when a CA is given.
+
+paho-mqtt is dual-licensed EPL-2.0 or EDL-1.0; the EDL is the BSD 3-clause licence, under
+which the project (MIT) uses it.
+"""
+from __future__ import annotations
+
+import ssl
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from .config import BrokerSettings
+
+
+def make_client(broker: BrokerSettings, client_id: str, *, reconnect: bool) -> mqtt.Client:
+    """A paho client for ``broker``. ``reconnect``: let paho's network thread reconnect by
+    itself (the hall's subscriber); the table's link makes a fresh client instead, so that
+    nothing paho queued in memory is sent beside what the journal says is due."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv5, reconnect_on_failure=reconnect)
+    if broker.username:
+        client.username_pw_set(broker.username, broker.password)
+    if broker.tls_ca is not None:
+        client.tls_set(ca_certs=str(broker.tls_ca),
+                       certfile=str(broker.tls_cert) if broker.tls_cert else None,
+                       keyfile=str(broker.tls_key) if broker.tls_key else None,
+                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    return client
+
+
+def session_properties(seconds: int) -> Properties:
+    """CONNECT properties keeping the session (and the messages queued for it) ``seconds``
+    after a disconnect: MQTT 5 ends a session at once otherwise."""
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = seconds
+    return props
+
+
+def failed(reason_code) -> bool:
+    """True for a reason code that is a refusal (MQTT 5: 0x80 and up)."""
+    value = getattr(reason_code, "value", reason_code)
+    return isinstance(value, int) and value >= 0x80
+
+
+def describe_connect_failure(reason_code) -> str:
+    text = str(reason_code)
+    if "authori" in text.lower() or "user name or password" in text.lower():
+        return f"the broker refused the login ({text}): check the user and password"
+    return f"the broker refused the connection ({text})"

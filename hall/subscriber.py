@@ -1,0 +1,83 @@
+"""The hall's one subscription: every table's messages from the broker into a
+:class:`~hall.board.Board`.
+
+The hall keeps a persistent MQTT session (``clean_start`` off, a session expiry of a day): while
+the hall's server restarts, the broker keeps the events and rulings the tables send for it
+(QoS 1), and delivers them when the hall is back; the retained ``state``, ``health`` and
+``online`` of every table (QoS 0: only the latest matters) come on every (re)subscription, so
+the tiles are right at once.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from .board import Board
+from .config import BrokerSettings
+from .mqtt import describe_connect_failure, failed, make_client, session_properties
+from .topics import hall_subscriptions
+
+log = logging.getLogger("riichi-referee.hall")
+
+SESSION_SECONDS = 24 * 3600
+
+
+class HallSubscriber:
+    """Keeps ``board`` fed from ``broker`` (paho's network thread; it reconnects by itself).
+
+    ``client_id``: the hall's session on the broker (one per hall server).
+    """
+
+    def __init__(self, board: Board, broker: BrokerSettings, client_id: str | None = None):
+        self.board = board
+        self.broker = broker
+        self.client_id = client_id or f"riichi-hall-{board.hall}"
+        self.subscribed = threading.Event()
+        self.client = make_client(broker, self.client_id, reconnect=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
+        self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
+
+    def start(self) -> "HallSubscriber":
+        b = self.broker
+        self.client.connect_async(b.host, b.port, keepalive=b.keepalive, clean_start=False,
+                                  properties=session_properties(SESSION_SECONDS))
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        try:
+            self.client.disconnect()
+        finally:
+            self.client.loop_stop()
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if failed(reason_code):
+            self.board.set_broker(False, describe_connect_failure(reason_code))
+            return
+        # Subscribing again on a kept session is harmless and covers a broker that lost it.
+        client.subscribe(hall_subscriptions(self.board.hall))
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if any(failed(rc) for rc in reason_codes):
+            self.board.set_broker(False, f"the broker refused the hall's subscription "
+                                         f"({reason_codes[0]}): check the hall user's ACL")
+            return
+        self.board.set_broker(True, "")
+        self.subscribed.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        self.subscribed.clear()
+        b = self.broker
+        self.board.set_broker(False, f"lost the broker at {b.host}:{b.port}; reconnecting "
+                                     "(tiles show each table's last word)")
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        b = self.broker
+        self.board.set_broker(False, f"cannot reach the broker at {b.host}:{b.port}; "
+                                     "retrying")
+
+    def _on_message(self, client, userdata, message) -> None:
+        self.board.receive(message.topic, message.payload)

@@ -1,0 +1,134 @@
+"""Referee actions: what a referee enters on the dashboard (``referee`` events).
+
+``note`` changes nothing, except that a seat's call for a referee withdraws the presses it
+made to call (:meth:`RefereeActions._withdraw_presses`); ``override`` lifts the dead hand a ruling caused and lists it under
+``overrides`` in the snapshot; ``penalty`` gives a violation of the referee's own
+(:meth:`RefereeActions._referee_penalty`); ``undo`` voids the last table event and rebuilds
+the state without it (:meth:`RefereeActions._undo`); ``end_game`` ends the game (a tournament
+time limit).
+
+:class:`RefereeActions` is one part of :class:`referee.core.Referee`, working on its state.
+"""
+from __future__ import annotations
+
+from .events import PENALTIES, VIOLATION_KINDS
+
+
+class RefereeActions:
+    """The referee's decisions entered at the table."""
+
+    def _on_referee(self, e: dict, t: float) -> None:
+        action = e["action"]
+        if action == "note":
+            if e.get("referee_call") is True:
+                self._withdraw_presses(e.get("seat"))
+            return
+        if action == "override":
+            rid = e.get("ruling_id")
+            if rid is None:
+                return
+            rid = str(rid)
+            self.table.overrides[rid] = {"t": t, "text": e["text"]}
+            hand = self.table.hand
+            if hand is not None:
+                for s in hand.seats:
+                    if rid in s.dead_reasons:
+                        s.dead_reasons.remove(rid)
+                        s.dead_hand = bool(s.dead_reasons)
+            return
+        if action == "penalty":
+            self._referee_penalty(e, t)
+            return
+        if action == "undo":
+            self._undo(t)
+            return
+        if action == "end_game":
+            if self.window is not None:
+                self._close_window(t)
+            hand = self.table.hand
+            if hand is not None and hand.exhaustive_pending:
+                self._end_hand(t, "exhaustive", tenpai=[])
+            self._settle_unrevealed(t)
+            self._end_game(t, by_referee=True)
+
+    def _withdraw_presses(self, seat) -> None:
+        """A seat that calls for a referee (a note with ``referee_call``, see
+        :mod:`referee.referee_call`) pressed its buttons to call, not to claim: its presses
+        leave the open claim window (``ignored``, reason ``referee_call``), and a kan it
+        pressed on its own turn is no longer awaited."""
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
+            return
+        w = self.window
+        if w is not None:
+            for press in [p for p in w.presses + w.rejected if p["seat"] == seat]:
+                (w.presses if press in w.presses else w.rejected).remove(press)
+                w.ignored.append({"seat": seat, "call": press["call"], "reason": "referee_call"})
+        if self.own_kan_press == seat:
+            self.own_kan_press = None
+
+    def _referee_penalty(self, e: dict, t: float) -> None:
+        """A penalty entered by the referee.
+
+        ``kind``: the event's extra key ``kind`` when it is a violation kind, else the first
+        violation kind the text names (``false group`` or ``false_group``...), else
+        ``procedure``. ``penalty``: the extra key ``penalty``, else the first penalty the text
+        names (``chombo``, ``dead hand``, ``warning``), else ``warning``. ``seat``: the extra
+        key ``seat`` when it is 0-3, else null.
+
+        A chombo given during a hand ends it as the core's own chombos do (``abortive``,
+        reason ``chombo``): the ruleset's chombo is paid and the hand's riichi bets go back. The
+        referee has judged, so the table is not left waiting for a hand that cannot go on.
+        """
+        text = e["text"]
+        low = text.lower().replace("-", " ")
+        kind = e.get("kind") if e.get("kind") in VIOLATION_KINDS else None
+        if kind is None:
+            kind = next((k for k in VIOLATION_KINDS if k != "procedure"
+                         and (k in low or k.replace("_", " ") in low)), "procedure")
+        penalty = e.get("penalty") if e.get("penalty") in PENALTIES else None
+        if penalty is None:
+            penalty = next((p for p in ("chombo", "dead_hand", "warning")
+                            if p in low or p.replace("_", " ") in low), "warning")
+        seat = e.get("seat")
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
+            seat = None
+        r = self._emit({"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
+                        "rule": "referee decision", "text": text, "by_referee": True}, t)
+        hand = self.table.hand
+        if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
+            self._mark_dead(seat, r["ruling_id"])
+        if penalty == "chombo" and seat is not None and hand is not None and hand.result is None:
+            if self.window is not None:
+                self._close_window(t)
+            self._charge_chombo(seat)
+            self._end_hand(t, "abortive", reason="chombo")
+
+    def _undo(self, t: float) -> None:
+        """Void the last table event not yet voided and rebuild the state without it.
+
+        Rulings are not emitted again; ids keep counting from where they were, so a ruling
+        made after the undo never reuses an id.
+        """
+        undo_index = len(self._log) - 1
+        target = next((i for i in range(undo_index - 1, -1, -1)
+                       if self._log[i]["type"] != "referee" and i not in self._voided), None)
+        if target is None:
+            return
+        self._voided.add(target)
+        saved_id, saved_out = self._next_id, self._out
+        overrides = dict(self.table.overrides)
+        self._rebuilding = True
+        try:
+            self._reset()
+            self._next_id = 1
+            for i, ev in enumerate(self._log[:undo_index]):
+                if i in self._voided or (ev["type"] == "referee" and ev["action"] == "undo"):
+                    continue
+                self.feed(ev)
+        finally:
+            self._rebuilding = False
+            self._next_id = max(saved_id, self._next_id)
+            self._out = saved_out
+        self.table.overrides.update(overrides)
+        if t > self.table.t:
+            self.table.t = t

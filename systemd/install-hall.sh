@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Install the head referee's server of a hall (Debian 12, as root), beside its MQTT broker:
+#   sudo HALL=spring-open TABLES=60 systemd/install-hall.sh        # asks for the hall PIN
+#   sudo HALL=spring-open TABLES="east-1 east-2 west-1" RIICHI_PIN=2468 systemd/install-hall.sh
+# Installs mosquitto, writes its users (one per table, and `hall`), ACL and settings
+# (riichi-referee hall-broker), the `riichi` user, a venv in /opt/riichi-referee/venv,
+# /etc/riichi-referee/hall.toml (kept if present), the hall PIN, and enables mosquitto and
+# riichi-referee-hall. Each table's password is left in /etc/riichi-referee/hall-broker/
+# passwords/<table>.password: copy it to that table's Pi (its [hall] password_file).
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PREFIX:-/opt/riichi-referee}
+etc=${ETC:-/etc/riichi-referee}
+user=${RIICHI_USER:-riichi}
+unitdir=${UNITDIR:-/etc/systemd/system}
+hall=${HALL:?set HALL to the name of the hall, e.g. HALL=spring-open}
+tables=${TABLES:?set TABLES to a number (t01..tN) or the tables names}
+
+die() { echo "install-hall.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "run as root (sudo $0)"
+command -v systemctl >/dev/null || die "systemd is required"
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    python3 python3-venv mosquitto
+
+if ! id "$user" >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/riichi-referee-hall --no-create-home \
+        --shell /usr/sbin/nologin --user-group "$user"
+fi
+
+install -d -m 0755 "$prefix"
+rm -rf "$prefix/src.new"
+mkdir "$prefix/src.new"
+tar -C "$src" --exclude=.git --exclude=.venv --exclude='__pycache__' --exclude='*.sqlite*' \
+    -cf - . | tar -C "$prefix/src.new" -xf -
+rm -rf "$prefix/src"
+mv "$prefix/src.new" "$prefix/src"
+[ -x "$prefix/venv/bin/python" ] || python3 -m venv "$prefix/venv"
+"$prefix/venv/bin/python" -m pip install --quiet --upgrade pip
+"$prefix/venv/bin/python" -m pip install --quiet "$prefix/src"
+
+# The broker: a user per table, the ACL, persistence (kept passwords on a second run).
+install -d -m 0750 -g "$user" "$etc"
+# shellcheck disable=SC2086
+"$prefix/venv/bin/riichi-referee" hall-broker --hall "$hall" --tables $tables \
+    --out "$etc/hall-broker" --files-at /etc/mosquitto/riichi
+install -d -m 0750 -g mosquitto /etc/mosquitto/riichi
+install -m 0640 -g mosquitto "$etc/hall-broker/riichi.acl" "$etc/hall-broker/riichi.passwd" \
+    /etc/mosquitto/riichi/
+install -m 0644 "$etc/hall-broker/riichi-hall.conf" /etc/mosquitto/conf.d/riichi-hall.conf
+install -m 0640 -g "$user" "$etc/hall-broker/passwords/hall.password" "$etc/hall-broker.password"
+
+if [ ! -f "$etc/hall.toml" ]; then
+    sed "s/^name = \"spring-open\"/name = \"$hall\"/" "$src/systemd/hall.toml" > "$etc/hall.toml"
+    chgrp "$user" "$etc/hall.toml"
+    chmod 0640 "$etc/hall.toml"
+fi
+if [ ! -f "$etc/hall-pin.hash" ]; then
+    if [ -n "${RIICHI_PIN:-}" ]; then
+        printf '%s\n' "$RIICHI_PIN" | "$prefix/venv/bin/riichi-referee" set-pin --stdin \
+            --file "$etc/hall-pin.hash"
+    else
+        "$prefix/venv/bin/riichi-referee" set-pin --file "$etc/hall-pin.hash"
+    fi
+    chgrp "$user" "$etc/hall-pin.hash"
+    chmod 0640 "$etc/hall-pin.hash"
+fi
+
+install -m 0644 "$src/systemd/riichi-referee-hall.service" "$unitdir/riichi-referee-hall.service"
+systemctl daemon-reload
+systemctl enable mosquitto.service
+systemctl restart mosquitto.service
+systemctl enable --now riichi-referee-hall.service
+echo "install-hall.sh: done. The hall's page is on port 8080; each table's password is in"
+echo "  $etc/hall-broker/passwords/ (copy <table>.password to that table's [hall] password_file)"

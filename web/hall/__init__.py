@@ -1,0 +1,94 @@
+"""The head referee's page: every table of the hall as a tile, most urgent first, and any
+table's live view, all drawn from the broker (:class:`hall.board.Board`).
+
+``create_hall_app(board, pin_hash=..., secret_key=..., config=...)`` builds it. Everything but
+the login page is behind the referee PIN, with the table dashboard's own rules and code: the
+PIN lock-out (:class:`web.auth.PinGuard`), the referee session (:class:`web.auth.RefereeSessions`,
+HttpOnly SameSite=Strict cookie) and a CSRF token on every POST (:func:`web.auth.check_csrf`).
+
+Routes: ``/`` the tiles; ``/login``, ``/logout``; ``/hall/stream`` (server-sent events:
+``tiles``, the full set first, then the tiles that changed, at most every
+``RIICHI_HALL_TICK`` seconds); ``/hall/tiles.json``; ``POST /hall/seen/<table>`` (the head
+referee saw what the table shows: someone is on the way); ``/healthz``; and under
+``/t/<table>/`` the table dashboard of :mod:`web` over the hall's read-only copy of that table
+(:mod:`web.hall.tables`).
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from web import DEFAULTS, secure_headers, stream_gate
+from web.auth import PinGuard, RefereeSessions, csrf_token
+from web.state import Dashboard
+
+HALL_DEFAULTS = {
+    # Tiles that changed are sent at most this often (seconds): a burst of events at one table
+    # is one update, and 100 tables stay light on a phone.
+    "RIICHI_HALL_TICK": 0.1,
+    # Every so often all tiles are sent again, so levels that change with time (a game
+    # running late) need no event.
+    "RIICHI_HALL_REFRESH": 10.0,
+}
+
+
+class HallDashboard(Dashboard):
+    """The hall's per-app state: the board, the PIN guard and sessions (shared with every
+    table view), and the open streams of all of them."""
+
+    def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions, gate):
+        super().__init__(None, pin_hash, guard, sessions, gate)
+        self.board = board
+        self.table_apps: dict = {}
+
+    def stop(self) -> None:
+        super().stop()
+        for app in list(self.table_apps.values()):
+            app.extensions["riichi"].stop()
+
+
+def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = None,
+                    config: dict | None = None) -> Flask:
+    """The hall's app for ``board``. ``pin_hash``: the head referee's PIN hash, or a
+    :class:`pathlib.Path` of the hash file (read at each login). ``secret_key`` signs the
+    session cookie (random when None: sessions end with the process). ``config``: overrides
+    of :data:`web.DEFAULTS` and :data:`HALL_DEFAULTS`."""
+    app = Flask("web")  # the dashboard's templates (base, login, error) and its stylesheet
+    app.config.update(DEFAULTS)
+    app.config.update(HALL_DEFAULTS)
+    app.config["RIICHI_TABLE_NAME"] = board.title
+    app.config.update(config or {})
+    app.secret_key = secret_key or secrets.token_bytes(32)
+    hours = float(app.config["RIICHI_REFEREE_HOURS"])
+    app.permanent_session_lifetime = timedelta(hours=hours)
+    guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
+                     float(app.config["RIICHI_LOCKOUT_SECONDS"]))
+    dash = HallDashboard(board, pin_hash, guard, RefereeSessions(hours * 3600),
+                         stream_gate(app.config))
+    app.extensions["riichi"] = dash
+
+    from . import stream, views
+    app.register_blueprint(views.bp)
+    app.register_blueprint(stream.bp)
+    app.jinja_env.globals.update(csrf_token=csrf_token)
+
+    @app.errorhandler(HTTPException)
+    def _error(exc: HTTPException):
+        if request.path.endswith(".json") or request.path.startswith("/hall/") or \
+                request.accept_mimetypes.best == "application/json":
+            return jsonify(error=exc.description, status=exc.code), exc.code
+        return render_template("error.html", code=exc.code, name=exc.name,
+                               description=exc.description, table_name=board.title,
+                               home_url="/", back_text="Back to the hall"), exc.code
+
+    app.after_request(secure_headers)
+
+    from .tables import TableViews
+    app.wsgi_app = TableViews(app.wsgi_app, app, board, pin_hash)
+    return app
+
+
+__all__ = ["create_hall_app", "HallDashboard", "HALL_DEFAULTS"]
