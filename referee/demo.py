@@ -182,9 +182,11 @@ class SimulatedCamera:
 
         while not self.stop_event.is_set():
             try:
-                change, t_mono, render = self.changes.get(timeout=0.5)
+                change, t_mono, render = self.changes.get(timeout=0.1)
             except queue.Empty:
-                yield monotonic(), []  # nothing moved: an empty frame keeps health "ok"
+                # nothing moved: an empty frame keeps health "ok" and tells the table that
+                # no discard is on its way (seat-button presses wait for that)
+                yield monotonic(), []
                 continue
             if change == "new_hand":
                 self.state = self._new_state()

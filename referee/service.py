@@ -30,6 +30,7 @@ from .errors import MalformedEvent, RefereeError
 from .events import parse_event
 from .journal import Journal, JournalError
 from .live import Hub, LiveTable, monotonic
+from .press_hold import PressHold
 from .referee_call import CallTracker
 
 log = logging.getLogger("riichi-referee.service")
@@ -240,9 +241,12 @@ class TableService:
     ``buttons``: a ``queue.Queue`` the seat buttons put items on: call events (dicts with
     ``type == "call"``, ``t`` on ``monotonic()``) or faults (anything else: shown as health
     ``buttons``). ``cameras``: iterables, each yielding per frame a tuple
-    ``(t_mono, events)`` (the tracker's events for that frame, possibly none); a camera that
+    ``(t_mono, events)`` (the tracker's events for that frame, possibly none; ``t_mono``: the
+    time up to which the camera has reported every event it stamps, the frame's own time for a
+    camera that reads every frame at once); a camera that
     yields nothing for ``camera_timeout`` seconds, or ends, is reported as health ``camera``
-    while everything else goes on. ``lights``: an object with ``show(ruling)``.
+    while everything else goes on. A press waits (``hold`` real seconds at most) until the
+    cameras have reported everything up to its time (:class:`~referee.press_hold.PressHold`). ``lights``: an object with ``show(ruling)``.
     ``recorded``: events to play back (rehearsal, demo, crash tests) at ``clock.speed``.
     ``inbox``: take the dashboard process's referee actions from the journal.
     ``grace``: real seconds a window stays open past its deadline for presses on their way.
@@ -252,7 +256,8 @@ class TableService:
                  buttons: queue.Queue | None = None, cameras: Iterable = (),
                  lights: Any = None, recorded: list[dict] | None = None, inbox: bool = True,
                  notifier: Any = None, camera_timeout: float = 5.0,
-                 on_submit: Callable[[dict, int], None] | None = None, grace: float = 0.03):
+                 on_submit: Callable[[dict, int], None] | None = None, grace: float = 0.03,
+                 hold: float = 1.5):
         self.table = table
         self.clock = clock if clock is not None else TableClock()
         self.buttons = buttons
@@ -264,6 +269,8 @@ class TableService:
         self.camera_timeout = camera_timeout
         self.on_submit = on_submit
         self.grace = grace
+        self.presses = PressHold(hold) if self.cameras else None
+        self._release_lock = threading.Lock()
         self.stop_event = threading.Event()
         self.finished = threading.Event()  # the recorded game has been played to its end
         self._wake = threading.Event()
@@ -300,6 +307,8 @@ class TableService:
             deadline = self.table.next_deadline()
             if deadline is None:
                 wait = 1.0
+            elif self.presses is not None and self.presses.waiting(deadline):
+                wait = 0.01     # a press in time for this window is waiting for the camera
             else:
                 late = self.clock() - deadline  # table seconds past the deadline
                 wait = self.grace - late / self.clock.speed if self.clock.speed else 0.0
@@ -313,20 +322,35 @@ class TableService:
                 self._status(f"journal: {exc}")
                 self.stop_event.wait(0.5)
 
+    def _release(self, before: float | None = None) -> None:
+        """Judge the presses the cameras have caught up with (and those stamped ``before``)."""
+        if self.presses is None:
+            return
+        with self._release_lock:
+            for press in self.presses.due(before):
+                self.submit(press, "buttons")
+
     def _button_loop(self) -> None:
         # The panel starts with no input chattering: say so, so the dashboard shows the
         # buttons working from the start, not only once one fails and recovers.
         self.table.set_health("buttons", True, "")
         while not self.stop_event.is_set():
+            soon = self.presses.next_release() if self.presses is not None else None
             try:
-                item = self.buttons.get(timeout=0.5)
+                item = self.buttons.get(timeout=0.5 if soon is None else min(0.5, soon + 0.001))
             except queue.Empty:
+                self._release()
                 continue
             if isinstance(item, dict) and item.get("type") in ("call", "referee"):
-                # a press, or a seat's call for a referee (referee.referee_call)
+                # a press, or a seat's call for a referee (referee.referee_call); both wait
+                # for the camera alike, so the table gets them in the order they were made
                 event = dict(item)
                 event["t"] = self.clock.from_mono(float(event["t"]))
-                self.submit(event, "buttons")
+                if self.presses is None:
+                    self.submit(event, "buttons")
+                else:
+                    self.presses.add(event)
+                    self._release()
             elif hasattr(item, "health_ok"):  # hardware.ButtonFault: the panel's state
                 if item.text:
                     log.warning("buttons: %s", item.text)
@@ -348,7 +372,13 @@ class TableService:
                 for event in events:
                     event = dict(event)
                     event["t"] = self.clock.from_mono(float(event.get("t", t_mono)))
-                    self.submit(event, "camera")
+                    with self._release_lock:
+                        # presses made before the discard are judged before it
+                        for press in self.presses.due(before=event["t"]):
+                            self.submit(press, "buttons")
+                        self.submit(event, "camera")
+                self.presses.camera(index, self.clock.from_mono(float(t_mono)))
+                self._release()
                 if self.stop_event.is_set():
                     return
             reason = "the camera stopped sending frames"
@@ -357,6 +387,8 @@ class TableService:
         except Exception as exc:  # a camera driver failing must not take the buttons down
             log.exception("camera %d failed", index)
             reason = f"camera failed: {exc}"
+        self.presses.camera_gone(index)
+        self._release()
         if not self.stop_event.is_set():
             self._camera_done[index] = reason
             self.table.set_health("camera", False, reason + "; the seat buttons still work")

@@ -134,6 +134,32 @@ def test_a_discard_and_a_claim_appear_within_a_second(dash, open_page):
     assert page.text_content("#banner") == "Ben (seat 1) called chii on 6s: waiting for the meld"
 
 
+def test_each_press_shows_its_time_after_the_discard_to_the_hundredth(dash, open_page):
+    """The 3-second rule is judged to the hundredth of a second: the ruling and the event log
+    say when each press came after the discard, in time or late."""
+    dash.start()
+    page = open_page(dash.url)
+    dash.clock.freeze()
+    dash.event(type="discard", seat=2, tile="4p")
+    dash.clock.skip(1.37)
+    dash.event(type="call", seat=3, call="chii")
+    dash.clock.skip(1.46)
+    dash.event(type="call", seat=0, call="pon")          # +2.83 s: in time
+    dash.clock.skip(0.21)                                # +3.04 s: after the window
+    ruling, late = dash.event(type="call", seat=1, call="ron")
+    item = f'#rulings li[data-ruling="{ruling["ruling_id"]}"]'
+    wait_visible(page, item + " .press-times", 2.0)
+    assert page.text_content(item + " .press-times") == \
+        "Presses: S3 chii +1.37 s · S0 pon +2.83 s"
+    assert late["rejected"][0]["reason"] == "late"
+    late_item = f'#rulings li[data-ruling="{late["ruling_id"]}"]'
+    wait_visible(page, late_item + " .press-times", 2.0)
+    assert "S1 ron +3.04 s" in page.text_content(late_item + " .press-times")
+    page.wait_for_function("document.querySelector('#event-log').textContent"
+                           ".includes('ron (+3.04 s after the discard)')", timeout=2000)
+    assert "pon (+2.83 s after the discard)" in page.text_content("#event-log")
+
+
 def test_a_violation_card_shows_penalty_rule_and_what_was_seen(dash, open_page):
     dash.start()
     page = open_page(dash.url)

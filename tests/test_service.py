@@ -370,3 +370,46 @@ def test_a_recorded_game_whose_player_dies_stops_the_service_instead_of_hanging(
     assert not runner.is_alive(), "the service kept waiting for a game that could not end"
     assert result == [1]
     assert not svc.finished.is_set()
+
+
+def test_a_press_made_before_its_discard_is_reported_is_judged_on_that_discard(tmp_path):
+    """The camera stamps a discard with the frame that first showed it but reports it only
+    once read, a while later; a pon pressed in between waits for it instead of landing on
+    no window (or the window before) and pushing the discard's time past itself."""
+    clock = TableClock()
+    table = make_table(tmp_path / "j.sqlite", clock=clock)
+    buttons = queue.Queue()
+    pressed, done = threading.Event(), threading.Event()
+    shown = time.monotonic() + 0.2          # the first frame showing the tile
+
+    def camera():
+        while time.monotonic() < shown + 0.3:
+            # reading the tile: nothing reported after the frame before the tile
+            yield min(time.monotonic(), shown - 0.033), []
+            time.sleep(0.02)
+        pressed.wait(2)
+        yield time.monotonic(), [{"type": "discard", "t": shown, "seat": 0, "tile": "5m"}]
+        while not done.is_set():
+            yield time.monotonic(), []
+            time.sleep(0.02)
+
+    svc = TableService(table, clock=clock, buttons=buttons, cameras=[camera()], inbox=False)
+    svc.start()
+    try:
+        while time.monotonic() < shown + 0.15:
+            time.sleep(0.01)
+        buttons.put({"type": "call", "t": shown + 0.1, "seat": 1, "call": "pon"})
+        time.sleep(0.05)
+        assert table.events() == []          # the press waits for the camera
+        pressed.set()
+        deadline = time.time() + 3
+        while time.time() < deadline and len(table.events()) < 2:
+            time.sleep(0.01)
+        discard, call = table.events()
+        assert (discard["type"], call["type"]) == ("discard", "call")
+        assert discard["t"] == pytest.approx(clock.from_mono(shown))
+        assert call["t"] == pytest.approx(clock.from_mono(shown + 0.1))
+        assert table.referee.window["presses"] == [{"seat": 1, "call": "pon"}]
+    finally:
+        done.set()
+        svc.stop()

@@ -88,12 +88,21 @@ class WeighedTracker:
     def __getattr__(self, name):
         return getattr(self.tracker, name)
 
+    @property
+    def onset(self):
+        return self.tracker.onset
+
+    @onset.setter
+    def onset(self, value) -> None:
+        # the change detector's onsets stamp the wrapped tracker's new tiles
+        self.tracker.onset = value
+
     def new_hand(self) -> None:
         self.tracker.new_hand()
         self._discards = []
 
-    def update(self, frame: np.ndarray, t_ns: int) -> list[dict]:
-        events = self.tracker.update(frame, t_ns)
+    def update(self, frame: np.ndarray | None, t_ns: int, **kw) -> list[dict]:
+        events = self.tracker.update(frame, t_ns, **kw)
         for ev in events:
             if ev["type"] in ("discard", "dora"):
                 self._weigh_single(ev)

@@ -1,6 +1,8 @@
 """The camera as the table service sees it: ``camera_feed(config_path)`` yields, per frame,
-``(t_mono, events)`` with ``t_mono`` in seconds on the monotonic clock and the tracker's
-events for that frame.
+``(t_mono, events)``: the events recognised since the frame before (each stamped with the first
+frame that showed it) and ``t_mono``, the time in seconds on the monotonic clock up to which
+every discard has been reported. Every frame goes through change detection; the tile finder
+and classifier read only the zones that changed (:mod:`vision.schedule`).
 
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
@@ -21,6 +23,11 @@ from referee.errors import RefereeError
 
 log = logging.getLogger(__name__)
 
+#: Readings of a tile before it is believed. Recognition reads a zone only once it is still,
+#: so two readings are two looks at the settled tile, not glimpses of a moving hand; a third
+#: look at the same still table adds little and costs a reading (a fifth of a second on a Pi).
+STABLE_READS = 2
+
 #: Seconds between attempts to open a live camera again after it failed or stopped.
 REOPEN_SECONDS = 2.0
 
@@ -30,6 +37,7 @@ def camera_feed(config_path) -> "CameraFeed":
 
     from .calibration import load_calibration, read_config
     from .readings import WeighedTracker
+    from .schedule import RecognitionScheduler
     from .sources import open_source
     from .tileset import load_classifier
     from .tracker import TableTracker
@@ -44,28 +52,39 @@ def camera_feed(config_path) -> "CameraFeed":
     calibration = load_calibration(config_path)
     classifier = load_classifier(config_path, threads=camera.get("threads"))
     tracker = WeighedTracker(TableTracker(calibration.zones, classifier, calibration.px_per_mm,
-                                          stable_frames=int(camera.get("stable_frames", 3))),
+                                          stable_frames=int(camera.get("stable_frames", STABLE_READS))),
                              float(threshold))
+    watch = RecognitionScheduler.for_calibration(tracker, calibration)
     frames = reopening(open_source, str(camera.get("source", "picamera")))
-    return CameraFeed(frames, calibration, tracker)
+    return CameraFeed(frames, watch, tracker)
 
 
 class CameraFeed:
     """The camera's frames through the tracker, as ``(t_mono, events)`` per frame; and the way
     back for a referee's correction of a reading (:meth:`referee_event`)."""
 
-    def __init__(self, frames, calibration, tracker):
+    def __init__(self, frames, watch, tracker):
         self.frames = frames
-        self.calibration = calibration
+        self.watch = watch          # the RecognitionScheduler the frames go through
         self.tracker = tracker
         self._lock = threading.Lock()
 
     def __iter__(self):
-        for frame, t_ns in self.frames:
-            topdown = self.calibration.warp(frame)
-            with self._lock:
-                events = self.tracker.update(topdown, t_ns)
-            yield t_ns / 1e9, events
+        last = None
+        try:
+            for frame, t_ns in self.frames:
+                with self._lock:
+                    events = self.watch.push(frame, t_ns)
+                last = frame, t_ns
+                # the time up to which every discard has been reported: presses wait for it
+                yield self.watch.settled_ns() / 1e9, events
+            if last is not None:
+                # a recording ended: what it showed last is still read to the end
+                with self._lock:
+                    events = self.watch.flush(*last)
+                yield self.watch.settled_ns() / 1e9, events
+        finally:
+            self.watch.close()
 
     def referee_event(self, event: dict, rulings: list[dict]) -> None:
         """A referee event journaled: a correction of a check (``override`` naming a check

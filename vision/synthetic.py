@@ -260,12 +260,19 @@ def render_topdown(tiles: list[PlacedTile], hands: list[Hand] | None = None,
             xa, ya = int(round(x0)), int(round(y0))
             img[max(ya - quiet, 0):ya + side + quiet, max(xa - quiet, 0):xa + side + quiet] = 255
             img[ya:ya + side, xa:xa + side] = marker_image(i, side)[:, :, None]
+    return overlay(img, tiles, hands, layout.width_mm, px_per_mm)
+
+
+def overlay(canvas: np.ndarray, tiles: list[PlacedTile] = (), hands: list[Hand] | None = None,
+            size_mm: float = 800.0, px_per_mm: float = 2.0) -> np.ndarray:
+    """Draw ``tiles``, then ``hands`` over them, onto a top-down rendering (in place; returned).
+    A video can render the still table once and draw only what moves on each frame."""
     for t in tiles:
-        _paste(img, _tile_sprite(t.code, t.turns, float(px_per_mm), t.angle),
+        _paste(canvas, _tile_sprite(t.code, t.turns, float(px_per_mm), t.angle),
                t.x * px_per_mm, t.y * px_per_mm)
     for hand in hands or []:
-        _draw_hand(img, hand, layout.width_mm, px_per_mm)
-    return img
+        _draw_hand(canvas, hand, size_mm, px_per_mm)
+    return canvas
 
 
 def camera_homography(layout: TableLayout, px_per_mm: float, out_size=(1280, 960),

@@ -106,6 +106,10 @@ class TableTracker:
         self.gone_frames = int(gone_frames)
         self.min_confidence = float(min_confidence)
         self.report_first_dora = report_first_dora
+        #: ``onset(rect_mm, t_ns) -> t_ns | None``: the first frame that showed a place as it
+        #: looked at ``t_ns`` (:meth:`vision.change.ChangeDetector.onset`); a new tile is
+        #: stamped with it rather than with the frame recognition happened to run on.
+        self.onset = None
         self._ids = itertools.count(1)
         self.new_hand()
 
@@ -122,18 +126,25 @@ class TableTracker:
         self.first_dora: str | None = None
 
     # -- one frame -------------------------------------------------------------------------
-    def update(self, frame: np.ndarray, t_ns: int) -> list[dict]:
-        """Look at one top-down frame taken at ``t_ns`` (monotonic ns); return new events."""
+    def update(self, frame: np.ndarray | None, t_ns: int, finding=None,
+               zones: list[Zone] | None = None) -> list[dict]:
+        """Look at one top-down frame taken at ``t_ns`` (monotonic ns); return new events.
+
+        ``finding``: the tiles, when the caller found them itself (in some zones only, say);
+        else the finder runs on ``frame``. ``zones``: the zones that were looked at; tiles
+        elsewhere are left as they were (default: all of them).
+        """
         self.frames += 1
         ppm = self.px_per_mm
-        finding = find_tiles_topdown(frame, ppm)
+        if finding is None:
+            finding = find_tiles_topdown(frame, ppm)
         hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
                                                       np.uint8))
         candidates = []
         for tile in finding.tiles:
             cx, cy = tile.centre
             zone = zone_at(self.zones, cx / ppm, cy / ppm)
-            if zone is None:
+            if zone is None or (zones is not None and zone not in zones):
                 continue
             x1, y1, x2, y2 = tile.box
             if hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
@@ -151,7 +162,7 @@ class TableTracker:
             track = self._match(zone, x, y, tile.across, label == FACE_DOWN, matched)
             if track is None:
                 track = Track(next(self._ids), zone, x, y, tile.across, label == FACE_DOWN,
-                              t_ns, t_ns)
+                              self._first_seen(tile, t_ns), t_ns)
                 self.tracks.append(track)
             else:
                 track.seen += 1
@@ -167,10 +178,31 @@ class TableTracker:
             if not track.confirmed and track.seen >= self.stable_frames:
                 track.confirmed = True
                 events += self._on_confirmed(track)
-        events += self._age(matched, hidden)
+        events += self._age(matched, hidden, zones)
         events += self._groups()
         events.sort(key=lambda e: e["t"])
         return events
+
+    def waiting_zones(self) -> set[Zone]:
+        """Zones where the tracker needs more sightings before it is sure: a tile not yet
+        confirmed, one not yet seen gone, a meld or an open hand not yet still."""
+        out = {t.zone for t in self.tracks
+               if not t.confirmed or 0 < t.missing < self.gone_frames}
+        # (pending entries of groups already reported stay behind: they wait for nothing)
+        seats = {("meld", seat) for seat, ids in self._meld_pending
+                 if not any(m >= ids for m in self._meld_members[seat])} | \
+            {("hand", seat) for seat in self._reveal_pending if seat not in self.revealed}
+        out |= {z for z in self.zones if (z.kind, z.seat) in seats}
+        return out
+
+    def _first_seen(self, tile, t_ns: int) -> int:
+        """When ``tile`` (seen at ``t_ns``) first showed: the change detector's onset of its
+        place when there is one, else ``t_ns``."""
+        if self.onset is None:
+            return t_ns
+        x1, y1, x2, y2 = (v / self.px_per_mm for v in tile.box)
+        first = self.onset((x1, y1, x2, y2), t_ns)
+        return t_ns if first is None else min(int(first), t_ns)
 
     def _classify(self, candidates, thumbs) -> list[tuple[str, float]]:
         """Labels for the candidates; a confirmed tile whose crop (``thumbs``: the candidates'
@@ -208,8 +240,10 @@ class TableTracker:
                 best, best_d = track, d
         return best
 
-    def _age(self, matched: set[int], hidden: np.ndarray) -> list[dict]:
-        """Count frames in plain view without each unseen tile; drop the ones gone."""
+    def _age(self, matched: set[int], hidden: np.ndarray,
+             zones: list[Zone] | None = None) -> list[dict]:
+        """Count frames in plain view without each unseen tile; drop the ones gone. Tiles
+        outside ``zones`` (when given) were not looked at."""
         ppm = self.px_per_mm
         keep = []
         # A call takes a seat's latest discard; no other tile leaves a pond during a hand. An
@@ -222,7 +256,7 @@ class TableTracker:
                 if seat not in latest or track.first_ns >= latest[seat].first_ns:
                     latest[seat] = track
         for track in self.tracks:
-            if track.id in matched:
+            if track.id in matched or (zones is not None and track.zone not in zones):
                 keep.append(track)
                 continue
             px, py = int(track.x * ppm), int(track.y * ppm)

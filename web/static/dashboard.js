@@ -365,6 +365,33 @@
 
   function signed(n) { return (n > 0 ? "+" : "") + n; }
 
+  // A source's own time (a press the table had to put after an event reported later keeps
+  // it as t_source): what happened when, for the referee.
+  function when(e) { return typeof e.t_source === "number" ? e.t_source : e.t; }
+
+  // The discard a claim was on, from the events the page holds (null for a kan's tile, or
+  // when it has scrolled out of them).
+  function discardOf(seat, tileCode, upto) {
+    for (let i = st.events.length - 1; i >= 0; i--) {
+      const e = st.events[i];
+      if (e.type === "discard" && when(e) <= upto + 1e-9 &&
+          (seat === undefined || (e.seat === seat && e.tile === tileCode))) return e;
+    }
+    return null;
+  }
+
+  // Every press on a claim's discard with its time after the discard, to the hundredth.
+  function pressTimes(r) {
+    const d = discardOf(r.discard_seat, r.tile, r.t);
+    if (!d) return null;
+    const t0 = when(d);
+    const presses = st.events.filter((e) => e.type === "call" && when(e) >= t0 - 1e-9 &&
+                                     when(e) <= r.t + 1e-9);
+    if (!presses.length) return null;
+    return h("p", { class: "rule press-times" }, "Presses: " + presses.map((e) =>
+      "S" + e.seat + " " + e.call + " +" + fmt(when(e) - t0) + " s").join(" · "));
+  }
+
   function rulingBody(r) {
     const rule = r.rule ? "Rule: " + r.rule : null;
     switch (r.type) {
@@ -379,6 +406,7 @@
           (r.rejected || []).length ? h("ul", { class: "rejected" }, r.rejected.map((x) =>
             h("li", {}, who(x.seat) + " " + x.call + " rejected: " + x.reason +
               (REASONS[x.reason] ? " (" + REASONS[x.reason] + ")" : "")))) : null,
+          pressTimes(r),
           h("p", { class: "rule" }, [rule, "decided " + fmt(r.window) + " s after the discard",
                                      st.snap && st.snap.ruleset ? "ruleset " + st.snap.ruleset : null]
             .filter(Boolean).join(" · ")),
@@ -528,7 +556,10 @@
     const s = e.seat !== undefined ? "S" + e.seat + " " : "";
     switch (e.type) {
       case "discard": return s + "discards " + e.tile + (e.riichi ? " (riichi)" : "");
-      case "call": return s + "presses " + e.call;
+      case "call": {
+        const d = discardOf(undefined, undefined, when(e));
+        return s + "presses " + e.call + (d ? " (+" + fmt(when(e) - when(d)) + " s after the discard)" : "");
+      }
       case "meld": return s + e.kind + " " + (e.tiles || []).join(" ");
       case "dora": return "dora indicator " + e.indicator;
       case "reveal": return s + "reveals " + (e.tiles || []).join(" ") + " (wins on " + e.win_tile + ")";

@@ -1,0 +1,361 @@
+"""A discard is stamped with the first camera frame that showed it, however late recognition
+runs; hands that pass leave no event and cost no recognition; frames never pile up.
+
+Short 30 fps scenes over a rendered table (the still table rendered once, hands drawn over
+copies), played through the change detector, the scheduler, the zone finder and the tracker.
+"""
+import threading
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from vision.change import ChangeDetector, topdown_to_table
+from vision.schedule import RecognitionScheduler
+from vision.synthetic import ArtClassifier, Hand, TableState, overlay, pond_slot, render_state
+from vision.tracker import TableTracker
+from vision.zone_finder import ZoneFinder
+from vision.zones import default_zones, to_seat
+
+FPS = 30
+PERIOD = round(1e9 / FPS)
+T0 = 5_000_000_000
+PPM = 2.0
+
+
+def t_of(i: int) -> int:
+    return T0 + i * PERIOD
+
+
+class Film:
+    """Frames of a scene: the still table of each state rendered once, hands drawn on copies."""
+
+    def __init__(self, state: TableState):
+        self.state = state
+        self.frames: list[np.ndarray] = []
+        self._still = render_state(state)
+
+    def still(self, n: int = 1):
+        self.frames += [self._still] * n
+
+    def with_hands(self, hands):
+        self.frames.append(overlay(self._still.copy(), (), hands))
+
+    def change(self, fn):
+        fn(self.state)
+        self._still = render_state(self.state, seed=len(self.frames))
+
+    def discard(self, seat: int, tile: str, riichi: bool = False) -> int:
+        """A hand brings ``tile`` over six frames, lays it and lifts away; returns the index
+        of the first frame that shows it."""
+        x, y = pond_slot(self.state, seat)
+        ux, uy = (np.array(to_seat(400, 401, seat, 800)) - 400)
+        for k in range(6):
+            d = 200 - 38 * k
+            self.with_hands([Hand(x + ux * d, y + uy * d, seat, 45)])
+        self.change(lambda s: s.ponds[seat].append((tile, riichi)))
+        landed = len(self.frames)
+        for d in (60, 110, 170, 240):
+            self.with_hands([Hand(x + ux * d, y + uy * d, seat, 45)])
+        return landed
+
+
+class Finder:
+    """The zone finder, as slow as asked (``delay`` seconds more per read, or held until
+    ``gate`` opens): recognition that runs late. Records the zones of every read."""
+
+    def __init__(self):
+        self.inner = ZoneFinder(PPM)
+        self.delay = 0.0
+        self.gate = threading.Event()
+        self.gate.set()
+        self.read: list[set[str]] = []
+
+    def __call__(self, frame, zones):
+        self.gate.wait()
+        self.read.append({z.name for z in zones})
+        time.sleep(self.delay)
+        return self.inner(frame, zones)
+
+
+def pipeline(film, threaded=True, **kw):
+    """The scheduler, the finder it uses, and the next frame index, once the table as it
+    stands has been read."""
+    zones = default_zones()
+    tracker = TableTracker(zones, ArtClassifier(), PPM)
+    detector = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    finder = Finder()
+    scheduler = RecognitionScheduler(tracker, detector, finder, threaded=threaded, **kw)
+    first = warm(scheduler, film)
+    finder.read.clear()
+    return scheduler, finder, first
+
+
+def warm(scheduler, film, first: int = 0):
+    """Let the scheduler read the table as it stands (what it reports then is not asserted:
+    tiles already there when the camera starts) until it has settled; return the index after."""
+    i = first
+    frame = film.frames[-1]
+    for _ in range(400):
+        scheduler.push(frame, t_of(i))
+        i += 1
+        if scheduler.idle() and not scheduler.detector.changed_zones() and \
+                not scheduler.tracker.waiting_zones():
+            return i
+        time.sleep(0.005)
+    raise AssertionError("the still table never settled")
+
+
+def play(scheduler, frames, first: int = 0, until=None, tail: int = 120):
+    """Push the frames (then the last one again, up to ``tail`` times, until ``until(events)``);
+    return [(event, index of the frame whose push returned it)]."""
+    out = []
+    i = first
+    for frame in frames:
+        out += [(e, i) for e in scheduler.push(frame, t_of(i))]
+        i += 1
+    for _ in range(tail):
+        if until is not None and until([e for e, _ in out]):
+            break
+        time.sleep(0.01)
+        out += [(e, i) for e in scheduler.push(frames[-1], t_of(i))]
+        i += 1
+    return out
+
+
+def _table():
+    state = TableState(dora=["2p"], walls=False)
+    state.ponds[0] = [("1m", False), ("9p", False), ("5z", False)]
+    state.ponds[1] = [("7s", False), ("3z", False)]
+    state.ponds[2] = [("4m", False)]
+    state.ponds[3] = [("6p", False), ("1z", False)]
+    return state
+
+
+@pytest.fixture(scope="module")
+def settled_table():
+    film = Film(_table())
+    film.still(4)
+    return film
+
+
+def _discards(events):
+    return [e for e in events if e["type"] == "discard"]
+
+
+def test_the_discard_is_stamped_at_its_first_frame_while_recognition_runs_late(settled_table):
+    film = Film(settled_table.state.copy())
+    film.still(3)
+    scheduler, finder, first = pipeline(film)
+    landed = first + film.discard(1, "8s") - 3
+    film.still(3)
+    finder.delay = 0.2
+    try:
+        played = play(scheduler, film.frames[3:], first=first, until=_discards)
+    finally:
+        scheduler.close()
+    (event, returned_at), = [(e, i) for e, i in played if e["type"] == "discard"]
+    assert (event["seat"], event["tile"]) == (1, "8s")
+    assert event["t"] == t_of(landed) / 1e9          # to the frame, on the camera's clock
+    # ... though recognition read the pond on frames long after the tile landed
+    assert {"pond1"} <= set().union(*finder.read)
+    assert returned_at - landed > 0.6 * FPS
+
+
+def test_a_hand_over_the_new_tile_before_it_is_read_does_not_move_its_time(settled_table):
+    film = Film(settled_table.state.copy())
+    film.still(3)
+    scheduler, finder, first = pipeline(film)
+    landed = first + film.discard(2, "6m", riichi=True) - 3
+    film.still(2)
+    x, y = pond_slot(TableState(), 2)                     # the first place of seat 2's pond
+    for k in range(8):                                   # an arm reaches over the new tile
+        film.with_hands([Hand(x - 80 + 30 * k, y + 10, 3, 50)])
+    film.still(3)
+    finder.gate.clear()            # nothing is read until the scene is over
+    try:
+        out = play(scheduler, film.frames[3:], first=first, tail=0)
+        finder.gate.set()
+        out += play(scheduler, film.frames[-1:], first=first + len(film.frames) - 3,
+                    until=_discards)
+    finally:
+        finder.gate.set()
+        scheduler.close()
+    (event,) = _discards([e for e, _ in out])
+    assert (event["seat"], event["tile"], event.get("riichi")) == (2, "6m", True)
+    assert event["t"] == t_of(landed) / 1e9
+
+
+def test_a_hand_passing_over_the_ponds_makes_no_event_and_no_recognition(settled_table):
+    film = Film(settled_table.state.copy())
+    film.still(1)
+    scheduler, finder, first = pipeline(film, threaded=False)
+    for k in range(12):                # 0.4 s across seat 0's and seat 1's ponds, and away
+        film.with_hands([Hand(230 + 40 * k, 560 - 25 * k, 0, 60)])
+    film.still(20)
+    assert play(scheduler, film.frames[1:], first=first, tail=0) == []
+    assert finder.read == []           # the places went back to their settled look unread
+    assert scheduler.detector.changed_zones() == set()
+
+
+def test_a_hand_resting_on_a_pond_is_read_but_makes_no_event(settled_table):
+    film = Film(settled_table.state.copy())
+    film.still(1)
+    scheduler, finder, first = pipeline(film, threaded=False)
+    x, y = pond_slot(TableState(), 0)
+    for k in range(45):                                  # 1.5 s, still
+        film.with_hands([Hand(x + 30, y + 20, 0, 55)])
+    film.still(15)
+    assert play(scheduler, film.frames[1:], first=first, tail=0) == []
+    assert {"pond0"} <= set().union(*finder.read)
+    assert scheduler.detector.changed_zones() == set()
+
+
+def test_recognition_reads_only_the_zones_that_changed(settled_table):
+    film = Film(settled_table.state.copy())
+    film.still(1)
+    scheduler, finder, first = pipeline(film, threaded=False)
+    film.discard(3, "2s")
+    film.still(12)
+    events = play(scheduler, film.frames[1:], first=first, tail=0)
+    assert [(e["seat"], e["tile"]) for e, _ in events] == [(3, "2s")]
+    assert finder.read and set().union(*finder.read) <= {"pond3", "hand3", "meld3"}
+    assert all("pond3" in r for r in finder.read[:3])
+
+
+def test_a_burst_of_frames_does_not_grow_memory(settled_table):
+    """Frames come far faster than recognition can read them: every one goes through change
+    detection (no time is lost), none waits in a queue."""
+    film = Film(settled_table.state.copy())
+    film.still(1)
+    scheduler, finder, first = pipeline(film)
+    film.discard(0, "3p")
+    film.still(2)
+    frames = film.frames[1:]
+    finder.delay = 0.2
+    frames_before = scheduler.stats["frames"]
+    try:
+        tracemalloc.start()
+        before, _ = tracemalloc.get_traced_memory()
+        for i in range(300):            # a new frame each time, as a camera gives them
+            scheduler.push(frames[i % len(frames)].copy(), t_of(first + i))
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    finally:
+        scheduler.close()
+    assert scheduler.stats["frames"] - frames_before == 300    # every frame was looked at
+    assert len(finder.read) < 30                               # ... few were read
+    assert peak - before < 4 * frames[0].nbytes                # ... and none piled up
+
+
+def test_presses_need_not_wait_once_the_ponds_are_settled(settled_table):
+    """``settled_ns``: no discard still to come can be stamped before it. While a discard is
+    recognised it stays at (or before) the discard's first frame; then it moves on."""
+    film = Film(settled_table.state.copy())
+    film.still(1)
+    scheduler, finder, first = pipeline(film)
+    assert scheduler.settled_ns() == t_of(first - 1)
+    landed = first + film.discard(0, "7p") - 1
+    film.still(3)
+    finder.gate.clear()
+    try:
+        play(scheduler, film.frames[1:], first=first, tail=0)
+        assert scheduler.settled_ns() <= t_of(landed)
+        finder.gate.set()
+        events = play(scheduler, film.frames[-1:], first=first + len(film.frames) - 1,
+                      until=lambda ev: _discards(ev) and scheduler.settled_ns() > t_of(landed))
+    finally:
+        finder.gate.set()
+        scheduler.close()
+    assert [e["t"] for e, _ in events] == [t_of(landed) / 1e9]
+    assert scheduler.settled_ns() > t_of(landed)
+
+
+def test_change_detector_onset_and_settle():
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    state = TableState(walls=False)
+    empty = render_state(state)
+    x, y = pond_slot(state, 0)
+    state.ponds[0].append(("5s", False))
+    tile = render_state(state)
+    hand = overlay(tile.copy(), (), [Hand(x, y, 0, 45)])
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))             # the empty table has been read
+    frames = [empty] * 3 + [overlay(empty.copy(), (), [Hand(x, y, 0, 45)])] * 3 + \
+        [tile] * 4 + [hand] * 3 + [tile] * 3
+    for i, f in enumerate(frames, start=1):
+        det.update(f, t_of(i))
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    pond0 = next(i for i, z in enumerate(zones) if z.name == "pond0")
+    assert det.changed_zones() == {pond0}
+    now = t_of(len(frames))
+    assert det.onset(rect, now) == t_of(7)               # the tile's first frame
+    assert det.first_change() == t_of(4)                 # the hand's arrival
+    det.settle(det.zone_cells[pond0], now)
+    assert det.changed_zones() == set() and det.first_change() is None
+
+
+def test_the_service_feed_times_a_discard_in_a_camera_picture(tmp_path):
+    """The whole camera path: a recording of camera pictures (not top-down), the calibration
+    from the table's markers, change detection on the pictures, the zones warped one by one."""
+    import cv2
+
+    from vision.calibration import calibrate, save_to_config
+    from vision.service_feed import camera_feed
+    from vision.synthetic import render_camera
+
+    film = Film(_table())
+    film.still(3)
+    landed = film.discard(0, "9s")
+    film.still(6)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    pictures = {}
+    for i, top in enumerate(film.frames):
+        key = (id(top), i % 2)          # a still table: two pictures, its noise alternating
+        if key not in pictures:
+            pictures[key] = render_camera(top, out_size=(1280, 960), seed=i)[0]
+        picture = pictures[key]
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nsource = "{folder}"\nthreads = 1\n')
+    save_to_config(calibrate(picture), config)
+    feed = list(camera_feed(config))
+    discards = [e for _, events in feed for e in events if e["type"] == "discard"]
+    starts = [e for e in discards if e["tile"] == "9s"]
+    assert len(starts) == 1
+    first_frame = feed[0]
+    assert first_frame is not None
+    # frames of a folder are 0.1 s apart; the tiles there from the start are stamped at the
+    # first frame, the new one at the frame it landed on
+    t0 = min(e["t"] for e in discards)
+    assert starts[0]["t"] - t0 == pytest.approx(landed * 0.1, abs=1e-6)
+    assert len(discards) == 1 + sum(len(p) for p in _table().ponds)
+
+
+def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does():
+    """Zone by zone, the same tiles in the same boxes as the finder on the whole view, on a
+    compressed picture (as a video gives) of ponds with riichi tiles and a called tile's gap."""
+    import cv2
+
+    from vision.finder import find_tiles_topdown
+
+    state = TableState(dora=["6m"])
+    state.ponds[0] = [("1s", False)] * 7 + [("2s", True)] + [("3s", False)] * 5
+    state.ponds[1] = [("2z", False), ("1p", False), ("1m", False), ("9s", False), ("4m", False),
+                      ("7m", False), (None, False), ("3z", False), ("0m", False), ("6p", False)]
+    state.ponds[2] = [("5p", False)] * 8
+    state.ponds[3] = [("7s", False)] * 24
+    state.melds[1] = [(["4s", "5s", "6s"], 0, None)]
+    picture = cv2.imdecode(cv2.imencode(".jpg", render_state(state),
+                                        [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)
+    whole = find_tiles_topdown(picture, PPM)
+    finder = ZoneFinder(PPM)
+    for zone in default_zones():
+        want = sorted(t.box for t in whole.tiles
+                      if zone.contains(t.centre[0] / PPM, t.centre[1] / PPM))
+        got = sorted(t.box for t in finder(picture, [zone]).tiles)
+        assert len(got) == len(want), zone.name
+        assert all(np.abs(np.subtract(a, b)).max() <= 4 for a, b in zip(got, want)), zone.name
