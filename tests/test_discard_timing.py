@@ -97,7 +97,10 @@ def warm(scheduler, film, first: int = 0):
     tiles already there when the camera starts) until it has settled; return the index after."""
     i = first
     frame = film.frames[-1]
-    for _ in range(400):
+    # A wall-clock allowance, not a count of frames: on a loaded machine the threaded reader
+    # takes longer per zone, and the film's own time still runs from the frame index.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         scheduler.push(frame, t_of(i))
         i += 1
         if scheduler.idle() and not scheduler.detector.changed_zones() and \
