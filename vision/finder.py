@@ -34,6 +34,10 @@ STRIDE = 4
 TOPDOWN_TILE_PX = 26.0
 #: An uncalibrated photo is shown to the finder at most this many pixels wide or tall.
 PHOTO_MAX_SIDE = 640
+#: Tile widths (network pixels) the finder reads surely; a photo whose tiles come out
+#: wider or narrower is looked at again, scaled so they are about PHOTO_TILE_PX wide.
+PHOTO_TILE_RANGE = (14.0, 52.0)
+PHOTO_TILE_PX = 40.0
 #: A face's length over its width, the shape every crop is cut to.
 ASPECT = TILE_H_MM / TILE_W_MM
 
@@ -277,9 +281,26 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
 
 def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
                      finder: TileFinder | None = None) -> Finding:
-    """Tiles in an uncalibrated photo, shown to the finder at most ``max_side`` pixels."""
+    """Tiles in an uncalibrated photo, shown to the finder at most ``max_side`` pixels.
+
+    The tiles' size is not known: a close-up (a few tiles filling the picture) comes out of
+    the first look with tiles far wider than the finder reads best, and it tends to box
+    their art rather than their bodies there; so when the first look's tiles are too big
+    (or too small), the photo is looked at again, scaled so they are of a size it reads
+    surely."""
     finder = finder or shared_finder()
-    return finder.find(image, min(1.0, max_side / max(image.shape[:2])))
+    scale = min(1.0, max_side / max(image.shape[:2]))
+    finding = finder.find(image, scale)
+    if not finding.tiles:
+        return finding
+    width = scale * float(np.median([np.linalg.norm(t.quad[1] - t.quad[0]) for t in finding.tiles]))
+    low, high = PHOTO_TILE_RANGE
+    if low <= width <= high:
+        return finding
+    again = min(2.0, scale * PHOTO_TILE_PX / width)
+    if abs(again - scale) < 0.05 * scale:
+        return finding
+    return finder.find(image, again)
 
 
 def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:

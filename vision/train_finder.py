@@ -403,7 +403,7 @@ def parse_args(argv=None):
     p.add_argument("--out", default="vision/models/finder.onnx")
     p.add_argument("--scenes", type=int, default=4000)
     p.add_argument("--val-scenes", type=int, default=300)
-    p.add_argument("--steps", type=int, default=8000)
+    p.add_argument("--steps", type=int, default=4000)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=0)
