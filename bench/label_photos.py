@@ -42,7 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.vision import camerash_code  # noqa: E402
+from vision.scene import camerash_code  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 
 #: Where the labels point: photos under the shared data folder.
@@ -430,7 +430,7 @@ class CropMatcher:
                 if crop is None:
                     raise SystemExit(f"cannot read {data / CROPS / row['image-name']}")
                 signatures.append(_signature(crop))
-                self.codes.append(camerash_code(row["label-name"]) or "x")
+                self.codes.append(camerash_code(row["label-name"]))
                 self.names.append(row["image-name"])
         self.signatures = np.stack(signatures)
 

@@ -1,17 +1,22 @@
-"""Tile classifier figures: accuracy, speed of a full-table frame, model size, memory.
+"""Tile finder and classifier figures: real photographs, rendered held-out sets, speed, size.
 
-    python bench/vision.py [--model vision/models/tiles.onnx] [--per-label 40] [--seed 2024]
-                           [--misread DIR]
+    python bench/vision.py [--misses DIR] [--misread DIR] [--scenes 150] [--per-label 40]
 
 Prints the figures and writes them to bench/results/vision.json:
-- top-1 accuracy on a held-out rendered set (another seed than training, other table colours
-  and wood), overall and per label where it errs;
-- top-1 accuracy on the real photographed crops of Camerash/mahjong-dataset (Hong Kong style
-  tiles: blue winds, framed white dragon, other drawings, so lower than on rendered crops);
-- time to classify the ~90 tile crops of one full-table frame with 1 and 2 threads;
-- model size on disk and the resident memory the classifier adds;
-- the PyPI package ``mahjong-detector`` on the same crops, where it is installed
-  (``pip install mahjong-detector``; not a dependency of the project).
+- the labelled real photographs (bench/labels/camerash-raw.json over the shared Camerash raw
+  photos): box recall and precision at IoU 0.5 (``real_box_recall``, ``real_box_precision``)
+  and tiles of a riichi kind found and named right (``real_end_to_end``), per photo too; the
+  same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
+  PyPI package ``mahjong-detector`` (installed into ``runs/bench-site`` when absent; not a
+  dependency of the project; it knows no red fives, so a red five read as a five counts);
+- rendered held-out scenes (other seeds and table colours than training): the finder's box
+  recall and precision and end to end; the classifier's top-1 on held-out crops and on the
+  real Camerash crops;
+- one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
+  and 2 threads (``frame_ms_1t``, ``frame_ms_2t``);
+- model sizes on disk and the memory the two models add.
+
+``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import argparse
 import csv
 import importlib.metadata
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -35,22 +41,9 @@ from bench._results import write_results  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 from referee.tiles import TILE_CODES, base  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, TileClassifier  # noqa: E402
+from vision.scene import camerash_code  # noqa: E402
 
-#: Camerash label names -> mpsz; flowers and seasons are not riichi tiles and are left out.
-CAMERASH_SUITS = {"characters": "m", "dots": "p", "bamboo": "s"}
-CAMERASH_HONORS = {"east": "1z", "south": "2z", "west": "3z", "north": "4z",
-                   "white": "5z", "green": "6z", "red": "7z"}
 FRAME_TILES = 90
-
-
-def camerash_code(label_name: str) -> str | None:
-    """``dots-3`` -> ``3p``, ``honors-red`` -> ``7z``; None for flowers and seasons."""
-    group, _, name = label_name.partition("-")
-    if group in CAMERASH_SUITS:
-        return f"{int(name)}{CAMERASH_SUITS[group]}"
-    if group == "honors":
-        return CAMERASH_HONORS.get(name)
-    return None
 
 
 def camerash_crops(data: Path) -> tuple[list[np.ndarray], list[str]]:
@@ -59,7 +52,7 @@ def camerash_crops(data: Path) -> tuple[list[np.ndarray], list[str]]:
     with open(base / "tiles-data" / "data.csv", newline="") as f:
         for row in csv.DictReader(f):
             code = camerash_code(row["label-name"])
-            if code is None:
+            if code == "x":   # flowers and seasons are no riichi tiles
                 continue
             im = cv2.imread(str(base / "tiles-resized" / row["image-name"]))
             if im is None:
@@ -97,190 +90,292 @@ def rss_kb() -> int:
     return 0
 
 
-def frame_ms(model: Path, crops: list[np.ndarray], threads: int, repeats: int = 30) -> float:
-    clf = TileClassifier(model, threads=threads)
-    for _ in range(3):
-        clf.classify(crops)
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        clf.classify(crops)
-        times.append(time.perf_counter() - t0)
-    return 1000 * statistics.median(times)
-
-
 def top1(predicted: list[str], truth: list[str]) -> float:
     return sum(p == t for p, t in zip(predicted, truth)) / max(1, len(truth))
 
 
-def mahjong_detector_version() -> str | None:
-    try:
-        return importlib.metadata.version("mahjong-detector")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+def same_kind(predicted: list[str], truth: list[str]) -> float:
+    """Top-1 counting a red five read as its plain five as right."""
+    ok = sum(p in TILE_CODES and base(p) == base(t) for p, t in zip(predicted, truth))
+    return ok / max(1, len(truth))
+
+
+# --- readers: picture -> [(quad, code, confidence)] -------------------------------------------------
+
+def ours(finder, classifier):
+    """The project's reader: the learned finder, then the classifier on each crop."""
+    from vision.finder import find_tiles_photo
+
+    def read(image):
+        tiles = find_tiles_photo(image, finder=finder).tiles
+        names = classifier.classify([t.crop for t in tiles]) if tiles else []
+        return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
+    return read
+
+
+def felt(classifier):
+    """The felt-colour finder this project had before the learned one, then the classifier."""
+    from bench.photos import box_quad
+    from vision.felt_finder import find_tiles_photo
+
+    def read(image):
+        tiles = find_tiles_photo(image).tiles
+        names = classifier.classify([t.crop for t in tiles]) if tiles else []
+        return [(box_quad(t.box), lab, conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
+    return read
 
 
 #: mahjong-detector's class names -> mpsz (its suited names already are mpsz; no red fives).
 DETECTOR_HONOURS = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z",
                     "hatsu": "6z", "chun": "7z"}
+BENCH_SITE = ROOT / "runs" / "bench-site"
 
 
-def detector_reads(crops: list[np.ndarray], per_image: int = 13) -> tuple[list[str], float]:
-    """mahjong-detector's reading of each crop, and its time per ~90-tile frame in ms.
+def mahjong_detector():
+    """The ``mahjong-detector`` package, installed into ``runs/bench-site`` when absent (the
+    bench's own folder, not the project's environment); None when it cannot be had."""
+    if BENCH_SITE.is_dir() and str(BENCH_SITE) not in sys.path:
+        sys.path.append(str(BENCH_SITE))
+    try:
+        import mahjong_detector.predict  # noqa: F401
+        return importlib.import_module("mahjong_detector")
+    except ImportError:
+        pass
+    print("installing mahjong-detector into runs/bench-site for the comparison...")
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+           str(BENCH_SITE), "mahjong-detector", "pillow"]
+    if subprocess.run(cmd, capture_output=True).returncode != 0:
+        return None
+    sys.path.append(str(BENCH_SITE))
+    importlib.invalidate_caches()
+    try:
+        return importlib.import_module("mahjong_detector")
+    except ImportError:
+        return None
 
-    It is a whole-image detector trained on game screenshots of a hand, so the crops are laid
-    out as such a screenshot: rows of ``per_image`` upright tiles (the size our classifier
-    sees) on a plain background, one detection call per row; a detection is matched to the
-    tile slot under its centre. A slot with no detection reads ``none``.
-    """
+
+def detector():
+    """mahjong-detector's reader: one call on the whole picture, upright boxes."""
     from PIL import Image
     from mahjong_detector.predict import CLASS_NAMES, predict
     from mahjong_detector.preprocess import preprocess_image
 
-    from vision.classifier import INPUT_HEIGHT as H, INPUT_WIDTH as W, prepare
+    from bench.photos import box_quad
 
-    gap = 4
-    reads: list[tuple[str, float]] = [("none", 0.0)] * len(crops)
-    t_total, calls = 0.0, 0
-    for start in range(0, len(crops), per_image):
-        chunk = range(start, min(start + per_image, len(crops)))
-        canvas = np.full((H + 2 * gap, len(chunk) * (W + gap) + gap, 3), 40, np.uint8)
-        for k, i in enumerate(chunk):
-            x = gap + k * (W + gap)
-            canvas[gap:gap + H, x:x + W] = prepare(crops[i])
+    def read(image):
+        pil, padding = preprocess_image(Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)))
+        return [(box_quad((d.x1, d.y1, d.x2, d.y2)),
+                 DETECTOR_HONOURS.get(CLASS_NAMES[d.class_id], CLASS_NAMES[d.class_id]),
+                 float(d.confidence)) for d in predict(pil, padding)]
+    return read
+
+
+def score_reader(photos, read, kind_only=False, misses: Path | None = None,
+                 label: str = "") -> tuple[dict, dict]:
+    from bench.photos import draw_misses, score_photo, totals
+
+    scores, t0 = {}, time.perf_counter()
+    for photo in photos:
+        scores[photo.name] = score_photo(photo, read(photo.image()), kind_only)
+        if misses is not None:
+            draw_misses(photo, scores[photo.name], misses)
+    total = totals(scores)
+    total["seconds_per_photo"] = round((time.perf_counter() - t0) / max(1, len(photos)), 3)
+    per_photo = {name: {k: sc[k] for k in ("tp", "fp", "fn", "riichi", "named")} for name, sc in scores.items()}
+    print(f"  {label:<22} box recall {total['box_recall']:.4f}  precision {total['box_precision']:.4f}  "
+          f"end to end {total['end_to_end']:.4f}  ({total['found']}/{total['tiles']} found, "
+          f"{total['false']} false, {total['named']}/{total['riichi_tiles']} named)")
+    return total, per_photo
+
+
+# --- rendered scenes ---------------------------------------------------------------------------------
+
+def finder_on_scenes(finder, classifier, n: int, seed: int) -> dict:
+    """The finder (and the classifier behind it) on ``n`` rendered held-out scenes: other
+    seeds and table colours than training, rendered faces only."""
+    from vision.finder import match_boxes
+    from vision.render import TileArt
+    from vision.scene import POSITIVE, FaceBank, render_scene
+
+    bank = FaceBank(TileArt())
+    rng = np.random.default_rng(seed)
+    tp = fp = fn = named = total = 0
+    for _ in range(n):
+        sc = render_scene(bank, rng, (640, 480), tables="holdout")
+        finding = finder.find(sc.image, 1.0)
+        names = classifier.classify([t.crop for t in finding.tiles]) if finding.tiles else []
+        reads = [(t.quad, lab) for t, (lab, _) in zip(finding.tiles, names) if lab != "none"]
+        pos = [t for t in sc.tiles if t.status == POSITIVE]
+        m = match_boxes([q for q, _ in reads], [t.quad for t in pos],
+                        [t.quad for t in sc.tiles if t.status != POSITIVE])
+        tp, fp, fn = tp + m["tp"], fp + m["fp"], fn + m["fn"]
+        riichi = [j for j, t in enumerate(pos) if t.code != "x"]
+        got = dict((j, i) for i, j in m["pairs"])
+        total += len(riichi)
+        named += sum(1 for j in riichi if j in got and reads[got[j]][1] == pos[j].code)
+    return {"scenes": n, "tiles": tp + fn, "box_recall": round(tp / max(1, tp + fn), 4),
+            "box_precision": round(tp / max(1, tp + fp), 4), "end_to_end": round(named / max(1, total), 4)}
+
+
+def full_table_frame():
+    """A 1280x960 camera picture of a full table in play (four ponds with riichi tiles,
+    walls, the dead wall, melds, a revealed hand) and its calibration."""
+    from vision.calibration import calibrate
+    from vision.synthetic import TableState, render_camera, render_state
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "4z",
+             "5z", "6z", "7z", "0m", "0p"]
+    state = TableState(dora=["3p", "4p"])
+    for seat in range(4):
+        state.ponds[seat] = [(codes[(i * 5 + seat) % 18], i == 7) for i in range(16)]
+        state.melds[seat] = [(["2s", "3s", "4s"], 0, None)]
+    state.hands[2] = codes[:14]
+    frame, _ = render_camera(render_state(state), out_size=(1280, 960))
+    return frame, calibrate(frame)
+
+
+def frame_timing(frame, cal, threads: int, repeats: int = 15) -> dict:
+    """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
+    the table's zones (as the tracker does when nothing on the table is known yet)."""
+    from vision.finder import TileFinder, find_tiles_topdown
+    from vision.zones import default_zones, zone_at
+
+    finder = TileFinder(threads=threads)
+    classifier = TileClassifier(threads=threads)
+    zones = default_zones()
+    ppm = cal.px_per_mm
+    parts = {"warp": [], "finder": [], "classifier": []}
+    n = 0
+    for k in range(repeats + 2):
         t0 = time.perf_counter()
-        image, padding = preprocess_image(Image.fromarray(cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB)))
-        found = predict(image, padding)
-        t_total += time.perf_counter() - t0
-        calls += 1
-        for d in found:
-            k = int(((d.x1 + d.x2) / 2 - gap) // (W + gap))
-            if 0 <= k < len(chunk) and d.confidence > reads[start + k][1]:
-                name = CLASS_NAMES[d.class_id]
-                reads[start + k] = (DETECTOR_HONOURS.get(name, name), float(d.confidence))
-    per_frame_ms = 1000 * t_total / calls * np.ceil(FRAME_TILES / per_image)
-    return [r for r, _ in reads], float(per_frame_ms)
-
-
-def same_kind(predicted: list[str], truth: list[str]) -> float:
-    """Top-1 counting a red five read as its plain five as right (the detector has no red)."""
-    ok = sum(p in TILE_CODES and base(p) == base(t) for p, t in zip(predicted, truth))
-    return ok / max(1, len(truth))
+        top = cal.warp(frame)
+        t1 = time.perf_counter()
+        finding = find_tiles_topdown(top, ppm, finder)
+        t2 = time.perf_counter()
+        crops = [t.crop for t in finding.tiles if zone_at(zones, t.centre[0] / ppm, t.centre[1] / ppm)]
+        classifier.classify(crops)
+        t3 = time.perf_counter()
+        n = len(crops)
+        if k >= 2:
+            parts["warp"].append(t1 - t0)
+            parts["finder"].append(t2 - t1)
+            parts["classifier"].append(t3 - t2)
+    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
+    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
+            "tiles_found": len(finding.tiles), "tiles_classified": n}
 
 
 def main(argv=None) -> int:
+    from vision.finder import DEFAULT_MODEL as FINDER_MODEL, TileFinder
+
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="the classifier (.onnx)")
+    p.add_argument("--finder", type=Path, default=FINDER_MODEL, help="the finder (.onnx)")
+    p.add_argument("--labels", type=Path, default=None, help="the photo labels (JSON)")
     p.add_argument("--per-label", type=int, default=40, help="held-out rendered crops per label")
-    p.add_argument("--seed", type=int, default=2024, help="seed of the held-out set (training uses 0)")
+    p.add_argument("--scenes", type=int, default=150, help="held-out rendered scenes for the finder")
+    p.add_argument("--seed", type=int, default=2024, help="seed of the held-out sets (training uses 0)")
+    p.add_argument("--no-detector", action="store_true", help="leave mahjong-detector out")
     p.add_argument("--out", type=Path, default=None,
                    help="JSON file to write (default bench/results/vision.json)")
     p.add_argument("--misread", type=Path, default=None,
                    help="folder to write the misread held-out crops to, enlarged, as PNG")
+    p.add_argument("--misses", type=Path, default=None,
+                   help="folder to draw each real photo's found, misread, missed and false tiles in")
     args = p.parse_args(argv)
 
-    results: dict = {"model": str(args.model)}
+    results: dict = {"model": str(args.model), "finder_model": str(args.finder)}
     # Memory first, before the rendering below grows the process.
     rss0 = rss_kb()
     clf = TileClassifier(args.model, threads=1)
-    blank = [np.full((64, 48, 3), 200, np.uint8)] * FRAME_TILES
-    clf.classify(blank)
-    results["memory_classifier_mb"] = round((rss_kb() - rss0) / 1024, 1)
+    clf.classify([np.full((64, 48, 3), 200, np.uint8)] * FRAME_TILES)
+    rss1 = rss_kb()
+    finder = TileFinder(args.finder, threads=1)
+    finder.find(np.full((960, 1280, 3), 90, np.uint8), 0.5)
+    results["memory_classifier_mb"] = round((rss1 - rss0) / 1024, 1)
+    results["memory_finder_mb"] = round((rss_kb() - rss1) / 1024, 1)
     results["model_size_mb"] = round(args.model.stat().st_size / 1e6, 3)
+    results["finder_size_mb"] = round(args.finder.stat().st_size / 1e6, 3)
+    print(f"models: finder {results['finder_size_mb']:.2f} MB, classifier {results['model_size_mb']:.2f} MB; "
+          f"memory added: finder {results['memory_finder_mb']:.1f} MB, classifier "
+          f"{results['memory_classifier_mb']:.1f} MB")
 
     data = shared_data_dir()
     if data is None:
-        print("shared data not found: only speed is measured, on synthetic crops")
-        rng = np.random.default_rng(args.seed)
-        frame = [rng.integers(0, 255, (int(rng.integers(30, 70)), 40, 3), dtype=np.uint8)
-                 for _ in range(FRAME_TILES)]
+        print("shared data not found: only speed and size are measured")
     else:
-        from vision.render import LABELS, TileArt, render_crop, render_set
+        from bench.photos import LABELS, load_photos
 
-        art = TileArt()
+        photos = load_photos(data, args.labels or LABELS)
+        n_tiles = sum(len(ph.quads) for ph in photos)
+        print(f"real photographs ({len(photos)} Camerash raw photos, {n_tiles} labelled tiles):")
+        real, per_photo = score_reader(photos, ours(finder, clf), misses=args.misses, label="ours")
+        results.update({f"real_{k}": v for k, v in real.items()})
+        results["real_per_photo"] = per_photo
+        felt_total, _ = score_reader(photos, felt(clf), label="felt-colour finder")
+        results.update({f"felt_real_{k}": v for k, v in felt_total.items()})
+        if args.no_detector:
+            results["mahjong_detector"] = "not measured (--no-detector)"
+        elif mahjong_detector() is None:
+            print("  mahjong-detector: could not be installed")
+            results["mahjong_detector"] = "not installed"
+        else:
+            try:
+                version = importlib.metadata.version("mahjong-detector")
+            except importlib.metadata.PackageNotFoundError:
+                version = "?"
+            det, det_photo = score_reader(photos, detector(), kind_only=True,
+                                          label=f"mahjong-detector {version}")
+            results["mahjong_detector"] = {"version": version, **{f"real_{k}": v for k, v in det.items()},
+                                           "real_per_photo": det_photo}
+            ours_kind, _ = score_reader(photos, ours(finder, clf), kind_only=True, label="ours, same kind")
+            results["real_end_to_end_same_kind"] = ours_kind["end_to_end"]
+
         t0 = time.monotonic()
-        crops, truth = render_set(art, args.per_label, args.seed, backgrounds="holdout")
-        render_s = time.monotonic() - t0
+        scenes = finder_on_scenes(finder, clf, args.scenes, args.seed)
+        results.update({f"rendered_{k}": v for k, v in scenes.items()})
+        print(f"rendered held-out scenes ({args.scenes}, {scenes['tiles']} tiles, other tables; "
+              f"{time.monotonic() - t0:.0f} s): box recall {scenes['box_recall']:.4f}, precision "
+              f"{scenes['box_precision']:.4f}, end to end {scenes['end_to_end']:.4f}")
+
+        from vision.render import TileArt, render_set
+
+        crops, truth = render_set(TileArt(), args.per_label, args.seed, backgrounds="holdout")
         pred = [lab for lab, _ in clf.classify(crops)]
         results["rendered_holdout_n"] = len(truth)
         results["rendered_holdout_top1"] = round(top1(pred, truth), 4)
-        errors = Counter((t, p) for t, p in zip(truth, pred) if t != p)
-        results["rendered_holdout_confusions"] = {f"{t}->{p}": n for (t, p), n in errors.most_common(12)}
-        results["rendered_holdout_misread"] = [i for i, (t, p) in enumerate(zip(truth, pred)) if t != p]
-        print(f"rendered held-out ({len(truth)} crops, seed {args.seed}, other tables; "
-              f"rendered in {render_s:.0f} s): top-1 {results['rendered_holdout_top1']:.4f}")
-        if errors:
-            print("  most common confusions (truth->predicted): "
-                  + ", ".join(f"{k} x{v}" for k, v in results["rendered_holdout_confusions"].items()))
-            print(f"  misread crops (index in the set): {results['rendered_holdout_misread']}")
+        errors = Counter((t, q) for t, q in zip(truth, pred) if t != q)
+        results["rendered_holdout_confusions"] = {f"{t}->{q}": n for (t, q), n in errors.most_common(12)}
+        results["rendered_holdout_misread"] = [i for i, (t, q) in enumerate(zip(truth, pred)) if t != q]
+        print(f"classifier, rendered held-out crops ({len(truth)}): top-1 {results['rendered_holdout_top1']:.4f}"
+              + (f"; confusions {results['rendered_holdout_confusions']}" if errors else ""))
         if args.misread is not None:
             saved = save_misreads(crops, truth, pred, args.misread)
             print(f"  wrote {len(saved)} misread crops to {args.misread}")
-
-        real, real_truth = camerash_crops(data)
-        real_pred = [lab for lab, _ in clf.classify(real)]
+        real_crops, real_truth = camerash_crops(data)
+        real_pred = [lab for lab, _ in clf.classify(real_crops)]
         results["camerash_n"] = len(real_truth)
         results["camerash_top1"] = round(top1(real_pred, real_truth), 4)
-        # A plain five read as its red five is still the right kind for most rulings.
         results["camerash_top1_kind"] = round(same_kind(real_pred, real_truth), 4)
         per_group = {}
         for g, codes in (("man", "m"), ("pin", "p"), ("sou", "s"), ("honours", "z")):
             idx = [i for i, t in enumerate(real_truth) if t[1] == codes]
             per_group[g] = round(top1([real_pred[i] for i in idx], [real_truth[i] for i in idx]), 3)
         results["camerash_top1_by_suit"] = per_group
-        real_errors = Counter((t, p) for t, p in zip(real_truth, real_pred) if t != p)
-        results["camerash_confusions"] = {f"{t}->{p}": n for (t, p), n in real_errors.most_common(12)}
-        print(f"real photos, Camerash Hong Kong style ({len(real_truth)} riichi-kind crops): "
-              f"top-1 {results['camerash_top1']:.4f}, same kind {results['camerash_top1_kind']:.4f}, "
+        real_errors = Counter((t, q) for t, q in zip(real_truth, real_pred) if t != q)
+        results["camerash_confusions"] = {f"{t}->{q}": n for (t, q), n in real_errors.most_common(12)}
+        print(f"classifier, real Camerash crops ({len(real_truth)}): top-1 {results['camerash_top1']:.4f}, "
               f"by suit {per_group}")
-        print("  most common confusions: "
-              + ", ".join(f"{k} x{v}" for k, v in results["camerash_confusions"].items()))
 
-        rng = np.random.default_rng(args.seed + 1)
-        tile_labels = [LABELS[i] for i in rng.integers(0, 38, FRAME_TILES)]
-        frame = [render_crop(art, lab, rng, backgrounds="holdout") for lab in tile_labels]
-
+    frame, cal = full_table_frame()
     for threads in (1, 2):
-        ms = frame_ms(args.model, frame, threads)
-        results[f"frame_ms_{threads}_thread{'s' if threads > 1 else ''}"] = round(ms, 2)
-        print(f"full-table frame ({FRAME_TILES} crops, prepare + inference), {threads} thread"
-              f"{'s' if threads > 1 else ''}: {ms:.1f} ms")
-    print(f"model size: {results['model_size_mb']:.2f} MB; classifier memory (RSS added by "
-          f"loading it and one frame): {results['memory_classifier_mb']:.1f} MB; "
-          f"process peak RSS {rss_kb() / 1024:.0f} MB")
+        timing = frame_timing(frame, cal, threads)
+        results[f"frame_ms_{threads}t"] = timing["total"]
+        results[f"frame_parts_{threads}t"] = timing
+        print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
+              f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
+              f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
-
-    version = mahjong_detector_version()
-    if version is None:
-        print("mahjong-detector: not installed")
-        results["mahjong_detector"] = "not installed"
-    elif data is None:
-        print(f"mahjong-detector {version}: installed, not measured (no shared data)")
-        results["mahjong_detector"] = f"installed {version}, not measured (no shared data)"
-    else:
-        # Same crops: the held-out rendered tiles (it has no face-down or not-a-tile class, so
-        # those are left out for both) and the real photos; red fives count as fives for both.
-        tiles = [i for i, t in enumerate(truth) if t in TILE_CODES]
-        ours_tiles = same_kind([pred[i] for i in tiles], [truth[i] for i in tiles])
-        det_tiles, det_ms = detector_reads([crops[i] for i in tiles])
-        det_real, _ = detector_reads(real)
-        det = {"version": version,
-               "rendered_holdout_tiles_n": len(tiles),
-               "rendered_holdout_same_kind": round(same_kind(det_tiles, [truth[i] for i in tiles]), 4),
-               "ours_rendered_holdout_same_kind": round(ours_tiles, 4),
-               "camerash_same_kind": round(same_kind(det_real, real_truth), 4),
-               "ours_camerash_same_kind": results["camerash_top1_kind"],
-               "frame_ms": round(det_ms, 1)}
-        results["mahjong_detector"] = det
-        print(f"mahjong-detector {version} on the same crops (laid out in rows like the "
-              f"screenshots it was trained on; red fives count as fives):")
-        print(f"  rendered held-out tiles ({len(tiles)}): detector {det['rendered_holdout_same_kind']:.4f}, "
-              f"ours {det['ours_rendered_holdout_same_kind']:.4f}")
-        print(f"  real photos ({len(real_truth)}): detector {det['camerash_same_kind']:.4f}, "
-              f"ours {det['ours_camerash_same_kind']:.4f}")
-        print(f"  one {FRAME_TILES}-tile frame: detector {det['frame_ms']:.0f} ms (onnxruntime's "
-              f"default threads), ours {results['frame_ms_2_threads']:.1f} ms with 2 threads")
-
     write_results("vision", results, args.out)
     return 0
 

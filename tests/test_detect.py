@@ -65,3 +65,52 @@ def test_real_photo_with_the_trained_model(shared_data, capsys):
     assert len(tiles) == 9
     xs = [t["box"][0] for t in tiles]
     assert xs == sorted(xs)
+
+
+def _hand_row_photo(path):
+    """A photo of a row of tiles with no markers: the shared tile art drawn on a plain table."""
+    from vision.calibration import TableLayout
+    from vision.synthetic import PlacedTile, render_topdown
+    codes = ["1m", "2m", "3m", "5p", "6s", "7s", "1z", "7z"]
+    tiles = [PlacedTile(c, 20 + 13 + i * 27, 30) for i, c in enumerate(codes)]
+    image = render_topdown(tiles, layout=TableLayout(width_mm=40 + 27 * len(codes), height_mm=60),
+                           px_per_mm=2.2, markers=False)
+    cv2.imwrite(str(path), image)
+    return image, codes
+
+
+def test_detect_draw_writes_the_picture_with_each_tile_outlined(shared_data, tmp_path, capsys):
+    image, codes = _hand_row_photo(tmp_path / "row.png")
+    out = tmp_path / "seen.png"
+    assert main(["detect", str(tmp_path / "row.png"), "--json", "--draw", str(out)]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in tiles] == codes
+    drawn = cv2.imread(str(out))
+    assert drawn.shape == image.shape
+    # each tile's outline is drawn on its own edge, in green when the reading is sure
+    for t in tiles:
+        x1, y1, x2, y2 = t["box"]
+        edge = drawn[y1:y2 + 1, x1:x1 + 2].reshape(-1, 3)
+        assert ((edge[:, 1] > 150) & (edge[:, 0] < 80) & (edge[:, 2] < 80)).mean() > 0.3
+    assert main(["detect", str(tmp_path / "row.png"), "--draw", str(tmp_path / "no" / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0 and "--draw" in err
+
+
+def test_an_unsure_reading_is_marked_not_passed_off_as_certain(shared_data, tmp_path):
+    """A tile whose face is mostly hidden (a finger over it) is read with little confidence:
+    it is marked unsure, or not reported, but never given as a sure reading of another tile."""
+    from vision.classifier import TileClassifier
+    image, codes = _hand_row_photo(tmp_path / "row.png")
+    x0 = int((20 + 3 * 27) * 2.2)
+    covered = image.copy()
+    cv2.ellipse(covered, (x0 + 30, 55), (26, 40), 0, 0, 360, (120, 160, 215), -1, cv2.LINE_AA)
+    tiles = detect(covered, TileClassifier(), photo=True)
+    sure = [t for t in tiles if not t.get("unsure")]
+    assert all(t["confidence"] >= 0.8 for t in sure)
+    assert [t["tile"] for t in sure if t["box"][2] < x0 or t["box"][0] > x0 + 60] == \
+        [c for i, c in enumerate(codes) if i != 3]
+    under = [t for t in tiles if t["box"][0] <= x0 + 30 <= t["box"][2]]
+    assert all(t.get("unsure") or t["tile"] == "5p" for t in under)
+    loose = detect(covered, TileClassifier(), photo=True, unsure_below=1.01)
+    assert loose and all(t["unsure"] for t in loose)

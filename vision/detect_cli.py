@@ -9,8 +9,13 @@ Three kinds of picture are understood:
 - any other photo of tiles (a player's hand in a row, a grid of tiles): the tile size is
   estimated from the picture.
 
-Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2],
-"confidence"}``; ``tile`` is an mpsz code or ``back`` for a face-down tile.
+Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], "quad":
+[[x, y] x 4], "across", "confidence"}``; ``tile`` is an mpsz code or ``back`` for a
+face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
+box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
+than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
+rather than trust it. ``--draw OUT.png`` writes the picture with each tile's outline and code
+(unsure ones in orange), so a referee can see what the camera saw.
 """
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ import sys
 import numpy as np
 
 from referee.errors import RefereeError
+
+#: Readings less sure than this are marked unsure (the table's default confidence threshold).
+UNSURE_BELOW = 0.8
 
 
 def add_arguments(parser) -> None:
@@ -37,6 +45,16 @@ def add_arguments(parser) -> None:
                         help="a table config: read with its model and enrolled tile set")
     parser.add_argument("--min-confidence", type=float, default=0.0,
                         help="leave out tiles named with less confidence than this")
+    parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
+                        help="mark readings less sure than this as unsure (default %(default)s)")
+    parser.add_argument("--draw", metavar="OUT.png", default=None,
+                        help="write the picture with each tile's outline and code")
+    parser.add_argument("--finder", default=None, help="path of the .onnx tile finder model")
+
+
+def load_finder(model: str | None = None):
+    from .finder import TileFinder
+    return TileFinder(model) if model else None
 
 
 def load_classifier(kind: str, model: str | None = None, config: str | None = None):
@@ -51,13 +69,13 @@ def load_classifier(kind: str, model: str | None = None, config: str | None = No
 
 
 def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
-           photo: bool = False) -> list[dict]:
+           photo: bool = False, finder=None, unsure_below: float = UNSURE_BELOW) -> list[dict]:
     """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out."""
-    from . import finder
+    from . import finder as finders
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
     if px_per_mm:
-        finding = finder.find_tiles_topdown(image, px_per_mm)
+        finding = finders.find_tiles_topdown(image, px_per_mm, finder)
     else:
         cal = None
         if not photo:
@@ -65,30 +83,55 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             if len(detect_markers(image)) == len(MARKER_IDS):
                 cal = calibrate(image)
         if cal is not None:
-            finding = finder.find_tiles_topdown(cal.warp(image), cal.px_per_mm)
+            finding = finders.find_tiles_topdown(cal.warp(image), cal.px_per_mm, finder)
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
-            finding = finder.find_tiles_photo(image)
+            finding = finders.find_tiles_photo(image, finder=finder)
     results = classifier.classify([t.crop for t in finding.tiles]) if finding.tiles else []
     out = []
     for tile, (label, conf) in zip(finding.tiles, results):
         if label == "none":
             continue
-        box = _box_in_picture(tile.box, to_image) if to_image is not None else \
-            [int(v) for v in tile.box]
-        out.append({"tile": str(label), "box": box, "confidence": round(float(conf), 3)})
+        quad = tile.quad if to_image is None else _in_picture(tile.quad, to_image)
+        confidence = round(min(float(conf), float(tile.score)), 3)
+        reading = {"tile": str(label),
+                   "box": [int(np.floor(quad[:, 0].min())), int(np.floor(quad[:, 1].min())),
+                           int(np.ceil(quad[:, 0].max())), int(np.ceil(quad[:, 1].max()))],
+                   "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+                   "across": bool(tile.across), "confidence": confidence}
+        if confidence < unsure_below:
+            reading["unsure"] = True
+        out.append(reading)
     return out
 
 
-def _box_in_picture(box, to_image: np.ndarray) -> list[int]:
-    """The picture-pixel box around a top-down box's four corners mapped by ``to_image``."""
+def _in_picture(quad: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """A top-down quad mapped into the camera picture by ``to_image``."""
     import cv2
 
-    x1, y1, x2, y2 = box
-    pts = np.float64([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]).reshape(-1, 1, 2)
-    q = cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
-    return [int(round(q[:, 0].min())), int(round(q[:, 1].min())),
-            int(round(q[:, 0].max())), int(round(q[:, 1].max()))]
+    pts = np.asarray(quad, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
+
+
+def draw(image: np.ndarray, tiles: list[dict]) -> np.ndarray:
+    """``image`` with each reading's outline and code: green when sure, orange when unsure."""
+    import cv2
+
+    out = image.copy()
+    big = max(out.shape[:2])
+    thick = max(1, int(round(big / 700)))
+    for t in tiles:
+        colour = (0, 140, 255) if t.get("unsure") else (0, 200, 0)
+        pts = np.round(np.asarray(t["quad"])).astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
+        x, y = pts.min(axis=0)
+        scale = 0.4 * thick
+        (tw, th), _ = cv2.getTextSize(t["tile"], cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        y = max(int(y), th + 2)
+        cv2.rectangle(out, (int(x), y - th - 2), (int(x) + tw + 2, y), colour, -1)
+        cv2.putText(out, t["tile"], (int(x) + 1, y - 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (0, 0, 0), thick, cv2.LINE_AA)
+    return out
 
 
 def run(args) -> int:
@@ -96,8 +139,18 @@ def run(args) -> int:
 
     image = read_image(args.image)
     classifier = load_classifier(args.classifier, args.model, args.config)
-    tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo)
+    tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, load_finder(args.finder),
+                               args.unsure_below)
              if t["confidence"] >= args.min_confidence]
+    if args.draw:
+        import cv2
+        try:
+            ok = cv2.imwrite(args.draw, draw(image, tiles))
+        except cv2.error:
+            ok = False
+        if not ok:
+            raise RefereeError(f"--draw {args.draw}: cannot write the picture there "
+                               "(a .png or .jpg path in a folder that exists)")
     if args.json:
         print(json.dumps(tiles))
         return 0

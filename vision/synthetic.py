@@ -24,7 +24,7 @@ from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, marker_image
-from .finder import rotation_onto_canvas
+from .felt_finder import rotation_onto_canvas
 from .render import ART_STEMS, art_dir
 from .zones import TILE_H_MM, TILE_W_MM, to_seat
 

@@ -1,0 +1,100 @@
+"""Does the demo's camera read every discard? The first real Tenhou game, discard by discard,
+drawn into rendered top-down table frames and read by the real tracker, finder and classifier.
+
+    python bench/demo_vision.py [--game PATH.mjlog] [--limit N]
+
+As the demo's simulated camera does: each discard is added to its pond and the frame rendered
+(as many frames as the tracker needs to believe a tile), a called tile is taken from its pond,
+a new hand clears the table. A discard is *read* when the tracker reports it (the right seat,
+tile and riichi flag), *missed* when it does not, and any other report is *false*. Prints the
+figures and writes bench/results/demo_vision.json (``discards_read``, ``discards_missed``,
+``false_reports``).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._results import write_results  # noqa: E402
+from referee.paths import shared_data_dir  # noqa: E402
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", type=Path, default=None,
+                   help="a Tenhou mjlog (default: the first of ../shared/data/tenhou/mjlog)")
+    p.add_argument("--limit", type=int, default=None, help="stop after this many discards")
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+
+    from referee.demo import SimulatedCamera, _take_from_pond
+    from referee.tenhou import import_log
+    from vision.synthetic import render_state
+
+    game = args.game
+    if game is None:
+        data = shared_data_dir()
+        logs = sorted((data / "tenhou" / "mjlog").glob("*.mjlog")) if data else []
+        if not logs:
+            raise SystemExit("no Tenhou game: ../shared/data/tenhou/mjlog is missing (or give --game)")
+        game = logs[0]
+    if not SimulatedCamera.available():
+        raise SystemExit("the tile art is missing (../shared/data/tiles): nothing to render")
+    camera = SimulatedCamera(speed=1.0)
+    tracker = camera.tracker
+    events = import_log(game).events
+    read = missed = 0
+    false: list[dict] = []
+    t = 0.0
+    t0 = time.monotonic()
+    frames = max(camera.FRAMES_PER_CHANGE, tracker.gone_frames)
+
+    def show(change) -> list[dict]:
+        nonlocal t
+        change(camera.state)
+        frame = render_state(camera.state)
+        out = []
+        for _ in range(frames):
+            t += 0.1
+            out += tracker.update(frame, int(t * 1e9))
+        return out
+
+    for event in events:
+        kind = event["type"]
+        if kind == "hand_start":
+            camera.state = camera._new_state()
+            tracker.new_hand()
+        elif kind == "discard":
+            seat, tile, riichi = event["seat"], event["tile"], bool(event.get("riichi"))
+            reports = show(lambda state: state.ponds[seat].append((tile, riichi)))
+            hit = [e for e in reports if e["type"] == "discard" and e["seat"] == seat and
+                   e["tile"] == tile and bool(e.get("riichi")) == riichi]
+            if hit:
+                read += 1
+                reports.remove(hit[0])
+            else:
+                missed += 1
+                print(f"  missed: seat {seat} {tile}{' riichi' if riichi else ''} "
+                      f"(reported instead: {reports})")
+            false += reports
+            if args.limit and read + missed >= args.limit:
+                break
+        elif kind == "meld" and event.get("called") and event.get("from") is not None:
+            false += show(_take_from_pond(event["from"], event["called"]))
+    for e in false:
+        print(f"  false report: {e}")
+    seconds = time.monotonic() - t0
+    results = {"game": game.name, "discards": read + missed, "discards_read": read,
+               "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1)}
+    print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "
+          f"{len(false)} false reports ({seconds:.0f} s)")
+    write_results("demo_vision", results, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,139 @@
+"""The labelled real photographs, and how well a tile reader does on them.
+
+``bench/labels/camerash-raw.json`` gives the outline (quad, corners in reading order) and the
+code of every tile in the Camerash raw photographs, which lie in the shared data
+(``photos/camerash/raw-images``): real tiles, shop and catalogue shots, MIT. Codes are mpsz,
+``back``, or ``x`` for a tile that is no riichi kind (flowers, seasons): a finder is right to
+box an ``x`` tile, but it is not counted when tiles are named. A tile marked ``partial`` (cut
+by the photo's edge) is neither found nor missed.
+
+A *reader* is any function ``picture -> [(quad, code, confidence)]``; :func:`score_photos`
+matches what it reports to the labels at IoU 0.5 and counts.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.tiles import base
+from vision.finder import match_boxes
+
+LABELS = Path(__file__).resolve().parent / "labels" / "camerash-raw.json"
+
+
+@dataclass
+class Photo:
+    name: str
+    path: Path
+    set: str | None
+    quads: list[np.ndarray]       # every whole tile (the truth for finding)
+    codes: list[str]
+    ignore: list[np.ndarray]      # tiles cut by the picture's edge
+
+    def image(self) -> np.ndarray:
+        im = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if im is None:
+            raise SystemExit(f"cannot read {self.path}")
+        return im
+
+
+def load_photos(data: Path, labels: Path = LABELS) -> list[Photo]:
+    """The labelled photos, their pictures read from ``data`` (the shared data folder)."""
+    try:
+        spec = json.loads(Path(labels).read_text())
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"cannot read the photo labels {labels}: {exc}")
+    root = data / "photos" / "camerash" / "raw-images"
+    photos = []
+    for entry in spec["photos"]:
+        quads, codes, ignore = [], [], []
+        for t in entry["tiles"]:
+            q = np.asarray(t["quad"], np.float32).reshape(4, 2)
+            if t.get("partial"):
+                ignore.append(q)
+            else:
+                quads.append(q)
+                codes.append(t["code"])
+        photos.append(Photo(entry["file"], root / entry["file"], entry.get("set"), quads, codes, ignore))
+    return photos
+
+
+def same_tile(found: str, truth: str, kind_only: bool = False) -> bool:
+    """A reading is right when it is the code; with ``kind_only`` a red five read as its
+    plain five (or back) counts too (for readers that have no red fives)."""
+    if found == truth:
+        return True
+    return kind_only and found not in ("back", "none", "x") and truth not in ("back", "x") \
+        and base(found) == base(truth)
+
+
+def score_photo(photo: Photo, reads: list[tuple[np.ndarray, str, float]],
+                kind_only: bool = False) -> dict:
+    """Counts for one photo: boxes (``tp``, ``fp``, ``fn``) over every whole tile, and tiles
+    of a riichi kind named right (``named``, of ``riichi``), with the misses listed."""
+    reads = sorted(reads, key=lambda r: -r[2])
+    m = match_boxes([r[0] for r in reads], photo.quads, photo.ignore)
+    truth_of = {j: i for i, j in m["pairs"]}
+    riichi = [j for j, c in enumerate(photo.codes) if c != "x"]
+    named = [j for j in riichi if j in truth_of and same_tile(reads[truth_of[j]][1], photo.codes[j], kind_only)]
+    matched_found = {i for i, _ in m["pairs"]}
+    return {"tp": m["tp"], "fp": m["fp"], "fn": m["fn"], "riichi": len(riichi), "named": len(named),
+            "missed": [j for j in range(len(photo.quads)) if j not in truth_of],
+            "misread": [(j, reads[truth_of[j]][1]) for j in riichi if j in truth_of and j not in named],
+            "false": [i for i in range(len(reads)) if i not in matched_found
+                      and not _on_ignored(reads[i][0], photo)],
+            "reads": reads}
+
+
+def _on_ignored(quad, photo: Photo) -> bool:
+    c = np.mean(quad, axis=0)
+    return any(cv2.pointPolygonTest(np.asarray(g, np.float32), (float(c[0]), float(c[1])), False) >= 0
+               for g in photo.ignore)
+
+
+def totals(scores: dict[str, dict]) -> dict:
+    tp = sum(s["tp"] for s in scores.values())
+    fp = sum(s["fp"] for s in scores.values())
+    fn = sum(s["fn"] for s in scores.values())
+    riichi = sum(s["riichi"] for s in scores.values())
+    named = sum(s["named"] for s in scores.values())
+    return {"box_recall": round(tp / max(1, tp + fn), 4), "box_precision": round(tp / max(1, tp + fp), 4),
+            "end_to_end": round(named / max(1, riichi), 4), "tiles": tp + fn, "riichi_tiles": riichi,
+            "found": tp, "false": fp, "named": named}
+
+
+def draw_misses(photo: Photo, score: dict, out: Path) -> Path:
+    """The photo with every tile it holds: green found and named, yellow found but misread
+    (what it was read as), red missed; orange boxes are reports where there is no tile."""
+    im = photo.image()
+    scale = min(1.0, 1600 / max(im.shape[:2]))
+    im = cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else im
+    thick = max(1, int(round(max(im.shape[:2]) / 600)))
+    missed = set(score["missed"])
+    misread = dict(score["misread"])
+    for j, q in enumerate(photo.quads):
+        colour = (0, 0, 255) if j in missed else (0, 220, 255) if j in misread else (0, 200, 0)
+        pts = np.round(q * scale).astype(np.int32)
+        cv2.polylines(im, [pts], True, colour, thick)
+        if j in misread:
+            cv2.putText(im, f"{photo.codes[j]}>{misread[j]}", tuple(pts[0] + [2, 14 * thick]),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick, (0, 0, 255), thick, cv2.LINE_AA)
+    for i in score["false"]:
+        pts = np.round(score["reads"][i][0] * scale).astype(np.int32)
+        cv2.polylines(im, [pts], True, (0, 140, 255), thick)
+        cv2.putText(im, str(score["reads"][i][1]), tuple(pts[0] + [2, 14 * thick]),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick, (0, 140, 255), thick, cv2.LINE_AA)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{Path(photo.name).stem}.png"
+    if not cv2.imwrite(str(path), im):
+        raise SystemExit(f"cannot write {path}")
+    return path
+
+
+def box_quad(box) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    return np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])

@@ -1,0 +1,82 @@
+"""The rendered scenes the tile finder learns from: each tile's outline and whether it must be
+found are what a referee looking at the picture would say."""
+import numpy as np
+import pytest
+
+from vision.scene import (IGNORE, POSITIVE, FaceBank, draw_scene, look_at, lying, make_body,
+                          render_scene, standing, tile_set)
+
+SIZE = (320, 240)
+INFO = {"extent": (-400, -400, 400, 400), "focus": (0.0, 0.0)}
+
+
+@pytest.fixture(scope="module")
+def bank(shared_data):
+    from vision.render import TileArt
+    return FaceBank(TileArt())
+
+
+def _scene(bank, poses_codes, elevation=np.pi / 2, azimuth=0.0, px=40, hands=0, seed=3):
+    rng = np.random.default_rng(seed)
+    ts = tile_set(rng)
+    bodies = [make_body(rng, bank, ts, code, pose(ts.size)) for pose, code in poses_codes]
+    f = 400.0
+    cam = look_at((0, 0, 0), elevation, azimuth, f * ts.size[0] / px, 0.0, f, SIZE)
+    return draw_scene(rng, bodies, cam, SIZE, INFO, props=False, hand_count=hands), ts
+
+
+def test_a_tile_seen_from_above_is_one_upright_outline_in_reading_order(bank):
+    scene, ts = _scene(bank, [(lambda s: lying(0, 0, 0.0, s), "3m")])
+    (tile,) = scene.tiles
+    assert tile.status == POSITIVE and tile.code == "3m"
+    tl, tr, br, bl = tile.quad
+    w, h = np.linalg.norm(tr - tl), np.linalg.norm(bl - tl)
+    assert h / w == pytest.approx(ts.size[1] / ts.size[0], rel=0.05)
+    assert tl[0] < tr[0] and tl[1] < bl[1]          # read upright from seat 0's side
+    assert tile.quad.mean(axis=0) == pytest.approx((SIZE[0] / 2, SIZE[1] / 2), abs=1.5)
+
+
+def test_a_riichi_tile_lies_across_and_a_face_down_tile_shows_its_back(bank):
+    scene, _ = _scene(bank, [(lambda s: lying(-40, 0, np.pi / 2, s), "5p"),
+                             (lambda s: lying(40, 0, 0.0, s, face_up=False), "7z")])
+    across, down = sorted(scene.tiles, key=lambda t: t.quad[:, 0].mean())
+    w = np.linalg.norm(across.quad[1] - across.quad[0])
+    h = np.linalg.norm(across.quad[3] - across.quad[0])
+    assert abs(across.quad[3] - across.quad[0])[0] > abs(across.quad[3] - across.quad[0])[1]
+    assert h > w and across.code == "5p"
+    assert down.code == "back" and down.status == POSITIVE
+
+
+def test_a_stack_shows_only_its_top_tile(bank):
+    scene, ts = _scene(bank, [(lambda s: lying(0, 0, 0.0, s, face_up=False), "back"),
+                              (lambda s: lying(0, 0, 0.0, s, face_up=False, z=s[2]), "back")],
+                       elevation=np.deg2rad(60))
+    positives = [t for t in scene.tiles if t.status == POSITIVE]
+    assert len(positives) == 1
+    # the top of the stack is nearer the camera: it is drawn higher in the picture
+    assert positives[0].quad[:, 1].mean() < SIZE[1] / 2
+
+
+def test_a_standing_hand_seen_from_above_is_no_tile_to_find_but_seen_from_its_front_it_is(bank):
+    row = [(lambda s, x=x: standing(x, 0, 0.0, s), "2s") for x in (-30, 0, 30)]
+    above, _ = _scene(bank, row)
+    assert not [t for t in above.tiles if t.status == POSITIVE]
+    front, _ = _scene(bank, row, elevation=np.deg2rad(25), azimuth=0.0)
+    faces = [t for t in front.tiles if t.status == POSITIVE]
+    assert len(faces) == 3 and {t.code for t in faces} == {"2s"}
+    behind, _ = _scene(bank, row, elevation=np.deg2rad(25), azimuth=np.pi)
+    assert {t.code for t in behind.tiles if t.status == POSITIVE} == {"back"}
+
+
+def test_a_hand_over_a_tile_hides_it_and_is_marked(bank):
+    scene, _ = _scene(bank, [(lambda s: lying(0, 0, 0.0, s), "9p")], hands=1, seed=5)
+    assert scene.hands.max() == 255
+    covered = [t for t in scene.tiles if t.visible < 0.65]
+    assert all(t.status == IGNORE for t in covered)
+
+
+def test_scenes_are_reproducible_from_their_seed(bank):
+    a = render_scene(bank, np.random.default_rng(11), (160, 160))
+    b = render_scene(bank, np.random.default_rng(11), (160, 160))
+    assert np.array_equal(a.image, b.image)
+    assert [t.code for t in a.tiles] == [t.code for t in b.tiles]
