@@ -3,7 +3,8 @@
     python -m vision.train_finder --out vision/models/finder.onnx
 
 One command, fixed seed, reproducible on a CPU: it renders scenes of solid tiles
-(:mod:`vision.scene`; cached under ``runs/finder-cache`` so a rerun skips that step), trains a
+(:mod:`vision.scene`) and a share of the simulated camera's flat table
+(:mod:`vision.flat_scene`) (cached under ``runs/finder-cache`` so a rerun skips that step), trains a
 small centre-heatmap network on them with PyTorch, reports its recall and precision on a
 held-out set of scenes, and exports it. PyTorch (the ``train`` extra) is imported here and in
 no module the table runs.
@@ -31,6 +32,8 @@ from referee.paths import shared_data_dir
 
 #: Bumped whenever vision/scene.py changes what it draws, so an old cache is not reused.
 SCENE_VERSION = 2
+#: The same for vision/flat_scene.py (the simulated camera's table).
+FLAT_VERSION = 1
 ONNX_OPSET = 17
 STRIDE = 4
 #: Output channels, in order (see vision.finder).
@@ -111,18 +114,23 @@ def make_targets(size_hw: tuple[int, int], tiles: list[tuple[np.ndarray, int]],
 # --- scenes -------------------------------------------------------------------------------------
 
 def _render_chunk(args):
-    seed, n, size, path = args
+    seed, n, size, path, flat = args
     if path is not None and Path(path).is_file():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
     from vision.render import TileArt
     from vision.scene import FaceBank, load_real_faces, render_scene
 
-    bank = FaceBank(TileArt(), load_real_faces(shared_data_dir()))
+    if flat:
+        from vision.flat_scene import render_flat_scene
+        draw = lambda rng: render_flat_scene(rng, (size, size))
+    else:
+        bank = FaceBank(TileArt(), load_real_faces(shared_data_dir()))
+        draw = lambda rng: render_scene(bank, rng, (size, size))
     rng = np.random.default_rng(seed)
     images, quads, status, owner, hands = [], [], [], [], []
     for i in range(n):
-        sc = render_scene(bank, rng, (size, size))
+        sc = draw(rng)
         images.append(sc.image)
         hands.append(cv2.resize(sc.hands, (size // STRIDE, size // STRIDE), interpolation=cv2.INTER_AREA))
         for t in sc.tiles:
@@ -140,16 +148,18 @@ def _render_chunk(args):
 
 
 def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
-                  size: int = SCENE_SIZE) -> dict:
-    """``n`` scenes rendered from ``seed``, in chunks of 100 that each have their own seed
-    (so the scenes do not depend on the number of workers) and are cached one by one (so an
-    interrupted run picks up where it stopped)."""
+                  size: int = SCENE_SIZE, flat: bool = False) -> dict:
+    """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
+    :mod:`vision.flat_scene`), in chunks of 100 that each have their own seed (so the scenes
+    do not depend on the number of workers) and are cached one by one (so an interrupted run
+    picks up where it stopped)."""
     chunk = 100
     jobs = []
     for k in range((n + chunk - 1) // chunk):
-        path = None if cache is None else \
-            cache / f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}.npz"
-        jobs.append((seed * 100003 + k, min(chunk, n - k * chunk), size, path))
+        name = f"flat-seed{seed}-chunk{k}-n{chunk}-s{size}-v{FLAT_VERSION}" if flat else \
+            f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}"
+        path = None if cache is None else cache / f"{name}.npz"
+        jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat))
     t0 = time.monotonic()
     parts = []
     if workers > 1:
@@ -318,6 +328,13 @@ def batches(rng, data: dict, batch: int):
             yield (np.stack(xs).astype(np.float32), np.stack(ts), np.stack(hws), np.stack(rws))
 
 
+def join(a: dict, b: dict) -> dict:
+    """Two sets of scenes as one."""
+    out = {k: np.concatenate([a[k], b[k]]) for k in a if k != "owner"}
+    out["owner"] = np.concatenate([a["owner"], b["owner"] + len(a["images"])])
+    return out
+
+
 def train(args, log=print) -> dict:
     import torch
 
@@ -326,6 +343,8 @@ def train(args, log=print) -> dict:
     t_start = time.monotonic()
     cache = Path(args.cache) if args.cache else None
     data = render_scenes(args.scenes, args.seed, cache, args.workers, log)
+    if args.flat_scenes:
+        data = join(data, render_scenes(args.flat_scenes, args.seed, cache, args.workers, log, flat=True))
     val = render_scenes(args.val_scenes, args.seed + 1, cache, args.workers, log)
     log(f"scenes: {len(data['images'])} training, {len(val['images'])} validation, "
         f"{int((data['status'] == 1).sum())} tiles to find ({time.monotonic() - t_start:.0f} s)")
@@ -402,6 +421,8 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="vision/models/finder.onnx")
     p.add_argument("--scenes", type=int, default=4000)
+    p.add_argument("--flat-scenes", type=int, default=800,
+                   help="scenes of the simulated camera's flat table (vision.flat_scene)")
     p.add_argument("--val-scenes", type=int, default=300)
     p.add_argument("--steps", type=int, default=4000)
     p.add_argument("--batch", type=int, default=16)
@@ -433,7 +454,7 @@ def main(argv=None) -> int:
         raise SystemExit(str(exc))
     settings = {k: v for k, v in vars(args).items()
                 if k not in ("out", "cache", "checkpoints", "checkpoint_every")}
-    settings.update(scene_version=SCENE_VERSION, stride=STRIDE, channels=list(CHANNELS),
+    settings.update(scene_version=SCENE_VERSION, flat_version=FLAT_VERSION, stride=STRIDE, channels=list(CHANNELS),
                     validation=result["scores"], train_seconds=round(result["seconds"]))
     export(result["model"], Path(args.out), settings)
     print(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in "
