@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from flask import redirect, request
+from flask import redirect
 
 from web import create_app
 from web.auth import is_referee
