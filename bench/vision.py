@@ -9,9 +9,10 @@ Prints the figures and writes them to bench/results/vision.json:
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
   PyPI package ``mahjong-detector`` (installed into ``runs/bench-site`` when absent; not a
   dependency of the project; it knows no red fives, so a red five read as a five counts);
-- rendered held-out scenes (other seeds and table colours than training): the finder's box
-  recall and precision and end to end; the classifier's top-1 on held-out crops and on the
-  real Camerash crops;
+- rendered held-out scenes (other seeds and table colours than training), each kind of scene
+  in turn, read as photos: the finder's box recall and precision and end to end, overall and
+  by kind, beside the felt-colour finder's (``felt_rendered``); the classifier's top-1 on
+  held-out crops and on the real Camerash crops;
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
   and 2 threads (``frame_ms_1t``, ``frame_ms_2t``);
 - model sizes on disk and the memory the two models add.
@@ -190,31 +191,41 @@ def score_reader(photos, read, kind_only=False, misses: Path | None = None,
 
 # --- rendered scenes ---------------------------------------------------------------------------------
 
-def finder_on_scenes(finder, classifier, n: int, seed: int) -> dict:
-    """The finder (and the classifier behind it) on ``n`` rendered held-out scenes: other
-    seeds and table colours than training, rendered faces only."""
+def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
+    """Each reader (picture -> [(quad, code, confidence)]) on the same ``n`` rendered held-out
+    scenes (other seeds and table colours than training, rendered faces only), the kinds
+    taken in turn: box recall, precision and end to end, over all and per kind."""
     from vision.finder import match_boxes
     from vision.render import TileArt
-    from vision.scene import POSITIVE, FaceBank, render_scene
+    from vision.scene import KINDS, POSITIVE, FaceBank, render_scene
 
     bank = FaceBank(TileArt())
     rng = np.random.default_rng(seed)
-    tp = fp = fn = named = total = 0
-    for _ in range(n):
-        sc = render_scene(bank, rng, (640, 480), tables="holdout")
-        finding = finder.find(sc.image, 1.0)
-        names = classifier.classify([t.crop for t in finding.tiles]) if finding.tiles else []
-        reads = [(t.quad, lab) for t, (lab, _) in zip(finding.tiles, names) if lab != "none"]
+    kinds = list(KINDS)
+    counts = {name: {k: Counter() for k in kinds} for name in readers}
+    for i in range(n):
+        kind = kinds[i % len(kinds)]
+        sc = render_scene(bank, rng, (640, 480), kind=kind, tables="holdout")
         pos = [t for t in sc.tiles if t.status == POSITIVE]
-        m = match_boxes([q for q, _ in reads], [t.quad for t in pos],
-                        [t.quad for t in sc.tiles if t.status != POSITIVE])
-        tp, fp, fn = tp + m["tp"], fp + m["fp"], fn + m["fn"]
+        ignore = [t.quad for t in sc.tiles if t.status != POSITIVE]
         riichi = [j for j, t in enumerate(pos) if t.code != "x"]
-        got = dict((j, i) for i, j in m["pairs"])
-        total += len(riichi)
-        named += sum(1 for j in riichi if j in got and reads[got[j]][1] == pos[j].code)
-    return {"scenes": n, "tiles": tp + fn, "box_recall": round(tp / max(1, tp + fn), 4),
-            "box_precision": round(tp / max(1, tp + fp), 4), "end_to_end": round(named / max(1, total), 4)}
+        for name, read in readers.items():
+            reads = read(sc.image)
+            m = match_boxes([q for q, _, _ in reads], [t.quad for t in pos], ignore)
+            got = dict((j, i) for i, j in m["pairs"])
+            counts[name][kind].update(tp=m["tp"], fp=m["fp"], fn=m["fn"], total=len(riichi),
+                                      named=sum(1 for j in riichi if j in got and reads[got[j]][1] == pos[j].code))
+
+    def figures(c: Counter) -> dict:
+        return {"tiles": c["tp"] + c["fn"], "box_recall": round(c["tp"] / max(1, c["tp"] + c["fn"]), 4),
+                "box_precision": round(c["tp"] / max(1, c["tp"] + c["fp"]), 4),
+                "end_to_end": round(c["named"] / max(1, c["total"]), 4)}
+
+    out = {}
+    for name, per_kind in counts.items():
+        out[name] = {"scenes": n, **figures(sum(per_kind.values(), Counter())),
+                     "by_kind": {k: figures(c) for k, c in per_kind.items()}}
+    return out
 
 
 def full_table_frame():
@@ -332,11 +343,16 @@ def main(argv=None) -> int:
             results["real_end_to_end_same_kind"] = ours_kind["end_to_end"]
 
         t0 = time.monotonic()
-        scenes = finder_on_scenes(finder, clf, args.scenes, args.seed)
+        on_scenes = finder_on_scenes({"ours": ours(finder, clf), "felt": felt(clf)}, args.scenes, args.seed)
+        scenes = on_scenes["ours"]
         results.update({f"rendered_{k}": v for k, v in scenes.items()})
+        results["felt_rendered"] = on_scenes["felt"]
         print(f"rendered held-out scenes ({args.scenes}, {scenes['tiles']} tiles, other tables; "
-              f"{time.monotonic() - t0:.0f} s): box recall {scenes['box_recall']:.4f}, precision "
-              f"{scenes['box_precision']:.4f}, end to end {scenes['end_to_end']:.4f}")
+              f"{time.monotonic() - t0:.0f} s), as photos:")
+        for name, sc in on_scenes.items():
+            print(f"  {name:5s} box recall {sc['box_recall']:.4f}, precision {sc['box_precision']:.4f}, "
+                  f"end to end {sc['end_to_end']:.4f}; recall by kind "
+                  + ", ".join(f"{k} {v['box_recall']:.2f}" for k, v in sc["by_kind"].items()))
 
         from vision.render import TileArt, render_set
 
