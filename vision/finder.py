@@ -31,7 +31,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "finder.onnx"
 STRIDE = 4
 #: A tile's width, in pixels, at which the finder is given a picture whose scale is known.
-TOPDOWN_TILE_PX = 26.0
+TOPDOWN_TILE_PX = 32.0
 #: An uncalibrated photo is shown to the finder at most this many pixels wide or tall.
 PHOTO_MAX_SIDE = 640
 #: Tile widths (network pixels) the finder reads surely; a photo whose tiles come out
@@ -274,9 +274,25 @@ def shared_finder(model_path: str | None = None, threads: int | None = None) -> 
 
 
 def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder | None = None) -> Finding:
-    """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``)."""
-    finder = finder or shared_finder()
-    return finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)))
+    """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
+
+    With ``finder`` the learned finder reads it. Without, the felt-colour finder
+    (:mod:`vision.felt_finder`) does, for now: on the simulated camera's flat table (the demo,
+    the tracker's tests) the learned finder still misses souzu stickers on green felt and
+    turns some riichi tiles upright, while the felt finder reads every tile there
+    (``python bench/demo_vision.py`` measures it). Its tiles get their box as outline."""
+    if finder is not None:
+        return finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)))
+    from .felt_finder import find_tiles_topdown as felt_topdown
+
+    seen = felt_topdown(topdown, px_per_mm)
+    tiles = [FoundTile(t.box, t.across, t.crop, _box_quad(t.box), 1.0) for t in seen.tiles]
+    return Finding(tiles, seen.occluded)
+
+
+def _box_quad(box) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
 
 
 def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,

@@ -58,28 +58,49 @@ class ZoneFinder:
         return cv2.warpPerspective(frame, shift @ self.to_topdown, (x2 - x1, y2 - y1),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
+    def felt(self, frame: np.ndarray) -> np.ndarray:
+        """The table's colour (BGR) as the finder would take it from the whole view: the
+        median, in Lab, of a sparse sample of the table."""
+        if self.to_topdown is None:
+            small = np.ascontiguousarray(frame[::14, ::14])
+        else:
+            scale = np.diag([1 / 14, 1 / 14, 1.0])
+            small = cv2.warpPerspective(frame, scale @ self.to_topdown,
+                                        (self.size[0] // 14, self.size[1] // 14),
+                                        flags=cv2.INTER_NEAREST)
+        lab = np.median(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+        pixel = np.clip(np.round(lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        return cv2.cvtColor(pixel, cv2.COLOR_LAB2BGR).reshape(3)
+
     def __call__(self, frame: np.ndarray, zones: list[Zone]) -> Finding:
         """The tiles whose centre lies in one of ``zones``, in top-down pixels, and what else
         covers those zones (``occluded``, the size of the whole top-down view)."""
         w, h = self.size
         occluded = np.zeros((h, w), np.uint8)
         tiles = []
+        felt = None
         s = self.px_per_mm
         for zone in zones:
             x1, y1, x2, y2 = self.region(zone)
             if x2 <= x1 or y2 <= y1:
                 continue
-            # The learned finder reads a tile at the edge of a cut as it would in the whole
-            # view: the margin is what keeps a tile on the zone's edge whole, nothing more.
-            cut = np.ascontiguousarray(self._cut(frame, (x1, y1, x2, y2)))
-            finding = self.find(cut, s)
+            cut = self._cut(frame, (x1, y1, x2, y2))
+            # The felt finder takes the commonest colour for the table; a crop of a full pond
+            # is mostly tiles, so the crop is framed in felt first.
+            if felt is None:
+                felt = self.felt(frame)
+            pad = int(0.25 * max(x2 - x1, y2 - y1)) // _ALIGN * _ALIGN + _ALIGN
+            framed = cv2.copyMakeBorder(np.ascontiguousarray(cut), pad, pad, pad, pad,
+                                        cv2.BORDER_CONSTANT, value=[float(v) for v in felt])
+            finding = self.find(framed, s)
+            ox, oy = x1 - pad, y1 - pad
             for tile in finding.tiles:
                 bx1, by1, bx2, by2 = tile.box
-                quad = None if tile.quad is None else tile.quad + np.array([x1, y1], np.float32)
-                moved = replace(tile, box=(bx1 + x1, by1 + y1, bx2 + x1, by2 + y1), quad=quad)
+                quad = None if tile.quad is None else tile.quad + np.array([ox, oy], np.float32)
+                moved = replace(tile, box=(bx1 + ox, by1 + oy, bx2 + ox, by2 + oy), quad=quad)
                 cx, cy = moved.centre
                 if zone.contains(cx / s, cy / s):
                     tiles.append(moved)
-            np.maximum(occluded[y1:y2, x1:x2], finding.occluded[: y2 - y1, : x2 - x1],
-                       out=occluded[y1:y2, x1:x2])
+            seen = finding.occluded[pad:pad + (y2 - y1), pad:pad + (x2 - x1)]
+            np.maximum(occluded[y1:y2, x1:x2], seen, out=occluded[y1:y2, x1:x2])
         return Finding(tiles, occluded)
