@@ -138,7 +138,8 @@ def test_something_smaller_than_a_tile_is_one_line(tmp_path, capsys):
     assert "place 2s holds something smaller than a tile" in line
 
 
-def test_a_tile_that_looks_like_another_places_tile_is_one_line(tmp_path, capsys):
+def test_a_tile_that_looks_like_another_places_tile_is_one_line(shared_data, tmp_path, capsys):
+    # with the shared art's faces: placeholder faces all look alike
     (line,) = enroll_lines(tmp_path, capsys, laid=laid(_4m="3m"))
     assert "places 3m and 4m hold tiles that look alike" in line
     assert "is one of them in the wrong place?" in line
