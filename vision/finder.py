@@ -8,9 +8,11 @@ oriented box (a tile lying askew or across is a turned box), whose crop, turned 
 cut to a tile's proportions, goes to the classifier. Hands are reported as ``occluded`` so a
 tracker knows a covered place is hidden, not empty.
 
-:func:`find_tiles_topdown` works on the calibrated top-down view (the tile size is known, so
-the picture is scaled to the size the finder sees best) and :func:`find_tiles_photo` on any
-photo (a hand row at an angle, a table photographed obliquely, a grid of tiles).
+:func:`find_tiles_photo` works on any photo (a hand row at an angle, a table photographed
+obliquely, a grid of tiles). :func:`find_tiles_topdown` works on the calibrated top-down view
+(the tile size is known, so the picture is scaled to the size the finder sees best) when it
+is given the finder; without one it still hands the view to the felt-colour finder, for the
+reason its doc gives.
 """
 from __future__ import annotations
 
