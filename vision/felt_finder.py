@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .finder import order_rows
 from .zones import TILE_H_MM, TILE_W_MM
 
 
@@ -585,20 +586,6 @@ def _askew_tile(image, corners, tw, th, skew, pad) -> FoundTile:
     crop = cv2.warpAffine(image, rot, (ow, oh), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
     return FoundTile(box, tw > th, crop)
-
-
-def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:
-    """Rows top to bottom (a tile joins a row when its centre is within half a tile height
-    of the row's), left to right within each row."""
-    rows: list[list[FoundTile]] = []
-    for t in sorted(tiles, key=lambda t: t.centre[1]):
-        cy = t.centre[1]
-        half = (t.box[3] - t.box[1]) / 2
-        if rows and abs(np.mean([r.centre[1] for r in rows[-1]]) - cy) < half:
-            rows[-1].append(t)
-        else:
-            rows.append([t])
-    return [t for row in rows for t in sorted(row, key=lambda t: t.centre[0])]
 
 
 def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float) -> Finding:

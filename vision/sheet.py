@@ -26,6 +26,7 @@ from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, detect_markers, fit_homography, marker_image
+from .felt_finder import foreground_mask
 
 #: ArUco ids of the sheet's markers: top-left, top-right, bottom-right, bottom-left.
 SHEET_MARKER_IDS = (10, 11, 12, 13)
@@ -204,19 +205,6 @@ EMPTY_BELOW = 0.08
 TILE_ABOVE = 0.30
 
 
-def _unlike(image: np.ndarray, paper: np.ndarray, threshold: float) -> np.ndarray:
-    """255 where ``image`` differs from the sheet's colour ``paper`` (Lab) by more than
-    ``threshold``, lightness counting half as much as colour (a shadow is not a tile)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    ref = np.empty_like(lab)
-    ref[:] = np.clip(np.round(paper), 0, 255).astype(np.uint8)
-    l, a, b = cv2.split(cv2.absdiff(lab, ref))
-    dist = cv2.add(cv2.add(a, b), cv2.multiply(l, 0.5, dtype=cv2.CV_8U))
-    # the L1 distance runs about 1.3x the Euclidean one
-    _, mask = cv2.threshold(dist, threshold * 1.3, 255, cv2.THRESH_BINARY)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-
-
 def read_place(image: np.ndarray, homography: np.ndarray, place: Place,
                px_per_mm: float = CUT_PX_PER_MM) -> PlaceReading:
     """Cut ``place`` out of the photo ``image`` (``homography``: photo -> page mm) and tell
@@ -241,7 +229,7 @@ def read_place(image: np.ndarray, homography: np.ndarray, place: Place,
     rim = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3),
                           lab[:, :ring].reshape(-1, 3), lab[:, -ring:].reshape(-1, 3)])
     paper = np.median(rim.astype(np.float32), axis=0)
-    mask = _unlike(inside, paper, threshold=16.0)
+    mask = foreground_mask(inside, threshold=16.0, bg=paper)
     # A tile's face is ink and ivory, and the ink can cut the ivory into pieces (three rows of
     # circles across a 9p): the tile is the hull of every piece that is not a speck.
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

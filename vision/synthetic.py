@@ -24,6 +24,7 @@ from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 
 from .calibration import TableLayout, marker_image
+from .felt_finder import rotation_onto_canvas
 from .render import ART_STEMS, art_dir
 from .zones import TILE_H_MM, TILE_W_MM, to_seat
 
@@ -75,18 +76,6 @@ def tile_face(code: str) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=512)
-def rotation_onto_canvas(w: int, h: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
-    """The affine map turning a ``w`` x ``h`` image by ``degrees`` (counter-clockwise, as
-    ``cv2.getRotationMatrix2D``) about its centre, and the (width, height) of the smallest
-    canvas that holds all of the turned image."""
-    a = np.deg2rad(degrees)
-    ow = int(np.ceil(w * abs(np.cos(a)) + h * abs(np.sin(a))))
-    oh = int(np.ceil(w * abs(np.sin(a)) + h * abs(np.cos(a))))
-    rot = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    rot[:, 2] += ((ow - w) / 2, (oh - h) / 2)
-    return rot, (ow, oh)
-
-
 def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float, angle: float = 0.0) -> np.ndarray:
     """BGRA tile scaled to ``px_per_mm``, turned ``quarter_turns`` clockwise and then ``angle``
     degrees more (clockwise; a tile laid down askew)."""
