@@ -9,7 +9,7 @@ import pytest
 
 from referee.cli import main
 from vision.classifier import TileClassifier
-from vision.sheet import PLACE_CODES, SheetLayout, read_sheet, render_sheet
+from vision.sheet import A4_PAGES, PLACE_CODES, SheetLayout, read_sheet, render_sheet
 from vision.sheet_photo import _paste, sheet_photo, sprite_drawer
 from vision.synthetic import tile_face
 from vision.tileset import EnrolledClassifier, TileSet, load_classifier, tileset_path
@@ -104,6 +104,62 @@ def test_enroll_clear_goes_back_to_the_shipped_model(tmp_path, enrolled):
     assert type(load_classifier(config)) is TileClassifier
 
 
+# -- the sheet on two A4 pages ----------------------------------------------------------------
+
+def test_the_a4_sheet_is_two_portrait_pages_holding_every_place_once(tmp_path, capsys):
+    assert main(["enroll", "--sheet", str(tmp_path / "sheet.png"), "--paper", "a4",
+                 "--dpi", "100"]) == 0
+    assert "A4 page 2 of 2" in capsys.readouterr().out
+    codes = []
+    for k in (1, 2):
+        page = cv2.imread(str(tmp_path / f"sheet-{k}.png"))
+        assert page.shape[:2] == (1169, 827)                # A4 portrait
+        places = read_sheet(page, where=f"sheet-{k}.png")
+        assert all(p.status == "empty" for p in places)
+        assert all(p.place.w >= 30 and p.place.h >= 40 for p in places)
+        codes += [p.place.code for p in places]
+    assert sorted(codes) == sorted(PLACE_CODES)
+    assert not (tmp_path / "sheet.png").exists()
+
+
+def two_pages(tmp_path, seed=21, side_by_side=False):
+    """Photos of both A4 pages with the other-inks set on them: two, or one of both."""
+    shots = [sheet_photo(other_inks, layout=page, seed=seed + k,
+                         size=(640, 960) if side_by_side else (1280, 960))
+             for k, page in enumerate(A4_PAGES)]
+    if side_by_side:
+        shots = [np.hstack(shots)]
+    paths = []
+    for k, shot in enumerate(shots):
+        paths.append(tmp_path / f"page-{k + 1}.jpg")
+        cv2.imwrite(str(paths[-1]), shot)
+    return [str(p) for p in paths]
+
+
+@pytest.mark.parametrize("side_by_side", [False, True], ids=["apart", "side-by-side"])
+def test_a4_round_trip(tmp_path, model, side_by_side):
+    """Both A4 pages, photographed apart or side by side, enroll the set as the A3 sheet
+    does: another photo of the set is then read right."""
+    config = tmp_path / "table.toml"
+    assert main(["enroll", *two_pages(tmp_path, side_by_side=side_by_side),
+                 "--config", str(config)]) == 0
+    ts = TileSet.load(tileset_path(config))
+    assert sorted(ts.labels) == sorted(PLACE_CODES)
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    assert [label for label, _ in load_classifier(config).classify(crops)] == list(PLACE_CODES)
+
+
+def test_one_a4_page_alone_is_one_line_and_saves_nothing(tmp_path, capsys):
+    first, _ = two_pages(tmp_path)
+    config = tmp_path / "table.toml"
+    assert main(["enroll", first, "--config", str(config)]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:")]
+    assert err == ["riichi-referee enroll: A4 page 2 of 2 (places 1s to face down) is in no "
+                   "photo: photograph it with its tiles too",
+                   "riichi-referee enroll: nothing saved (1 problem)"]
+    assert not config.exists() and not (tmp_path / "tileset.npz").exists()
+
+
 # -- one line per problem, nothing saved ----------------------------------------------------
 
 def enroll_lines(tmp_path, capsys, **photo):
@@ -126,6 +182,25 @@ def test_a_marker_not_found_is_one_line(tmp_path, capsys):
     assert len(lines) == 1
     assert "sheet marker 11 (top-right) not found" in lines[0]
     assert lines[0].startswith(f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: ")
+
+
+def test_a_covered_marker_of_an_a4_page_names_the_page(tmp_path, capsys):
+    page = A4_PAGES[0]
+    x, y = page.width_mm - page.margin_mm - page.marker_mm, page.margin_mm
+    lines = enroll_lines(tmp_path, capsys, layout=page, cover=(
+        x - 2, y - 2, x + page.marker_mm + 2, y + page.marker_mm + 2))
+    assert len(lines) == 1
+    assert "sheet marker 15 (top-right of A4 page 1 of 2) not found" in lines[0]
+
+
+def test_a_photo_without_the_sheet_is_one_line(tmp_path, capsys):
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), np.full((480, 640, 3), (40, 110, 40), np.uint8))
+    assert main(["enroll", str(path), "--config", str(tmp_path / "table.toml")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"riichi-referee enroll: {path}: no marker of the enrollment sheet found "
+                      "(ArUco ids 10-21): the whole sheet must be in the picture, flat and lit")
+    assert len(err) == 2
 
 
 def test_an_empty_place_is_one_line(tmp_path, capsys):

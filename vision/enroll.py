@@ -1,6 +1,8 @@
 """``riichi-referee enroll``: teach the table the tournament's own tile set.
 
-``riichi-referee enroll --sheet sheet.png`` writes the printable sheet (:mod:`vision.sheet`).
+``riichi-referee enroll --sheet sheet.png`` writes the printable sheet (:mod:`vision.sheet`),
+one A3 page; ``--paper a4`` writes it as two A4 pages, ``sheet-1.png`` and ``sheet-2.png``
+(photograph them apart or side by side; enrollment waits for both).
 ``riichi-referee enroll PHOTO... --config table.toml`` (or ``--source picamera`` for a frame
 from the table camera) reads every place of the sheet in each photo, checks it, fits the set
 (:mod:`vision.adapt`) and saves it beside the config (:mod:`vision.tileset`). Several photos
@@ -23,7 +25,7 @@ from referee.errors import RefereeError
 
 from .adapt import features, normalise_rows
 from .classifier import softmax
-from .sheet import place_caption, read_sheet
+from .sheet import A4_PAGES, PAPERS, pages_in, place_caption, read_sheet
 
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
@@ -97,15 +99,34 @@ def swapped(where: str, codes: list[str], read: list[str], sure: np.ndarray) -> 
     return out
 
 
+def missing_pages(seen: list) -> list[str]:
+    """The A4 pages no photo showed (none when the A3 sheet was)."""
+    if not seen or any(page.pages == 1 for page in seen):
+        return []
+    out = []
+    for page in A4_PAGES:
+        if page not in seen:
+            codes = page.codes
+            out.append(f"{page.name} (places {place_caption(codes[0])} to "
+                       f"{place_caption(codes[-1])}) is in no photo: photograph it with its "
+                       "tiles too")
+    return out
+
+
 def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enrollment:
-    """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``."""
+    """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``:
+    ``layout``, one page; by default whatever pages each photo shows, and with the A4 sheet
+    both of its pages must be in the photos between them."""
     out = Enrollment()
+    seen = []
     for where, image in photos:
         try:
-            readings = read_sheet(image, layout, where)
+            pages = [layout] if layout is not None else pages_in(image, where)
+            readings = [r for page in pages for r in read_sheet(image, page, where)]
         except RefereeError as exc:
             out.problems.append(str(exc))
             continue
+        seen += [page for page in pages if page not in seen]
         out.photos.append(where)
         tiles = []
         for r in readings:
@@ -129,6 +150,8 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enro
         out.model_right += sum(1 for c, r in zip(codes, read) if c == r)
         out.crops += [r.crop for r in tiles]
         out.labels += codes
+    if layout is None:
+        out.problems += missing_pages(seen)
     return out
 
 
@@ -152,7 +175,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", default=os.environ.get("RIICHI_CONFIG", "table.toml"),
                         help="the table config the set is saved beside (default $RIICHI_CONFIG "
                              "or ./table.toml)")
-    parser.add_argument("--sheet", metavar="PNG", help="write the printable sheet (A3) here")
+    parser.add_argument("--sheet", metavar="PNG", help="write the printable sheet here (with "
+                                                       "--paper a4, its two pages as PNG-1, PNG-2)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a3",
+                        help="the sheet on one A3 page (default) or two A4 pages")
     parser.add_argument("--dpi", type=int, default=300, help="the sheet's resolution (300)")
     parser.add_argument("--source", help="take the photo from a camera source instead "
                                          "(picamera, cam:N, a video, a folder)")
@@ -164,6 +190,17 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
 
 
+def sheet_files(path: str, paper: str) -> list[tuple[Path, object]]:
+    """Where each page of the ``paper`` sheet is written: ``path`` itself for one page, else
+    ``name-1.png``, ``name-2.png`` beside it."""
+    pages = PAPERS[paper]
+    target = Path(path)
+    if len(pages) == 1:
+        return [(target, pages[0])]
+    suffix = target.suffix or ".png"
+    return [(target.with_name(f"{target.stem}-{page.page}{suffix}"), page) for page in pages]
+
+
 def run(args) -> int:
     import cv2
 
@@ -171,9 +208,12 @@ def run(args) -> int:
     from .tileset import NO_EMBEDDING, clear_config, now_text, save_to_config
 
     if args.sheet:
-        if not cv2.imwrite(args.sheet, render_sheet(dpi=args.dpi)):
-            raise RefereeError(f"cannot write the sheet to {args.sheet}")
-        print(f"enrollment sheet: {args.sheet} (A3 landscape at {args.dpi} dpi; print at 100%)")
+        for target, page in sheet_files(args.sheet, args.paper):
+            if not cv2.imwrite(str(target), render_sheet(page, dpi=args.dpi)):
+                raise RefereeError(f"cannot write the sheet to {target}")
+            orientation = "landscape" if page.width_mm > page.height_mm else "portrait"
+            print(f"enrollment sheet: {target} ({page.name}, {page.paper} {orientation} at "
+                  f"{args.dpi} dpi; print at 100%)")
         if not args.photos and not args.source and not args.clear:
             return 0
     if args.clear:

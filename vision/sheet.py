@@ -1,12 +1,16 @@
-"""The tile-set enrollment sheet: a printable A3 page with one outlined place per tile face,
-and reading a photo of it back, place by place.
+"""The tile-set enrollment sheet: a printable page with one outlined place per tile face, and
+reading a photo of it back, place by place.
 
 The referee prints the sheet (``riichi-referee enroll --sheet sheet.png``), lays one tile of
 each kind of the tournament's set upright in its place (the 34 kinds, the three red fives and
-one tile face down) and photographs it with the table camera. Four ArUco markers at the page's
-corners (DICT_4X4_50 ids 10-13: other ids than the table's 0-3, so both may be in one picture)
-give the homography from the photo to the page in millimetres, by the table calibration's own
-code (:func:`vision.calibration.fit_homography` with the sheet as the "table").
+one tile face down) and photographs it with the table camera. The sheet is one A3 page, or two
+A4 pages (``--paper a4``: the suits of characters and circles on the first, bamboos, honours and
+the face-down tile on the second) for a hall with no A3 printer. Four ArUco markers at each
+page's corners (DICT_4X4_50; the A3 page ids 10-13, the A4 pages 14-17 and 18-21: other ids
+than the table's 0-3, so a table and any pages may share one picture, and a page is known by
+its markers) give the homography from the photo to the page in millimetres, by the table
+calibration's own code (:func:`vision.calibration.fit_homography` with the page as the
+"table").
 
 Each place is a mid-grey rectangle outlined in black, its code printed under it. Grey, because
 every tile differs from it: ivory faces are lighter, the dark faces of some sets darker, and
@@ -28,8 +32,10 @@ from referee.tiles import TILE_CODES
 from .calibration import TableLayout, detect_markers, fit_homography, marker_image
 from .felt_finder import foreground_mask
 
-#: ArUco ids of the sheet's markers: top-left, top-right, bottom-right, bottom-left.
+#: ArUco ids of the A3 sheet's markers: top-left, top-right, bottom-right, bottom-left.
 SHEET_MARKER_IDS = (10, 11, 12, 13)
+#: The two A4 pages' markers, in the same order.
+A4_MARKER_IDS = ((14, 15, 16, 17), (18, 19, 20, 21))
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 #: Face-down tile: its place and label.
@@ -45,6 +51,13 @@ ROWS: tuple[tuple[str, ...], ...] = (
 )
 PLACE_CODES: tuple[str, ...] = tuple(c for row in ROWS for c in row)
 assert sorted(PLACE_CODES) == sorted(TILE_CODES + (BACK,))
+#: The same places on two A4 pages (portrait), five to a row: characters and circles on the
+#: first, bamboos, honours and the face-down tile on the second.
+A4_ROWS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (ROWS[0][:5], ROWS[0][5:], ROWS[1][:5], ROWS[1][5:]),
+    (ROWS[2][:5], ROWS[2][5:], ROWS[3][:5], ROWS[3][5:]),
+)
+assert sorted(c for page in A4_ROWS for row in page for c in row) == sorted(PLACE_CODES)
 
 _HONOURS = {"1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White",
             "6z": "Green", "7z": "Red"}
@@ -82,10 +95,12 @@ class Place:
 
 @dataclass(frozen=True)
 class SheetLayout:
-    """The A3 page (landscape, in mm): markers ``marker_mm`` wide with their outer corner
-    ``margin_mm`` in from the page's corners, places ``place_w`` x ``place_h`` (room for the
-    largest riichi tiles, about 30 x 40 mm), ``gap`` apart in a row, rows ``row_pitch`` apart
-    (the caption goes under each place)."""
+    """One printed page (in mm; by default the A3 sheet, landscape): markers ``marker_mm`` wide
+    with their outer corner ``margin_mm`` in from the page's corners, ids ``marker_ids``
+    (top-left, top-right, bottom-right, bottom-left); the places ``rows`` of codes, each place
+    ``place_w`` x ``place_h`` (room for the largest riichi tiles, about 30 x 40 mm), ``gap``
+    apart in a row, rows ``row_pitch`` apart (the caption goes under each place). ``paper``
+    and ``page`` name it to the referee ("A4 page 2 of 2")."""
 
     width_mm: float = 420.0
     height_mm: float = 297.0
@@ -95,15 +110,31 @@ class SheetLayout:
     place_h: float = 42.0
     gap: float = 5.0
     row_pitch: float = 54.0
+    rows: tuple[tuple[str, ...], ...] = ROWS
+    marker_ids: tuple[int, ...] = SHEET_MARKER_IDS
+    paper: str = "A3"
+    page: int = 1
+    pages: int = 1
+
+    @property
+    def name(self) -> str:
+        """The page as the referee knows it: "the A3 sheet", "A4 page 2 of 2"."""
+        if self.pages == 1:
+            return f"the {self.paper} sheet"
+        return f"{self.paper} page {self.page} of {self.pages}"
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(c for row in self.rows for c in row)
 
     def places(self) -> list[Place]:
-        cols = max(len(r) for r in ROWS)
+        cols = max(len(r) for r in self.rows)
         grid_w = cols * self.place_w + (cols - 1) * self.gap
         x0 = (self.width_mm - grid_w) / 2
         # below the top markers, with a quiet zone round them that nothing printed enters
         y0 = self.margin_mm + self.marker_mm + 6.0
         out = []
-        for r, row in enumerate(ROWS):
+        for r, row in enumerate(self.rows):
             for c, code in enumerate(row):
                 out.append(Place(code, x0 + c * (self.place_w + self.gap),
                                  y0 + r * self.row_pitch, self.place_w, self.place_h))
@@ -118,7 +149,17 @@ class SheetLayout:
     def table_layout(self) -> TableLayout:
         """The page as :mod:`vision.calibration` sees a table: its size and its markers."""
         return TableLayout(self.width_mm, self.height_mm, self.marker_mm, self.margin_mm,
-                           SHEET_MARKER_IDS)
+                           self.marker_ids)
+
+
+A3_SHEET = SheetLayout()
+#: The two A4 pages, portrait: four rows of five places fit between the markers.
+A4_PAGES = tuple(SheetLayout(width_mm=210.0, height_mm=297.0, rows=rows, marker_ids=ids,
+                             paper="A4", page=k + 1, pages=2)
+                 for k, (rows, ids) in enumerate(zip(A4_ROWS, A4_MARKER_IDS)))
+#: The papers the sheet is printed on (``enroll --paper``): the pages of each.
+PAPERS: dict[str, tuple[SheetLayout, ...]] = {"a3": (A3_SHEET,), "a4": A4_PAGES}
+LAYOUTS: tuple[SheetLayout, ...] = (A3_SHEET,) + A4_PAGES
 
 
 # -- the printable page -------------------------------------------------------------------
@@ -137,7 +178,7 @@ def draw_sheet(layout: SheetLayout, px_per_mm: float) -> np.ndarray:
                    np.uint8)
     tl = layout.table_layout()
     side = int(round(layout.marker_mm * s))
-    for mid in SHEET_MARKER_IDS:
+    for mid in layout.marker_ids:
         x0, y0 = (tl.marker_corners(mid)[0] * s).round().astype(int)
         page[y0:y0 + side, x0:x0 + side] = cv2.cvtColor(marker_image(mid, side), cv2.COLOR_GRAY2BGR)
     font = cv2.FONT_HERSHEY_SIMPLEX
@@ -149,16 +190,25 @@ def draw_sheet(layout: SheetLayout, px_per_mm: float) -> np.ndarray:
         cv2.rectangle(page, (x1, y1), (x2, y2), (0, 0, 0), max(1, int(round(0.5 * s))))
         cv2.putText(page, place_caption(p.code), (x1, y2 + int(round(6 * s))), font,
                     0.13 * s, (0, 0, 0), thick, cv2.LINE_AA)
-    title = ("riichi-referee: tile set enrollment. Lay one tile of each kind upright in its "
-             "place, then: riichi-referee enroll PHOTO --config table.toml")
-    cv2.putText(page, title, (int(round(45 * s)), int(round(20 * s))), font, 0.12 * s,
-                (0, 0, 0), thick, cv2.LINE_AA)
+    if layout.pages == 1:
+        title = [("riichi-referee: tile set enrollment. Lay one tile of each kind upright in its "
+                  "place, then: riichi-referee enroll PHOTO --config table.toml")]
+    else:   # between the top markers of a narrow page: three short lines
+        title = [f"riichi-referee: tile set enrollment, {layout.name}",
+                 "Lay one tile of each kind upright in its place, then:",
+                 "riichi-referee enroll PHOTO PHOTO --config table.toml"]
+    tx = layout.margin_mm + layout.marker_mm + 6.0
+    for k, line in enumerate(title):
+        y = 20.0 if len(title) == 1 else 18.0 + 7.0 * k
+        cv2.putText(page, line, (int(round(tx * s)), int(round(y * s))), font, 0.11 * s,
+                    (0, 0, 0), thick, cv2.LINE_AA)
     bar_y = int(round((layout.height_mm - 14) * s))
-    x0 = int(round(150 * s))
+    x0 = int(round((layout.width_mm - 100) / 2 * s))
     cv2.line(page, (x0, bar_y), (x0 + int(round(100 * s)), bar_y), (0, 0, 0),
              max(1, int(round(0.5 * s))))
-    cv2.putText(page, "100 mm: print at 100% on A3 landscape", (x0, bar_y - int(round(2 * s))),
-                font, 0.11 * s, (0, 0, 0), thick, cv2.LINE_AA)
+    orientation = "landscape" if layout.width_mm > layout.height_mm else "portrait"
+    cv2.putText(page, f"100 mm: print at 100% on {layout.paper} {orientation}",
+                (x0, bar_y - int(round(2 * s))), font, 0.11 * s, (0, 0, 0), thick, cv2.LINE_AA)
     return page
 
 
@@ -166,17 +216,34 @@ def draw_sheet(layout: SheetLayout, px_per_mm: float) -> np.ndarray:
 
 def locate(image: np.ndarray, layout: SheetLayout | None = None,
            where: str = "photo") -> np.ndarray:
-    """The photo -> page homography (3x3, to page mm), from the sheet's four markers.
+    """The photo -> page homography (3x3, to page mm), from the page's four markers.
 
     Raises one line naming the markers not seen in ``where``."""
-    layout = layout or SheetLayout()
-    found = detect_markers(image, SHEET_MARKER_IDS)
-    missing = [i for i in SHEET_MARKER_IDS if i not in found]
+    layout = layout or A3_SHEET
+    ids = layout.marker_ids
+    found = detect_markers(image, ids)
+    missing = [i for i in ids if i not in found]
     if missing:
-        names = ", ".join(f"{i} ({CORNER_NAMES[SHEET_MARKER_IDS.index(i)]})" for i in missing)
+        of = "" if layout.pages == 1 else f" of {layout.name}"
+        names = ", ".join(f"{i} ({CORNER_NAMES[ids.index(i)]}{of})" for i in missing)
         raise RefereeError(f"{where}: sheet marker{'s' if len(missing) > 1 else ''} {names} "
                            "not found: the whole sheet must be in the picture, flat and lit")
     return fit_homography(image, layout.table_layout())[0]
+
+
+def pages_in(image: np.ndarray, where: str = "photo") -> list[SheetLayout]:
+    """The pages of any sheet (:data:`LAYOUTS`) of which ``image`` shows a marker: a photo may
+    hold the A3 sheet, one A4 page or both side by side.
+
+    Raises one line when it shows none."""
+    ids = [i for layout in LAYOUTS for i in layout.marker_ids]
+    found = detect_markers(image, ids)
+    pages = [layout for layout in LAYOUTS if any(i in found for i in layout.marker_ids)]
+    if not pages:
+        raise RefereeError(f"{where}: no marker of the enrollment sheet found (ArUco ids "
+                           f"{min(ids)}-{max(ids)}): the whole sheet must be in the picture, "
+                           "flat and lit")
+    return pages
 
 
 @dataclass
@@ -262,7 +329,11 @@ def _scale_at(homography: np.ndarray, place: Place) -> float:
 
 def read_sheet(image: np.ndarray, layout: SheetLayout | None = None,
                where: str = "photo") -> list[PlaceReading]:
-    """Every place of the sheet photographed in ``image``, in :data:`PLACE_CODES` order."""
-    layout = layout or SheetLayout()
-    homography = locate(image, layout, where)
-    return [read_place(image, homography, p) for p in layout.places()]
+    """Every place of the page ``layout`` photographed in ``image``, in its order; without a
+    layout, every place of every page the photo shows (:func:`pages_in`), page by page."""
+    pages = [layout] if layout is not None else pages_in(image, where)
+    out = []
+    for page in pages:
+        homography = locate(image, page, where)
+        out += [read_place(image, homography, p) for p in page.places()]
+    return out
