@@ -25,6 +25,7 @@ alternative measured against them: a last layer fine-tuned on the same features)
   sheet with one Black tile on each place, through the same path as ``riichi-referee enroll``
   (markers, places, checks, fit), then measured on crops of every label rendered on held-out
   tables (``vision.render.render_set(..., backgrounds="holdout", styles=("Black",))``).
+  ``after_a4``: the same, enrolled from the sheet printed on two A4 pages (a photo of each).
   That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
   under ``nice``; about a twelfth of the default training's work: 600 + 200 crops per label
   and 4 epochs instead of 1500 + 500 and 18, so it is a weaker model than the shipped one, and
@@ -56,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
+from bench.photos import tile_crop  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 from vision import adapt  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier  # noqa: E402
@@ -131,21 +133,6 @@ def head_reads(base, crops, labels, measured) -> list[str]:
 
 def score(pairs) -> float:
     return round(sum(a == b for a, b in pairs) / max(1, len(pairs)), 4)
-
-
-def tile_crop(image: np.ndarray, quad, margin: float = 0.06) -> np.ndarray:
-    """The tile inside ``quad`` (TL, TR, BR, BL as it reads), upright, with a little round it
-    as a finder cuts it."""
-    q = np.float32(quad)
-    c = q.mean(axis=0)
-    q = c + (q - c) * (1 + 2 * margin)
-    w = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    h = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    scale = min(1.0, 160 / max(h, 1))
-    w, h = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
-    m = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def camerash_photos(labels_path: Path, data: Path) -> dict[str, list[tuple[str, list, list]]]:
@@ -245,6 +232,7 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
 def black(model: Path, per_label: int, seed: int = 2024) -> dict:
     from vision.enroll import enroll
     from vision.render import TileArt, render_set
+    from vision.sheet import A4_PAGES
     from vision.sheet_photo import art_drawer, sheet_photo
     from vision.tileset import EnrolledClassifier
 
@@ -260,6 +248,15 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
     crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
     before = read(base, crops)
     after = read(EnrolledClassifier(base, ts), crops)
+    # the same set enrolled from the sheet printed on two A4 pages, one photo of each
+    pages = [(f"black-a4-{page.page}", sheet_photo(art_drawer(art, ("Black",)), layout=page,
+                                                   seed=seed + 10 + page.page))
+             for page in A4_PAGES]
+    ts_a4, reading_a4 = enroll(pages, base, "Black")
+    if ts_a4 is None:
+        raise SystemExit("bench/enroll.py: the rendered Black A4 pages did not enroll: " +
+                         "; ".join(reading_a4.problems))
+    after_a4 = read(EnrolledClassifier(base, ts_a4), crops)
     head = head_reads(base, reading.crops, reading.labels, crops)
     misread = defaultdict(int)
     for a, k in zip(after, truth):
@@ -269,6 +266,7 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
             "measured": len(truth), "before": score(list(zip(before, truth))),
             "after": score(list(zip(after, truth))),
             "after_last_layer": score(list(zip(head, truth))),
+            "after_a4": score(list(zip(after_a4, truth))),
             "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
             "look": ts.adaptation.look,
             "misread_after": dict(sorted(misread.items())),

@@ -84,9 +84,26 @@ def score_photo(photo: Photo, reads: list[tuple[np.ndarray, str, float]],
     return {"tp": m["tp"], "fp": m["fp"], "fn": m["fn"], "riichi": len(riichi), "named": len(named),
             "missed": [j for j in range(len(photo.quads)) if j not in truth_of],
             "misread": [(j, reads[truth_of[j]][1]) for j in riichi if j in truth_of and j not in named],
+            "confusions": [f"{photo.codes[j]}->{reads[truth_of[j]][1]}" for j in riichi
+                           if j in truth_of and j not in named],
             "false": [i for i in range(len(reads)) if i not in matched_found
                       and not _on_ignored(reads[i][0], photo)],
             "reads": reads}
+
+
+def tile_crop(image: np.ndarray, quad, margin: float = 0.06) -> np.ndarray:
+    """The tile inside ``quad`` (TL, TR, BR, BL as it reads), upright, with a little round it
+    as a finder cuts it."""
+    q = np.float32(quad)
+    c = q.mean(axis=0)
+    q = c + (q - c) * (1 + 2 * margin)
+    w = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    scale = min(1.0, 160 / max(h, 1))
+    w, h = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
+    m = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def _on_ignored(quad, photo: Photo) -> bool:

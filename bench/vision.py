@@ -5,7 +5,9 @@
 Prints the figures and writes them to bench/results/vision.json:
 - the labelled real photographs (bench/labels/camerash-raw.json over the shared Camerash raw
   photos): box recall and precision at IoU 0.5 (``real_box_recall``, ``real_box_precision``)
-  and tiles of a riichi kind found and named right (``real_end_to_end``), per photo too; the
+  and tiles of a riichi kind found and named right (``real_end_to_end``), per photo too, with
+  the commonest misreads (``real_misreads``) and the classifier's own share handed each tile's
+  labelled quad (``real_named_true_quads``: what end to end could reach with perfect boxes); the
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
   PyPI package ``mahjong-detector`` (installed into ``runs/bench-site`` when absent; not a
   dependency of the project; it knows no red fives, so a red five read as a five counts);
@@ -14,7 +16,8 @@ Prints the figures and writes them to bench/results/vision.json:
   by kind, beside the felt-colour finder's (``felt_rendered``); the classifier's top-1 on
   held-out crops and on the real Camerash crops;
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
-  and 2 threads (``frame_ms_1t``, ``frame_ms_2t``);
+  and 2 threads (``frame_ms_1t``, ``frame_ms_2t``), and the same with the felt-colour finder
+  that reads calibrated tables today (``frame_felt_ms_1t``, ``frame_felt_ms_2t``);
 - model sizes on disk and the memory the two models add.
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
@@ -181,6 +184,8 @@ def score_reader(photos, read, kind_only=False, misses: Path | None = None,
         if misses is not None:
             draw_misses(photo, scores[photo.name], misses)
     total = totals(scores)
+    confusions = Counter(c for sc in scores.values() for c in sc["confusions"])
+    total["misreads"] = dict(confusions.most_common(12))
     total["seconds_per_photo"] = round((time.perf_counter() - t0) / max(1, len(photos)), 3)
     per_photo = {name: {k: sc[k] for k in ("tp", "fp", "fn", "riichi", "named")} for name, sc in scores.items()}
     print(f"  {label:<22} box recall {total['box_recall']:.4f}  precision {total['box_precision']:.4f}  "
@@ -245,13 +250,15 @@ def full_table_frame():
     return frame, calibrate(frame)
 
 
-def frame_timing(frame, cal, threads: int, repeats: int = 15) -> dict:
+def frame_timing(frame, cal, threads: int, repeats: int = 15, learned: bool = True) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
-    the table's zones (as the tracker does when nothing on the table is known yet)."""
+    the table's zones (as the tracker does when nothing on the table is known yet).
+    ``learned``: with the learned finder; else with the felt-colour finder, which is what
+    reads a calibrated table today (vision.finder.find_tiles_topdown without a model)."""
     from vision.finder import TileFinder, find_tiles_topdown
     from vision.zones import default_zones, zone_at
 
-    finder = TileFinder(threads=threads)
+    finder = TileFinder(threads=threads) if learned else None
     classifier = TileClassifier(threads=threads)
     zones = default_zones()
     ppm = cal.px_per_mm
@@ -323,6 +330,20 @@ def main(argv=None) -> int:
         real, per_photo = score_reader(photos, ours(finder, clf), misses=args.misses, label="ours")
         results.update({f"real_{k}": v for k, v in real.items()})
         results["real_per_photo"] = per_photo
+        # the classifier alone: each labelled tile cut by its true quad
+        from bench.photos import same_tile, tile_crop
+        crops, codes = [], []
+        for ph in photos:
+            image = ph.image()
+            for q, c in zip(ph.quads, ph.codes):
+                if c != "x":
+                    crops.append(tile_crop(image, q))
+                    codes.append(c)
+        read = [label for label, _ in clf.classify(crops)]
+        results["real_named_true_quads"] = round(
+            sum(same_tile(r, c) for r, c in zip(read, codes)) / max(1, len(codes)), 4)
+        print(f"  the classifier handed each tile's labelled quad: "
+              f"{results['real_named_true_quads']:.4f} named right")
         felt_total, _ = score_reader(photos, felt(clf), label="felt-colour finder")
         results.update({f"felt_real_{k}": v for k, v in felt_total.items()})
         if args.no_detector:
@@ -391,6 +412,11 @@ def main(argv=None) -> int:
         print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
               f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
               f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
+        felt = frame_timing(frame, cal, threads, learned=False)
+        results[f"frame_felt_ms_{threads}t"] = felt["total"]
+        results[f"frame_felt_parts_{threads}t"] = felt
+        print(f"  the same with the felt-colour finder (the calibrated table's path today): "
+              f"{felt['total']:.1f} ms (finder {felt['finder']}, classifier {felt['classifier']})")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
     write_results("vision", results, args.out)
     return 0
