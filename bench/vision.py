@@ -412,11 +412,12 @@ def main(argv=None) -> int:
         print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
               f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
               f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
-        felt = frame_timing(frame, cal, threads, learned=False)
-        results[f"frame_felt_ms_{threads}t"] = felt["total"]
-        results[f"frame_felt_parts_{threads}t"] = felt
+        by_felt = frame_timing(frame, cal, threads, learned=False)
+        results[f"frame_felt_ms_{threads}t"] = by_felt["total"]
+        results[f"frame_felt_parts_{threads}t"] = by_felt
         print(f"  the same with the felt-colour finder (the calibrated table's path today): "
-              f"{felt['total']:.1f} ms (finder {felt['finder']}, classifier {felt['classifier']})")
+              f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
+              f"{by_felt['classifier']})")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
     write_results("vision", results, args.out)
     return 0
