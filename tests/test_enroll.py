@@ -185,12 +185,18 @@ def test_a_marker_not_found_is_one_line(tmp_path, capsys):
 
 
 def test_a_covered_marker_of_an_a4_page_names_the_page(tmp_path, capsys):
+    """With page 2 photographed well and page 1 with a marker covered, the one problem is the
+    marker: page 1 is in a photo, and is not also said to be missing."""
     page = A4_PAGES[0]
     x, y = page.width_mm - page.margin_mm - page.marker_mm, page.margin_mm
-    lines = enroll_lines(tmp_path, capsys, layout=page, cover=(
-        x - 2, y - 2, x + page.marker_mm + 2, y + page.marker_mm + 2))
-    assert len(lines) == 1
-    assert "sheet marker 15 (top-right of A4 page 1 of 2) not found" in lines[0]
+    _, second = two_pages(tmp_path)
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(other_inks, layout=page, seed=14, cover=(
+        x - 2, y - 2, x + page.marker_mm + 2, y + page.marker_mm + 2)))
+    assert main(["enroll", str(path), second, "--config", str(tmp_path / "table.toml")]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:")]
+    assert len(err) == 2 and err[-1] == "riichi-referee enroll: nothing saved (1 problem)"
+    assert f"{path}: sheet marker 15 (top-right of A4 page 1 of 2) not found" in err[0]
 
 
 def test_a_photo_without_the_sheet_is_one_line(tmp_path, capsys):

@@ -25,7 +25,7 @@ from referee.errors import RefereeError
 
 from .adapt import features, normalise_rows
 from .classifier import softmax
-from .sheet import A4_PAGES, PAPERS, pages_in, place_caption, read_sheet
+from .sheet import A4_PAGES, PAPERS, SheetLayout, pages_in, place_caption, read_sheet
 
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
@@ -122,11 +122,13 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enro
     for where, image in photos:
         try:
             pages = [layout] if layout is not None else pages_in(image, where)
+            # a page whose markers are only partly seen is in the photo: its problem is the
+            # markers, said below, not that no photo shows it
+            seen += [page for page in pages if page not in seen]
             readings = [r for page in pages for r in read_sheet(image, page, where)]
         except RefereeError as exc:
             out.problems.append(str(exc))
             continue
-        seen += [page for page in pages if page not in seen]
         out.photos.append(where)
         tiles = []
         for r in readings:
@@ -190,7 +192,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
 
 
-def sheet_files(path: str, paper: str) -> list[tuple[Path, object]]:
+def sheet_files(path: str, paper: str) -> list[tuple[Path, SheetLayout]]:
     """Where each page of the ``paper`` sheet is written: ``path`` itself for one page, else
     ``name-1.png``, ``name-2.png`` beside it."""
     pages = PAPERS[paper]
