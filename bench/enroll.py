@@ -26,6 +26,9 @@ alternative measured against them: a last layer fine-tuned on the same features)
   (markers, places, checks, fit), then measured on crops of every label rendered on held-out
   tables (``vision.render.render_set(..., backgrounds="holdout", styles=("Black",))``).
   ``after_a4``: the same, enrolled from the sheet printed on two A4 pages (a photo of each).
+  ``misread_sure_after``: of the misreads after enrolling, those at or above the
+  table's confidence threshold (``unsure_below``), judged as read; ``right_unsure_after``:
+  right readings below it, only marked unsure for the referee to check.
   That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
   under ``nice``): the default training in every respect but the styles (the same crops,
   1500 + 500 per label, and all 18 epochs), Regular alone: 1 h 57 min on a 2-core x86
@@ -59,6 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
 from bench.photos import tile_crop  # noqa: E402
+from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 from vision import adapt  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier  # noqa: E402
@@ -250,7 +254,11 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
                          "; ".join(reading.problems))
     crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
     before = read(base, crops)
-    after = read(EnrolledClassifier(base, ts), crops)
+    readings = EnrolledClassifier(base, ts).classify(crops)
+    after = [label for label, _ in readings]
+    # never cry wolf: a misread the table would judge as sure, against right readings it
+    # would only mark unsure for the referee to check
+    sure = [conf >= DEFAULT_CONFIDENCE_THRESHOLD for _, conf in readings]
     # the same set enrolled from the sheet printed on two A4 pages, one photo of each
     pages = [(f"black-a4-{page.page}", sheet_photo(art_drawer(art, ("Black",)), layout=page,
                                                    seed=seed + 10 + page.page))
@@ -276,6 +284,9 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
             "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
             "look": ts.adaptation.look,
             "misread_after": dict(sorted(misread.items())),
+            "misread_sure_after": sum(s and a != k for a, k, s in zip(after, truth, sure)),
+            "right_unsure_after": sum(not s and a == k for a, k, s in zip(after, truth, sure)),
+            "unsure_below": DEFAULT_CONFIDENCE_THRESHOLD,
             "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
 
 
@@ -332,6 +343,10 @@ def main(argv=None) -> int:
         print(f"{name}: before {r['before']:.4f}  after {r['after']:.4f}  "
               f"(last layer {r['after_last_layer']:.4f})  enroll {r['enroll_seconds']} s here, "
               f"~{r.get('pi5_seconds')} s on a Pi 5")
+        if "misread_sure_after" in r:
+            print(f"  {name}: of {r['measured']} readings after enrolling, misread and sure (judged "
+                  f"as read) {r['misread_sure_after']}, right but unsure (left to the referee) "
+                  f"{r['right_unsure_after']}, unsure below {r['unsure_below']}")
     write_results("enroll", result, args.out)
     return 0
 
