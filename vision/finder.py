@@ -141,6 +141,22 @@ def suppress(boxes: list[Box], overlap: float = 0.45) -> list[Box]:
     return [b for b, k in zip(boxes, keep) if k]
 
 
+#: A faint peak (heat below FAINT) far smaller than the picture's sure tiles (area below
+#: STRAY_AREA of theirs) is a glint or a fleck of the table, not a tile: one set's tiles are
+#: all of one size, and even a steep photo does not halve a tile's sides across the table.
+FAINT = 0.5
+STRAY_AREA = 0.3
+
+
+def drop_stray_glints(boxes: list[Box]) -> list[Box]:
+    """``boxes`` less the faint ones far smaller than the sure ones (see STRAY_AREA)."""
+    sure = [b.width * b.length for b in boxes if b.score >= FAINT]
+    if len(sure) < 3:
+        return boxes
+    least = STRAY_AREA * float(np.median(sure))
+    return [b for b in boxes if b.score >= FAINT or b.width * b.length >= least]
+
+
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (4 x 2)."""
     a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
@@ -250,7 +266,7 @@ class TileFinder:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         maps = self.maps(small)
         sx, sy = sw / W, sh / H
-        boxes = decode(maps, scale=1.0, threshold=self.threshold)
+        boxes = drop_stray_glints(decode(maps, scale=1.0, threshold=self.threshold))
         for b in boxes:   # back to the picture's pixels (the two scales differ by rounding)
             b.centre = b.centre / np.array([sx, sy])
             b.width /= scale

@@ -421,7 +421,11 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="vision/models/finder.onnx")
     p.add_argument("--scenes", type=int, default=4000)
-    p.add_argument("--flat-scenes", type=int, default=800,
+    # 2400 rather than 800: a third of the scenes. With three times the flat table the finder
+    # reads the labelled real photos better too (box recall 0.992 -> 1.000, precision
+    # 0.998 -> 1.000); on the solid-tile validation scenes recall holds (0.584 -> 0.582) and
+    # precision gives a little (0.931 -> 0.915)
+    p.add_argument("--flat-scenes", type=int, default=2400,
                    help="scenes of the simulated camera's flat table (vision.flat_scene)")
     p.add_argument("--val-scenes", type=int, default=300)
     p.add_argument("--steps", type=int, default=4000)
