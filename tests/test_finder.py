@@ -269,3 +269,19 @@ def test_the_finder_on_rendered_scenes_of_every_kind(bank, kind):
         tp, fp, fn = tp + m["tp"], fp + m["fp"], fn + m["fn"]
     assert tp / max(1, tp + fn) >= SCENE_RECALL[kind]
     assert tp / max(1, tp + fp) >= (0.5 if kind == "close" else 0.85)
+
+
+def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
+    """One set's tiles are of one size: a faint peak a fifth of their area is a glint and is
+    dropped; a faint tile of the right size, and any sure box, stay."""
+    import numpy as np
+
+    from vision.finder import Box, drop_stray_glints
+
+    tile = lambda score, w=30.0, l=40.0: Box(np.zeros(2), w, l, 1.57, score)
+    sure = [tile(0.9), tile(0.8), tile(0.95)]
+    speck, faint_tile, small_sure = tile(0.35, 13, 18), tile(0.35), tile(0.9, 13, 18)
+    kept = [id(b) for b in drop_stray_glints(sure + [speck, faint_tile, small_sure])]
+    assert kept == [id(b) for b in sure + [faint_tile, small_sure]]
+    few = sure[:2] + [speck]            # too few sure tiles to judge a size by
+    assert [id(b) for b in drop_stray_glints(few)] == [id(b) for b in few]
