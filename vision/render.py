@@ -61,6 +61,9 @@ class TileArt:
     root: Path | None = None
     faces: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     backs: dict[str, np.ndarray] = field(default_factory=dict)
+    #: Fonts to write character faces in besides the art (training only; see
+    #: :mod:`vision.calligraphy`); None draws the art alone, as every default render does.
+    calligraphy: object | None = None
 
     def __post_init__(self):
         root = art_dir(self.root)
@@ -226,6 +229,10 @@ def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
     return face, face_colour
 
 
+#: Of the character faces drawn in other sets' designs, the share written in a font rather than
+#: bent from the art, when the art carries fonts (:attr:`TileArt.calligraphy`).
+CALLIGRAPHY_SHARE = 0.5
+
 #: Corner indices that Hong Kong and Western sets print on their tiles, by tile code.
 _INDEX = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "BPW", "6z": "FGC", "7z": "CRZ"}
 
@@ -243,7 +250,13 @@ def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> 
     if style == "Regular" and label == "5z" and rng.random() < 0.5:
         _dragon_frame(rng, art, face, face_colour)
     else:
-        _paint_art(rng, face, _warp_art(rng, art.faces[style][label]), style)
+        src = art.faces[style][label]
+        # Dark faces are Black's: its light ink is the art's, not a font's.
+        if art.calligraphy is not None and style == "Regular" and rng.random() < CALLIGRAPHY_SHARE:
+            src = art.calligraphy.art(rng, label, _ART_SIZE)
+            if src is None:
+                src = art.faces[style][label]
+        _paint_art(rng, face, _warp_art(rng, src), style)
     if rng.random() < 0.2:
         text = _INDEX.get(label) or ("5" if label[0] == "0" else label[0])
         ch = text[rng.integers(len(text))]

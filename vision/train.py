@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.errors import RefereeError
+from vision.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
 from vision.classifier import EMBEDDING_OUTPUT, INPUT_HEIGHT, INPUT_WIDTH, prepare
 from vision.render import LABELS, STYLES, TileArt, render_crop
 
@@ -62,7 +63,8 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     indices into :data:`LABELS`; tiles drawn in the art ``styles``."""
     which = "all" if labels == LABELS else "-".join(labels)
     only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
-    name = (f"{backgrounds}{'-harsh' if harsh else ''}{only}-{which}-seed{seed}-n{per_label}-"
+    written = "" if art.calligraphy is None else "-fonts"
+    name = (f"{backgrounds}{'-harsh' if harsh else ''}{written}{only}-{which}-seed{seed}-n{per_label}-"
             f"r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as z:
@@ -195,6 +197,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
     p.add_argument("--plain-per-label", type=int, default=500,
                    help="further crops per label drawn as the art is, with the gentler camera")
+    p.add_argument("--fonts-per-label", type=int, default=0,
+                   help="further harsh crops per man and green and red dragon label, half with "
+                        "the character written in a font (vision.calligraphy), so the net reads "
+                        "other sets' hands; 0 for none")
+    p.add_argument("--fonts", type=Path, default=DEFAULT_FONT_DIR,
+                   help=f"folder of CJK fonts for --fonts-per-label (default {DEFAULT_FONT_DIR})")
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
@@ -251,8 +259,18 @@ def main(argv=None) -> int:
     # (9 of 1170, against 6). Other tables' colours still stay out of training.
     x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log,
                                    styles=args.styles)
-    x_train = np.concatenate([x_train, x_none, x_bl, x_plain])
-    y_train = np.concatenate([y_train, y_none, y_bl, y_plain])
+    pools = [(x_train, y_train), (x_none, y_none), (x_bl, y_bl), (x_plain, y_plain)]
+    if args.fonts_per_label:
+        # The art is one set's brush; characters written in fonts make the net read the
+        # character, not the hand (see vision.calligraphy).
+        try:
+            written = TileArt(args.art, calligraphy=Calligraphy(args.fonts))
+        except RefereeError as exc:
+            raise SystemExit(f"python -m vision.train: {exc}")
+        pools.append(render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
+                                 labels_written(), harsh=True, styles=args.styles))
+    x_train = np.concatenate([x for x, _ in pools])
+    y_train = np.concatenate([y for _, y in pools])
     x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles)
 
     model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
@@ -292,6 +310,7 @@ def main(argv=None) -> int:
         "seed": args.seed,
         "per_label": args.per_label,
         "plain_per_label": args.plain_per_label,
+        "fonts_per_label": args.fonts_per_label,
         "epochs": args.epochs,
         "threads": args.threads,
         "render_version": RENDER_VERSION,
