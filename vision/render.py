@@ -250,12 +250,12 @@ def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> 
     if style == "Regular" and label == "5z" and rng.random() < 0.5:
         _dragon_frame(rng, art, face, face_colour)
     else:
-        src = art.faces[style][label]
+        src = None
         # Dark faces are Black's: its light ink is the art's, not a font's.
         if art.calligraphy is not None and style == "Regular" and rng.random() < CALLIGRAPHY_SHARE:
             src = art.calligraphy.art(rng, label, _ART_SIZE)
-            if src is None:
-                src = art.faces[style][label]
+        if src is None:
+            src = art.faces[style][label]
         _paint_art(rng, face, _warp_art(rng, src), style)
     if rng.random() < 0.2:
         text = _INDEX.get(label) or ("5" if label[0] == "0" else label[0])

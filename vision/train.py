@@ -11,6 +11,7 @@ rendered set of other tables, and exports the network with the label list beside
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import time
@@ -263,8 +264,9 @@ def main(argv=None) -> int:
     if args.fonts_per_label:
         # The art is one set's brush; characters written in fonts make the net read the
         # character, not the hand (see vision.calligraphy).
+        written = copy.copy(art)   # the art already loaded, not read from disk again
         try:
-            written = TileArt(args.art, calligraphy=Calligraphy(args.fonts))
+            written.calligraphy = Calligraphy(args.fonts)
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.train: {exc}")
         pools.append(render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
