@@ -1,19 +1,21 @@
-"""Tile faces written in other hands: man tiles and the green and red dragons set in fonts.
+"""Tile faces written in other hands: man tiles and the red dragon set in fonts.
 
 The shipped art is one set's drawing, and the classifier learns that set's brush. Real sets
 write 九, 發 or 中 in other hands (the labelled photos' Hong Kong sets read 九 as 四 or 五
 until enrolled), so for training only, :class:`Calligraphy` sets those characters in the CJK
 fonts of the machine (Noto Sans and Serif CJK in regular and bold, each in its Japanese,
 Chinese and Korean forms, from Debian's ``fonts-noto-cjk``), laid out as a tile prints them:
-the number over a red 萬, 發 in green, 中 in red. The result has the art's own format (BGRA
+the number over a red 萬, 中 in red. The result has the art's own format (BGRA
 in 0..1 at the art's size), so the renderer paints, warps and colours it as it does the art.
 
-The winds are left to the art, and five is written 五, never the Hong Kong 伍: fine-tuning the
+The winds and 發 are left to the art, and five is written 五, never the Hong Kong 伍: fine-tuning the
 shipped model on font-written winds and fives as well made it read real 西 as 南 and real
 sou birds as man tiles (Camerash crops 0.948 -> 0.926), where man and dragons alone raised
 both real figures (labelled tiles 0.941 -> 0.949, Camerash 0.948 -> 0.952: of the labelled
 9m, 23 of 47 were misread, then 7), though more sou were misread, as man (34 -> 41: the 1s
-birds of other sets, which no font draws).
+birds of other sets, which no font draws). 發 was written too until a model trained from
+scratch with it read ten black 北 of the labelled photos as 發: a font's 發 is a dark, dense
+character in any hand, and no font wrote the 北 beside it.
 
 Pillow draws the glyphs (the ``train`` extra); nothing here runs at the table.
 """
@@ -32,18 +34,17 @@ DEFAULT_FONT_DIR = Path("/usr/share/fonts/opentype/noto")
 FACES_PER_COLLECTION = 5
 
 _NUMERALS = dict(zip("123456789", "一二三四五六七八九"))
-_WORDS = {"6z": "發", "7z": "中"}
+_WORDS = {"7z": "中"}
 #: The characters a face may be written with.
 CHARACTERS = "一二三四五六七八九萬" + "".join(_WORDS.values())
 
-# Ink (BGR, 0..1) a set prints each part in: black or navy numbers, red 萬 and 中, green 發.
+# Ink (BGR, 0..1) a set prints each part in: black or navy numbers, red 萬 and 中.
 _DARK = ((0.08, 0.08, 0.08), (0.35, 0.12, 0.05), (0.45, 0.2, 0.1))
 _RED = ((0.15, 0.1, 0.75), (0.2, 0.15, 0.85))
-_GREEN = ((0.2, 0.45, 0.1), (0.3, 0.5, 0.15))
 
 
 def labels_written() -> tuple[str, ...]:
-    """The tile codes written in fonts: the man tiles and the green and red dragons."""
+    """The tile codes written in fonts: the man tiles and the red dragon."""
     return tuple(f"{n}m" for n in "1234567890") + tuple(_WORDS)
 
 
@@ -100,8 +101,7 @@ class Calligraphy:
             _place(out, glyphs[numeral], (0.0, 0.0, 1.0, split), red if label[0] == "0" else dark, rng)
             _place(out, glyphs["萬"], (0.0, split + 0.02, 1.0, 1.0), red, rng)
         else:
-            ink = np.asarray(_RED[rng.integers(len(_RED))] if label == "7z"
-                             else _GREEN[rng.integers(len(_GREEN))])
+            ink = np.asarray(_RED[rng.integers(len(_RED))])
             _place(out, glyphs[_WORDS[label]], (0.0, 0.05, 1.0, 0.95), ink, rng)
         return out
 
