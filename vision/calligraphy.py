@@ -8,14 +8,14 @@ Chinese and Korean forms, from Debian's ``fonts-noto-cjk``), laid out as a tile 
 the number over a red 萬, 中 in red. The result has the art's own format (BGRA
 in 0..1 at the art's size), so the renderer paints, warps and colours it as it does the art.
 
-The winds and 發 are left to the art, and five is written 五, never the Hong Kong 伍: fine-tuning the
-shipped model on font-written winds and fives as well made it read real 西 as 南 and real
-sou birds as man tiles (Camerash crops 0.948 -> 0.926), where man and dragons alone raised
-both real figures (labelled tiles 0.941 -> 0.949, Camerash 0.948 -> 0.952: of the labelled
-9m, 23 of 47 were misread, then 7), though more sou were misread, as man (34 -> 41: the 1s
-birds of other sets, which no font draws). 發 was written too until a model trained from
-scratch with it read ten black 北 of the labelled photos as 發: a font's 發 is a dark, dense
-character in any hand, and no font wrote the 北 beside it.
+The winds and 發 are left to the art, and five is written 五, never the Hong Kong 伍:
+fine-tuning the shipped model on font-written winds and fives as well made it read real 西 as
+南 and real sou birds as man tiles (Camerash crops 0.948 -> 0.926), where man and dragons
+alone raised both real figures (labelled tiles 0.941 -> 0.949, Camerash 0.948 -> 0.952: of
+the labelled 9m, 23 of 47 were misread, then 7), though more sou were misread, as man
+(34 -> 41: the 1s birds of other sets, which no font draws). 發 was written too until a model
+trained from scratch with it read ten black 北 of the labelled photos as 發: a font's 發 is a
+dark, dense character in any hand, and no font wrote the 北 beside it.
 
 Pillow draws the glyphs (the ``train`` extra); nothing here runs at the table.
 """
