@@ -57,6 +57,17 @@ def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
         capsys.readouterr().err
 
 
+
+def test_font_epochs_without_fonts_is_one_line_before_any_work(capsys):
+    from vision import train
+
+    with pytest.raises(SystemExit) as stop:
+        train.arguments(["--font-epochs", "3"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--font-epochs adds the font-written crops: give --fonts-per-label too" in err
+    assert "Traceback" not in err
+
 def test_one_answer_per_crop_in_order_with_a_confidence(clf):
     crops = [np.full((h, w, 3), v, np.uint8) for h, w, v in ((64, 48, 200), (30, 41, 90), (120, 80, 30))]
     out = clf.classify(crops)

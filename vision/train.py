@@ -227,8 +227,17 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def arguments(argv=None) -> argparse.Namespace:
+    """The command line read, or one line on stderr (exit 2) for options that do not fit."""
+    p = parser()
+    args = p.parse_args(argv)
+    if args.font_epochs and not args.fonts_per_label:
+        p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
+    return args
+
+
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    args = arguments(argv)
     try:
         import torch
     except ImportError:
@@ -284,20 +293,20 @@ def main(argv=None) -> int:
     model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
-    steps_per_epoch = max(1, len(x_train) // args.batch)
+    steps_per_epoch = lambda n: max(1, n // args.batch)  # noqa: E731
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, pct_start=0.15,
-                                                total_steps=args.epochs * steps_per_epoch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, pct_start=0.15, total_steps=args.epochs * steps_per_epoch(len(x_train)))
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(args.seed)
 
     def train_epochs(xt, yt, epochs, sched, name):
-        steps_per_epoch = max(1, len(xt) // args.batch)
+        steps = steps_per_epoch(len(xt))
         for epoch in range(epochs):
             model.train()
             order = torch.randperm(len(xt), generator=gen)
             total = 0.0
-            for s in range(steps_per_epoch):
+            for s in range(steps):
                 idx = order[s * args.batch:(s + 1) * args.batch]
                 xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
                 xb = xb.contiguous(memory_format=torch.channels_last)
@@ -307,21 +316,20 @@ def main(argv=None) -> int:
                 opt.step()
                 sched.step()
                 total += loss.item()
-            log(f"{name} {epoch + 1}/{epochs}: loss {total / steps_per_epoch:.4f}, "
+            log(f"{name} {epoch + 1}/{epochs}: loss {total / steps:.4f}, "
                 f"held-out rendered accuracy {accuracy(model, x_val, y_val):.4f}")
 
     train_epochs(torch.from_numpy(x_train), torch.from_numpy(y_train), args.epochs, sched, "epoch")
-    if args.fonts_per_label and args.font_epochs:
-        # Fonts mixed in from the start made a net that read other sets' man tiles better but
-        # real honours worse (Camerash 101 -> 93 of 106); added to a net that already reads
-        # the art, gently, they are a correction rather than a second teacher.
+    if args.font_epochs:
+        # Tried because fonts mixed in from the start read real honours worse (Camerash 101 ->
+        # 93 of 106); added late they still did (95 of 106): see vision/README.md.
         x_more = np.concatenate([x_train, fonts[0]])
         y_more = np.concatenate([y_train, fonts[1]])
         log(f"then {args.font_epochs} epochs with the {len(fonts[0])} font-written crops added")
         for group in opt.param_groups:   # a new schedule starts from initial_lr
             group["lr"] = group["initial_lr"] = args.lr / 10
-        steps = args.font_epochs * max(1, len(x_more) // args.batch)
-        late = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps)
+        late = torch.optim.lr_scheduler.CosineAnnealingLR(
+            opt, T_max=args.font_epochs * steps_per_epoch(len(x_more)))
         train_epochs(torch.from_numpy(x_more), torch.from_numpy(y_more), args.font_epochs, late,
                      "with fonts")
 
