@@ -27,6 +27,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
+from .classifier import no_spinning
 from .zones import TILE_H_MM, TILE_W_MM
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -234,6 +235,7 @@ class TileFinder:
         if threads:
             opts.intra_op_num_threads = int(threads)
             opts.inter_op_num_threads = 1
+        no_spinning(opts)
         try:
             self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:   # onnxruntime raises its own exception types
