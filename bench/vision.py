@@ -250,7 +250,8 @@ def full_table_frame():
     return frame, calibrate(frame)
 
 
-def frame_timing(frame, cal, threads: int, repeats: int = 15, learned: bool = True) -> dict:
+def frame_timing(frame, cal, threads: int, repeats: int = 15, learned: bool = True,
+                 model: Path | None = None, finder_model: Path | None = None) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
     ``learned``: with the learned finder; else with the felt-colour finder, which is what
@@ -258,8 +259,8 @@ def frame_timing(frame, cal, threads: int, repeats: int = 15, learned: bool = Tr
     from vision.finder import TileFinder, find_tiles_topdown
     from vision.zones import default_zones, zone_at
 
-    finder = TileFinder(threads=threads) if learned else None
-    classifier = TileClassifier(threads=threads)
+    finder = TileFinder(finder_model, threads=threads) if learned else None
+    classifier = TileClassifier(model, threads=threads)
     zones = default_zones()
     ppm = cal.px_per_mm
     parts = {"warp": [], "finder": [], "classifier": []}
@@ -406,13 +407,13 @@ def main(argv=None) -> int:
 
     frame, cal = full_table_frame()
     for threads in (1, 2):
-        timing = frame_timing(frame, cal, threads)
+        timing = frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder)
         results[f"frame_ms_{threads}t"] = timing["total"]
         results[f"frame_parts_{threads}t"] = timing
         print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
               f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
               f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
-        by_felt = frame_timing(frame, cal, threads, learned=False)
+        by_felt = frame_timing(frame, cal, threads, learned=False, model=args.model)
         results[f"frame_felt_ms_{threads}t"] = by_felt["total"]
         results[f"frame_felt_parts_{threads}t"] = by_felt
         print(f"  the same with the felt-colour finder (the calibrated table's path today): "
