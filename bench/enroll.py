@@ -1,7 +1,7 @@
 """Enrollment figures: how well the table reads a tile set the model never trained on, before
 and after enrolling it, and how long enrolling takes.
 
-    python bench/enroll.py [--model vision/models/tiles.onnx] [--labels bench/labels/camerash-raw.json]
+    python bench/enroll.py [--model vision/models/tiles-int8.onnx] [--labels bench/labels/camerash-raw.json]
                            [--no-black-model runs/tiles-no-black.onnx] [--train-no-black]
                            [--per-label 20] [--out bench/results/enroll.json]
 

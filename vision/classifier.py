@@ -7,8 +7,9 @@ Crops may be any size and any quarter turn: a landscape crop (a riichi tile lyin
 turned upright before it is classified, and the network itself reads tiles upright or upside
 down (ponds face their owner, so the camera sees half of them upside down).
 
-The model and its label list ship in ``vision/models`` (``tiles.onnx`` + ``tiles.json``);
-``python -m vision.train`` makes them again.
+The model and its label list ship in ``vision/models``: ``tiles.onnx`` + ``tiles.json``, which
+``python -m vision.train`` makes, and the eight-bit copy the table runs, ``tiles-int8.onnx`` +
+``tiles-int8.json``, which the training ends by making (:mod:`vision.quantize`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ import numpy as np
 from referee.errors import RefereeError
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
-DEFAULT_MODEL = MODEL_DIR / "tiles.onnx"
+#: What ``python -m vision.train`` writes (float weights).
+TRAINED_MODEL = MODEL_DIR / "tiles.onnx"
+#: What the table runs: its eight-bit copy (:mod:`vision.quantize`), some three times as fast
+#: and reading the same (bench/vision.py measures both).
+DEFAULT_MODEL = MODEL_DIR / "tiles-int8.onnx"
 
 #: Name of the model's optional second output: the features its last layer reads.
 EMBEDDING_OUTPUT = "embedding"

@@ -1,6 +1,7 @@
 """Finding tiles in a picture: a small learned network, and the upright crop of each tile.
 
-The finder (``vision/models/finder.onnx``, made by ``python -m vision.train_finder``) looks at
+The finder (``vision/models/finder-int8.onnx``, the eight-bit copy of what
+``python -m vision.train_finder`` makes) looks at
 the whole picture once and says, for each cell of a grid a quarter of the picture's size,
 how likely a tile's centre lies there, how wide and long that tile is, which way its length
 runs, and whether a hand covers the place. Peaks of that map are tiles; each comes out as an
@@ -31,7 +32,10 @@ from .classifier import no_spinning
 from .zones import TILE_H_MM, TILE_W_MM
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
-DEFAULT_MODEL = MODEL_DIR / "finder.onnx"
+#: What ``python -m vision.train_finder`` writes (float weights).
+TRAINED_MODEL = MODEL_DIR / "finder.onnx"
+#: What the table runs: its eight-bit copy (:mod:`vision.quantize`).
+DEFAULT_MODEL = MODEL_DIR / "finder-int8.onnx"
 STRIDE = 4
 #: A tile's width, in pixels, at which the finder is given a picture whose scale is known.
 TOPDOWN_TILE_PX = 32.0

@@ -5,7 +5,8 @@
 One command, fixed seed, reproducible: it renders a pool of crops from the shared FluffyStuff art
 (cached under ``runs/vision-cache`` so a rerun skips that step), trains a small CNN on them with
 PyTorch on the CPU (further light augmentation on every batch), checks accuracy on a held-out
-rendered set of other tables, and exports the network with the label list beside it. PyTorch
+rendered set of other tables, and exports the network with the label list beside it, and its
+eight-bit copy (:mod:`vision.quantize`), which the table runs. PyTorch
 (the ``train`` extra, plus ``onnx`` for the export) is imported here and nowhere else.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 from referee.errors import RefereeError
 from vision.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
 from vision.classifier import EMBEDDING_OUTPUT, INPUT_HEIGHT, INPUT_WIDTH, prepare
+from vision.quantize import quantize_classifier
 from vision.render import LABELS, STYLES, TileArt, render_crop
 
 #: Bumped whenever render.py changes what it draws, so an old cache is not reused.
@@ -355,6 +357,8 @@ def main(argv=None) -> int:
     }
     export(model, args.out, meta)
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) and {args.out.with_suffix('.json')}")
+    fast = quantize_classifier(args.out)
+    log(f"wrote {fast} ({fast.stat().st_size / 1e6:.2f} MB), the eight-bit copy the table runs")
     return 0
 
 

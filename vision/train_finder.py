@@ -461,6 +461,10 @@ def main(argv=None) -> int:
     settings.update(scene_version=SCENE_VERSION, flat_version=FLAT_VERSION, stride=STRIDE, channels=list(CHANNELS),
                     validation=result["scores"], train_seconds=round(result["seconds"]))
     export(result["model"], Path(args.out), settings)
+    from vision.quantize import quantize_finder
+
+    fast = quantize_finder(Path(args.out))
+    print(f"wrote {fast} ({fast.stat().st_size / 1e6:.2f} MB), the eight-bit copy the table runs")
     print(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in "
           f"{result['seconds'] / 60:.0f} min")
     return 0

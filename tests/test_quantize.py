@@ -1,0 +1,79 @@
+"""The eight-bit copies the table runs read the table as the trained float models do, and are
+what ``python -m vision.quantize`` makes of them."""
+import shutil
+
+import numpy as np
+import pytest
+
+from vision import classifier, finder
+from vision.quantize import int8_path
+
+
+def agreement(a, b, crops) -> float:
+    pa, pb = a.probabilities(crops), b.probabilities(crops)
+    return float((pa.argmax(axis=1) == pb.argmax(axis=1)).mean())
+
+
+@pytest.fixture(scope="module")
+def classifiers():
+    return (classifier.TileClassifier(classifier.TRAINED_MODEL, threads=1),
+            classifier.TileClassifier(threads=1))
+
+
+def test_the_table_runs_the_eight_bit_copies_of_the_trained_models():
+    assert classifier.DEFAULT_MODEL == int8_path(classifier.TRAINED_MODEL)
+    assert finder.DEFAULT_MODEL == int8_path(finder.TRAINED_MODEL)
+    for trained in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL):
+        # a quarter of the float model's bytes, give or take the head left in floats
+        assert int8_path(trained).stat().st_size < 0.3 * trained.stat().st_size
+
+
+def test_eight_bit_classifier_names_real_and_rendered_tiles_as_the_float_one(classifiers, shared_data):
+    from bench.vision import camerash_crops
+    from vision.render import TileArt, render_set
+
+    trained, fast = classifiers
+    crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 4, seed=7,
+                          backgrounds="holdout")
+    assert agreement(trained, fast, crops) == 1.0
+    real, _ = camerash_crops(shared_data)
+    # 1 of the 541 real crops is read otherwise (measured); a few would still be noise
+    assert agreement(trained, fast, real) >= 0.99
+
+
+def test_eight_bit_finder_finds_the_tiles_the_float_one_finds(shared_data):
+    from bench.vision import full_table_frame
+    from vision.sources import read_image
+
+    trained, fast = finder.TileFinder(finder.TRAINED_MODEL, threads=1), finder.TileFinder(threads=1)
+    frame, cal = full_table_frame()
+    top = cal.warp(frame)
+    photo = read_image(shared_data / "photos" / "camerash" / "raw-images" / "10.jpg")
+    for a, b in ((finder.find_tiles_topdown(top, cal.px_per_mm, trained),
+                  finder.find_tiles_topdown(top, cal.px_per_mm, fast)),
+                 (finder.find_tiles_photo(photo, finder=trained), finder.find_tiles_photo(photo, finder=fast))):
+        assert len(a.tiles) > 100
+        same = finder.match_boxes([t.quad for t in b.tiles], [t.quad for t in a.tiles], iou=0.8)
+        assert same["fn"] == same["fp"] == 0
+
+
+def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifiers, shared_data):
+    """Quantizing is deterministic (fixed calibration renders), so anyone can check that the
+    fast models are the trained ones and nothing else."""
+    pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
+    from bench.vision import full_table_frame
+    from vision.quantize import quantize_classifier, quantize_finder
+    from vision.render import TileArt, render_set
+
+    for model in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL):
+        shutil.copy(model, tmp_path / model.name)
+        shutil.copy(model.with_suffix(".json"), tmp_path / model.with_suffix(".json").name)
+    remade = classifier.TileClassifier(quantize_classifier(tmp_path / classifier.TRAINED_MODEL.name), threads=1)
+    crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
+                          backgrounds="holdout")
+    assert np.allclose(remade.probabilities(crops), classifiers[1].probabilities(crops), atol=1e-4)
+
+    remade_finder = finder.TileFinder(quantize_finder(tmp_path / finder.TRAINED_MODEL.name), threads=1)
+    frame, cal = full_table_frame()
+    small = np.ascontiguousarray(cal.warp(frame)[:640, :640])
+    assert np.allclose(remade_finder.maps(small), finder.TileFinder(threads=1).maps(small), atol=1e-4)
