@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
@@ -57,6 +58,39 @@ def head_nodes(model_path: Path, output: str) -> list[str]:
     return names
 
 
+def add_not_subtract(model_path: Path) -> int:
+    """Rewrite ``x - c`` (c a constant) as ``x + (-c)`` in the model file; returns how many.
+
+    The same sum, but onnxruntime adds eight-bit tensors and does not subtract them: the
+    finder's input scaling (``x / 64 - 2``) was otherwise run in floats over every pixel,
+    with a conversion each way (1.3 ms of its 16 here, and the same outputs to the bit)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(model_path))
+    graph = model.graph
+    initial = {t.name: t for t in graph.initializer}
+    constant = {n.output[0]: n for n in graph.node if n.op_type == "Constant"}
+    uses = Counter(name for node in graph.node for name in node.input)
+    done = 0
+    for node in graph.node:
+        if node.op_type != "Sub" or uses[node.input[1]] != 1:
+            continue
+        name = node.input[1]
+        if name in initial:
+            tensor = initial[name]
+        elif name in constant and constant[name].attribute[0].name == "value":
+            tensor = constant[name].attribute[0].t
+        else:
+            continue
+        tensor.CopyFrom(numpy_helper.from_array(-numpy_helper.to_array(tensor), tensor.name))
+        node.op_type = "Add"
+        done += 1
+    if done:
+        onnx.save(model, str(model_path))
+    return done
+
+
 def quantize(src: Path, dst: Path, input_name: str, output_name: str,
              batches: Iterable[np.ndarray], how: dict) -> Path:
     """Write ``dst``, the eight-bit copy of ``src`` calibrated on ``batches`` (float32 arrays
@@ -87,6 +121,7 @@ def quantize(src: Path, dst: Path, input_name: str, output_name: str,
         # folds constants and records shapes, which quantization reads; the finder's input
         # size is free, so only onnx's own shape inference applies
         quant_pre_process(str(src), str(prepared), skip_symbolic_shape=True)
+        add_not_subtract(prepared)
         quantize_static(str(prepared), str(dst), Batches(), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8,
                         weight_type=QuantType.QInt8,
