@@ -50,6 +50,26 @@ def test_warped_view_is_top_down_at_the_scale(camera_view):
     assert np.allclose(centre, [30, 30], atol=3)
 
 
+def test_every_frame_is_warped_as_the_perspective_says_even_after_recalibrating(camera_view):
+    """The view's pixel places are worked out once per calibration and reused; a table that is
+    calibrated again (or shown at another scale) must not keep the old places."""
+    image, _ = camera_view
+    cal = calibrate(image, LAYOUT, px_per_mm=1.0)
+
+    def exact():
+        return cv2.warpPerspective(image, cal.topdown_matrix(), cal.topdown_size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+    for _ in range(2):
+        diff = np.abs(cal.warp(image).astype(int) - exact())
+        assert diff.max() <= 8 and diff.mean() < 0.5
+    cal.px_per_mm = 2.0
+    assert cal.warp(image).shape[:2] == (1600, 1600)
+    assert np.abs(cal.warp(image).astype(int) - exact()).mean() < 0.5
+    cal.homography = np.array([[1.0, 0, 5], [0, 1, 0], [0, 0, 1]]) @ cal.homography   # 5 mm over
+    assert np.abs(cal.warp(image).astype(int) - exact()).mean() < 0.5
+
+
 def test_a_marker_laid_turned_still_calibrates(camera_view):
     image, _ = camera_view
     found = detect_markers(image)
