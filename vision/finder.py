@@ -22,6 +22,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -53,16 +54,28 @@ ASPECT = TILE_H_MM / TILE_W_MM
 class FoundTile:
     """A tile found in a picture: ``box`` (x1, y1, x2, y2) the upright box around it, ``across``
     when its length lies left-right, ``crop`` its face turned upright (BGR), ``quad`` its
-    outline (4 x 2 corners; it may be upside down) and ``score`` the finder's confidence."""
+    outline (4 x 2 corners; it may be upside down) and ``score`` the finder's confidence.
+
+    ``face`` is the crop, or what cuts it: the learned finder cuts a face the first time its
+    ``crop`` is asked for, from the picture it was given (which must not be drawn on before),
+    because a table's tracker reads only the tiles in its zones (a full table: 96 of 165, the
+    walls are the rest)."""
 
     box: tuple[int, int, int, int]
     across: bool
-    crop: np.ndarray = field(repr=False)
+    face: np.ndarray | Callable[[], np.ndarray] = field(repr=False)
     quad: np.ndarray | None = field(default=None, repr=False)
     score: float = 1.0
 
     @property
+    def crop(self) -> np.ndarray:
+        if callable(self.face):
+            self.face = self.face()
+        return self.face
+
+    @functools.cached_property
     def centre(self) -> tuple[float, float]:
+        # kept: sorting rows and placing tiles in zones ask for it some 500 times a frame
         if self.quad is not None:
             c = self.quad.mean(axis=0)
             return float(c[0]), float(c[1])
@@ -293,7 +306,8 @@ class TileFinder:
             x2, y2 = np.ceil(q.max(axis=0)).astype(int)
             box = (max(int(x1), 0), max(int(y1), 0), min(int(x2), W), min(int(y2), H))
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            tiles.append(FoundTile(box, across, cut_upright(src, sb), q, round(b.score, 3)))
+            tiles.append(FoundTile(box, across, functools.partial(cut_upright, src, sb), q,
+                                   round(b.score, 3)))
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
         occluded = cv2.resize((hand > 0.5).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
         return Finding(order_rows(tiles), occluded)
@@ -354,11 +368,10 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
 def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:
     """Rows top to bottom (a tile joins a row when its centre is within half a tile height
     of the row's), left to right within each row."""
-    centres = {id(t): t.centre for t in tiles}   # a quad's mean, once per tile
     rows: list[list[FoundTile]] = []
     row_sum = 0.0                                 # of the centre heights in rows[-1]
-    for t in sorted(tiles, key=lambda t: centres[id(t)][1]):
-        cy = centres[id(t)][1]
+    for t in sorted(tiles, key=lambda t: t.centre[1]):
+        cy = t.centre[1]
         half = (t.box[3] - t.box[1]) / 2
         if rows and abs(row_sum / len(rows[-1]) - cy) < half:
             rows[-1].append(t)
@@ -366,4 +379,4 @@ def order_rows(tiles: list[FoundTile]) -> list[FoundTile]:
         else:
             rows.append([t])
             row_sum = cy
-    return [t for row in rows for t in sorted(row, key=lambda t: centres[id(t)][0])]
+    return [t for row in rows for t in sorted(row, key=lambda t: t.centre[0])]
