@@ -250,7 +250,7 @@ def full_table_frame():
     return frame, calibrate(frame)
 
 
-def frame_timing(frame, cal, threads: int, repeats: int = 15, learned: bool = True,
+def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
                  model: Path | None = None, finder_model: Path | None = None) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
