@@ -117,6 +117,23 @@ class Box:
                          c + u * hw + v * hl, c - u * hw + v * hl], np.float32)
 
 
+def outlines(boxes: list[Box]) -> np.ndarray:
+    """Every box's :attr:`Box.quad` (N x 4 x 2) in one go: a full table has some 170 boxes,
+    and one at a time their outlines took some 3 ms of every frame here (six times as long
+    on a Pi)."""
+    if not boxes:
+        return np.zeros((0, 4, 2), np.float32)
+    angle = np.array([b.angle for b in boxes])
+    c = np.array([b.centre for b in boxes], np.float64)
+    v = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    down = (v[:, 1] < -1e-9) | ((np.abs(v[:, 1]) <= 1e-9) & (v[:, 0] < 0))
+    v[down] *= -1   # as Box.axes: v points down the picture (or right)
+    u = np.stack([v[:, 1], -v[:, 0]], axis=1)
+    hw = u * np.array([b.width / 2 for b in boxes])[:, None]
+    hl = v * np.array([b.length / 2 for b in boxes])[:, None]
+    return np.stack([c - hw - hl, c + hw - hl, c + hw + hl, c - hw + hl], axis=1).astype(np.float32)
+
+
 def decode(maps: np.ndarray, scale: float = 1.0, threshold: float = 0.3,
            max_tiles: int = 600) -> list[Box]:
     """Boxes from the network's output (channels x h x w), in picture pixels divided by
@@ -299,15 +316,14 @@ class TileFinder:
         else:
             shrink = 1.0
         tiles = []
-        for b in boxes:
-            q = b.quad
+        quads = outlines(boxes)
+        lows = np.maximum(np.floor(quads.min(axis=1)), 0).astype(int).tolist()
+        highs = np.minimum(np.ceil(quads.max(axis=1)), [W, H]).astype(int).tolist()
+        for b, q, (x1, y1), (x2, y2) in zip(boxes, quads, lows, highs):
             sb = Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
-            x1, y1 = np.floor(q.min(axis=0)).astype(int)
-            x2, y2 = np.ceil(q.max(axis=0)).astype(int)
-            box = (max(int(x1), 0), max(int(y1), 0), min(int(x2), W), min(int(y2), H))
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            tiles.append(FoundTile(box, across, functools.partial(cut_upright, src, sb), q,
-                                   round(b.score, 3)))
+            tiles.append(FoundTile((x1, y1, x2, y2), across, functools.partial(cut_upright, src, sb),
+                                   q, round(b.score, 3)))
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
         occluded = cv2.resize((hand > 0.5).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
         return Finding(order_rows(tiles), occluded)
