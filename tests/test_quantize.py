@@ -77,3 +77,26 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
     frame, cal = full_table_frame()
     small = np.ascontiguousarray(cal.warp(frame)[:640, :640])
     assert np.allclose(remade_finder.maps(small), finder.TileFinder(threads=1).maps(small), atol=1e-4)
+
+
+def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):
+    from vision import quantize
+
+    missing = tmp_path / "tiles.onnx"
+    with pytest.raises(SystemExit) as stop:
+        quantize.main(["--classifier", str(missing), "--finder", ""])
+    assert str(stop.value) == f"no float model to quantize at {missing}"
+    assert not quantize.int8_path(missing).exists()
+
+
+def test_quantizing_a_file_that_is_no_model_is_one_line(tmp_path):
+    pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
+    from vision import quantize
+
+    broken = tmp_path / "finder.onnx"
+    broken.write_bytes(b"not a network")
+    with pytest.raises(SystemExit) as stop:
+        quantize.main(["--classifier", "", "--finder", str(broken)])
+    message = str(stop.value)
+    assert message.startswith(f"{broken}: not a model that can be quantized (") and "\n" not in message
+    assert not quantize.int8_path(broken).exists()

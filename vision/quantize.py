@@ -10,7 +10,7 @@ per output channel, activations by the ranges they take on a fixed set of calibr
 rendered from seed 0 (the training scenes' kind), so the same float model always gives the
 same copy. The training scripts end by calling :func:`quantize_classifier` and
 :func:`quantize_finder`; this command does the same for a float model already made. The
-``onnx`` package (the ``train`` extra) is needed here, not on the table.
+``onnx`` package (the ``train`` and ``test`` extras) is needed here, not on the table.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -92,9 +92,9 @@ def add_not_subtract(model_path: Path) -> int:
 
 
 def quantize(src: Path, dst: Path, input_name: str, output_name: str,
-             batches: Iterable[np.ndarray], how: dict) -> Path:
-    """Write ``dst``, the eight-bit copy of ``src`` calibrated on ``batches`` (float32 arrays
-    as the network's input ``input_name`` takes them) with the layers that make
+             batches: Callable[[], Iterable[np.ndarray]], how: dict) -> Path:
+    """Write ``dst``, the eight-bit copy of ``src`` calibrated on what ``batches()`` gives
+    (float32 arrays as the network's input ``input_name`` takes them) with the layers that make
     ``output_name`` left in floats (:func:`head_nodes`), and ``dst``'s JSON: ``src``'s with
     ``quantized`` (``how``, plus the format) added."""
     try:
@@ -109,7 +109,7 @@ def quantize(src: Path, dst: Path, input_name: str, output_name: str,
 
     class Batches(CalibrationDataReader):
         def __init__(self):
-            self.it = iter(batches)
+            self.it = iter(batches())
 
         def get_next(self):
             x = next(self.it, None)
@@ -126,6 +126,10 @@ def quantize(src: Path, dst: Path, input_name: str, output_name: str,
                         per_channel=True, activation_type=QuantType.QUInt8,
                         weight_type=QuantType.QInt8,
                         nodes_to_exclude=head_nodes(prepared, output_name))
+    except Exception as exc:   # onnx and onnxruntime raise their own types for a bad file
+        dst.unlink(missing_ok=True)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RefereeError(f"{src}: not a model that can be quantized ({first})") from None
     finally:
         prepared.unlink(missing_ok=True)
     meta_src = src.with_suffix(".json")
@@ -160,13 +164,13 @@ def finder_batches(scenes: int = FINDER_CALIBRATION_SCENES, seed: int = CALIBRAT
 
 def quantize_classifier(src: Path, per_label: int = CLASSIFIER_CALIBRATION_PER_LABEL) -> Path:
     """The classifier at ``src`` quantized beside it (see :func:`int8_path`)."""
-    return quantize(src, int8_path(src), "crops", "logits", classifier_batches(per_label),
+    return quantize(src, int8_path(src), "crops", "logits", lambda: classifier_batches(per_label),
                     {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"})
 
 
 def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES) -> Path:
     """The finder at ``src`` quantized beside it (see :func:`int8_path`)."""
-    return quantize(src, int8_path(src), "image", "maps", finder_batches(scenes),
+    return quantize(src, int8_path(src), "image", "maps", lambda: finder_batches(scenes),
                     {"calibration": f"{scenes} rendered scenes and {scenes} of the flat table, "
                                     f"seed {CALIBRATION_SEED}"})
 
