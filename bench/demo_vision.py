@@ -1,7 +1,7 @@
 """Does the demo's camera read every discard? The first real Tenhou game, discard by discard,
 drawn into rendered top-down table frames and read by the real tracker, finder and classifier.
 
-    python bench/demo_vision.py [--game PATH.mjlog] [--limit N]
+    python bench/demo_vision.py [--game PATH.mjlog] [--limit N] [--finder vision/models/finder-int8.onnx]
 
 As the demo's simulated camera does: each discard is added to its pond and the frame rendered
 (as many frames as the tracker needs to believe a tile), a called tile is taken from its pond,
@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._results import write_results  # noqa: E402
+from referee.errors import RefereeError  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 
 
@@ -28,6 +29,9 @@ def main(argv=None) -> int:
     p.add_argument("--game", type=Path, default=None,
                    help="a Tenhou mjlog (default: the first of ../shared/data/tenhou/mjlog)")
     p.add_argument("--limit", type=int, default=None, help="stop after this many discards")
+    p.add_argument("--finder", type=Path, default=None,
+                   help="read the frames with this learned finder (.onnx) instead of the "
+                        "felt-colour finder the demo uses")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
@@ -46,6 +50,13 @@ def main(argv=None) -> int:
         raise SystemExit("the tile art is missing (../shared/data/tiles): nothing to render")
     camera = SimulatedCamera(speed=1.0)
     tracker = camera.tracker
+    if args.finder is not None:
+        from vision.finder import TileFinder
+
+        try:
+            tracker.finder = TileFinder(args.finder, threads=1)
+        except RefereeError as exc:
+            raise SystemExit(f"bench/demo_vision.py: {exc}")
     events = import_log(game).events
     read = missed = 0
     false: list[dict] = []
@@ -89,7 +100,8 @@ def main(argv=None) -> int:
         print(f"  false report: {e}")
     seconds = time.monotonic() - t0
     results = {"game": game.name, "discards": read + missed, "discards_read": read,
-               "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1)}
+               "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1),
+               "finder": str(args.finder) if args.finder else "felt-colour"}
     print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "
           f"{len(false)} false reports ({seconds:.0f} s)")
     write_results("demo_vision", results, args.out)

@@ -296,3 +296,37 @@ def test_a_closed_kan_with_face_down_ends_is_an_ankan(shared_data, shown, tiles)
     assert [(e["type"], e["seat"], e["kind"]) for e in got] == [("meld", 2, "ankan")]
     assert sorted(got[0]["tiles"]) == sorted(tiles)
     assert "from" not in got[0] and "called" not in got[0]
+
+
+def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
+    """The calibrated view goes to the felt-colour finder unless a learned one is given; given
+    one, every tile the tracker believes is one that finder found."""
+    import numpy as np
+
+    from vision.finder import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)
+    x1, y1, x2, y2 = (round(v * 2.0) for v in pond.rect)
+    box = (x1 + 10, y1 + 10, x1 + 10 + 52, y1 + 10 + 70)
+
+    class Finder:
+        calls = 0
+
+        def find(self, image, scale, quick_shrink=False):
+            Finder.calls += 1
+            quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+            return Finding([FoundTile(box, False, np.full((70, 52, 3), 230, np.uint8), quad)],
+                           np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        def classify(self, crops):
+            return [("5p", 0.99) for _ in crops]
+
+    blank = np.full((1600, 1600, 3), (40, 110, 40), np.uint8)   # bare felt: nothing to find
+    felt = TableTracker(zones, Reader(), px_per_mm=2.0)
+    assert [e for k in range(4) for e in felt.update(blank, k * 100_000_000)] == []
+    learned = TableTracker(zones, Reader(), px_per_mm=2.0, finder=Finder())
+    got = [e for k in range(4) for e in learned.update(blank, k * 100_000_000)]
+    assert Finder.calls == 4
+    assert [(e["type"], e["seat"], e["tile"]) for e in got] == [("discard", 0, "5p")]

@@ -94,11 +94,13 @@ class TableTracker:
     ``min_confidence``: sightings the classifier is less sure of are not counted.
     ``report_first_dora``: the first indicator of a hand belongs to its ``hand_start``; it is
     kept in ``first_dora`` and reported as a ``dora`` event only when this is True.
+    ``finder``: a :class:`vision.finder.TileFinder` to find the tiles of each frame with
+    (None: the felt-colour finder, which reads the simulated table better; vision/README.md).
     """
 
     def __init__(self, zones: list[Zone], classifier, px_per_mm: float = 2.0,
                  stable_frames: int = 3, gone_frames: int = 3, min_confidence: float = 0.3,
-                 report_first_dora: bool = False):
+                 report_first_dora: bool = False, finder=None):
         self.zones = list(zones)
         self.classifier = classifier
         self.px_per_mm = float(px_per_mm)
@@ -106,6 +108,7 @@ class TableTracker:
         self.gone_frames = int(gone_frames)
         self.min_confidence = float(min_confidence)
         self.report_first_dora = report_first_dora
+        self.finder = finder
         #: ``onset(rect_mm, t_ns) -> t_ns | None``: the first frame that showed a place as it
         #: looked at ``t_ns`` (:meth:`vision.change.ChangeDetector.onset`); a new tile is
         #: stamped with it rather than with the frame recognition happened to run on.
@@ -137,7 +140,7 @@ class TableTracker:
         self.frames += 1
         ppm = self.px_per_mm
         if finding is None:
-            finding = find_tiles_topdown(frame, ppm)
+            finding = find_tiles_topdown(frame, ppm, self.finder)
         hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
                                                       np.uint8))
         candidates = []
