@@ -22,6 +22,8 @@ import numpy as np
 
 from referee.errors import RefereeError
 
+from .runtime import no_spinning
+
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 #: What ``python -m vision.train`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "tiles.onnx"
@@ -59,15 +61,6 @@ def prepare(crop: np.ndarray, width: int = INPUT_WIDTH, height: int = INPUT_HEIG
     shrink = w > width or h > height
     return cv2.resize(crop, (width, height),
                       interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-
-
-def no_spinning(opts) -> None:
-    """Let onnxruntime's threads sleep when a run ends instead of spinning for more work:
-    the finder's, the classifier's and OpenCV's threads take turns on the same few cores every
-    frame, and spinning ones took the next step's cores (a frame of a full table on two
-    threads: 159 ms spinning, 111 ms not)."""
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .classifier import no_spinning
+from .runtime import no_spinning
 from .zones import TILE_H_MM, TILE_W_MM
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
