@@ -269,7 +269,7 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
         t0 = time.perf_counter()
         top = cal.warp(frame)
         t1 = time.perf_counter()
-        finding = find_tiles_topdown(top, ppm, finder)
+        finding = find_tiles_topdown(top, ppm, finder, classifier.input_width)
         t2 = time.perf_counter()
         crops = [t.crop for t in finding.tiles if zone_at(zones, t.centre[0] / ppm, t.centre[1] / ppm)]
         classifier.classify(crops)

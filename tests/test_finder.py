@@ -285,3 +285,23 @@ def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
     assert kept == [id(b) for b in sure + [faint_tile, small_sure]]
     few = sure[:2] + [speck]            # too few sure tiles to judge a size by
     assert [id(b) for b in drop_stray_glints(few)] == [id(b) for b in few]
+
+
+def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
+    """Cut once at the classifier's width instead of cut full size and shrunk again: the same
+    tiles, narrower faces, and the classifier reads them as before."""
+    from bench.vision import full_table_frame
+    from vision.classifier import TileClassifier
+    from vision.finder import TileFinder
+
+    frame, cal = full_table_frame()
+    top = cal.warp(frame)
+    finder, classifier = TileFinder(threads=1), TileClassifier(threads=1)
+    full = find_tiles_topdown(top, cal.px_per_mm, finder)
+    narrow = find_tiles_topdown(top, cal.px_per_mm, finder, crop_width=classifier.input_width)
+    assert [t.box for t in narrow.tiles] == [t.box for t in full.tiles]
+    assert max(t.crop.shape[1] for t in full.tiles) > classifier.input_width
+    assert max(t.crop.shape[1] for t in narrow.tiles) == classifier.input_width
+    a = classifier.classify([t.crop for t in full.tiles])
+    b = classifier.classify([t.crop for t in narrow.tiles])
+    assert sum(x[0] == y[0] for x, y in zip(a, b)) >= 0.98 * len(a)

@@ -300,7 +300,8 @@ def test_a_closed_kan_with_face_down_ends_is_an_ankan(shared_data, shown, tiles)
 
 def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     """The calibrated view goes to the felt-colour finder unless a learned one is given; given
-    one, every tile the tracker believes is one that finder found."""
+    one, every tile the tracker believes is one that finder found, its face cut at the size
+    the classifier reads."""
     import numpy as np
 
     from vision.finder import Finding, FoundTile
@@ -312,14 +313,18 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
 
     class Finder:
         calls = 0
+        widths = set()
 
-        def find(self, image, scale, quick_shrink=False):
+        def find(self, image, scale, quick_shrink=False, crop_width=None):
             Finder.calls += 1
+            Finder.widths.add(crop_width)
             quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
             return Finding([FoundTile(box, False, np.full((70, 52, 3), 230, np.uint8), quad)],
                            np.zeros(image.shape[:2], np.uint8))
 
     class Reader:
+        input_width = 48
+
         def classify(self, crops):
             return [("5p", 0.99) for _ in crops]
 
@@ -329,4 +334,5 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     learned = TableTracker(zones, Reader(), px_per_mm=2.0, finder=Finder())
     got = [e for k in range(4) for e in learned.update(blank, k * 100_000_000)]
     assert Finder.calls == 4
+    assert Finder.widths == {48}   # faces cut once, at the size the classifier reads
     assert [(e["type"], e["seat"], e["tile"]) for e in got] == [("discard", 0, "5p")]

@@ -216,6 +216,7 @@ class EnrolledClassifier:
         self.path = Path(path) if path is not None else None
         self.labels = base.labels
         self.model_path = base.model_path
+        self.input_width = base.input_width
         feature = "embedding" if base.has_embedding else "logits"
         if tileset.adaptation is None or tileset.adaptation.feature != feature or \
                 tileset.model != model_fingerprint(base.model_path):

@@ -140,7 +140,9 @@ class TableTracker:
         self.frames += 1
         ppm = self.px_per_mm
         if finding is None:
-            finding = find_tiles_topdown(frame, ppm, self.finder)
+            # faces cut at the size the classifier reads them, where it says what that is
+            finding = find_tiles_topdown(frame, ppm, self.finder,
+                                         getattr(self.classifier, "input_width", None))
         hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
                                                       np.uint8))
         candidates = []
