@@ -179,7 +179,7 @@ def main(argv=None) -> int:
     from .classifier import TRAINED_MODEL
     from .finder import TRAINED_MODEL as TRAINED_FINDER
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m vision.quantize", description=__doc__.splitlines()[0])
     p.add_argument("--classifier", type=Path, default=TRAINED_MODEL, help="float classifier ('' to skip)")
     p.add_argument("--finder", type=Path, default=TRAINED_FINDER, help="float finder ('' to skip)")
     args = p.parse_args(argv)
