@@ -22,7 +22,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .runtime import no_spinning
+from .runtime import session_options
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 #: What ``python -m vision.train`` writes (float weights).
@@ -95,14 +95,10 @@ class TileClassifier:
             self.input_height = int(meta["input_height"])
         except (ValueError, KeyError, TypeError) as exc:
             raise RefereeError(f"{meta_path}: not a tile model description ({exc})") from None
-        opts = ort.SessionOptions()
-        if threads is not None:
-            if threads < 1:
-                raise RefereeError(f"threads must be at least 1, got {threads}")
-            opts.intra_op_num_threads = int(threads)
-            opts.inter_op_num_threads = 1
+        if threads is not None and threads < 1:
+            raise RefereeError(f"threads must be at least 1, got {threads}")
+        opts = session_options(threads)
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        no_spinning(opts)
         try:
             self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own types for corrupt files

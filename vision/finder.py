@@ -29,7 +29,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .runtime import no_spinning
+from .runtime import session_options
 from .zones import TILE_H_MM, TILE_W_MM
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -46,6 +46,8 @@ PHOTO_MAX_SIDE = 640
 #: wider or narrower is looked at again, scaled so they are about PHOTO_TILE_PX wide.
 PHOTO_TILE_RANGE = (14.0, 52.0)
 PHOTO_TILE_PX = 40.0
+#: The widest a face is cut (a big photo's tiles are shrunk to it).
+MAX_CROP_WIDTH = 96
 #: A face's length over its width, the shape every crop is cut to.
 ASPECT = TILE_H_MM / TILE_W_MM
 
@@ -111,10 +113,8 @@ class Box:
 
     @property
     def quad(self) -> np.ndarray:
-        u, v = self.axes
-        c, hw, hl = self.centre, self.width / 2, self.length / 2
-        return np.array([c - u * hw - v * hl, c + u * hw - v * hl,
-                         c + u * hw + v * hl, c - u * hw + v * hl], np.float32)
+        """Its outline, 4 x 2 (see :func:`outlines`)."""
+        return outlines([self])[0]
 
 
 def outlines(boxes: list[Box]) -> np.ndarray:
@@ -233,7 +233,8 @@ def match_boxes(found: list[np.ndarray], truth: list[np.ndarray],
     return {"tp": len(pairs), "fp": fp, "fn": len(truth) - len(pairs), "pairs": pairs}
 
 
-def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06, max_width: int = 96) -> np.ndarray:
+def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
+                max_width: int = MAX_CROP_WIDTH) -> np.ndarray:
     """The face of ``box`` turned upright and cut to a tile's proportions, with ``margin`` of
     its size around it (as the classifier was trained), at most ``max_width`` pixels wide."""
     u, v = box.axes
@@ -265,13 +266,9 @@ class TileFinder:
         if not path.is_file():
             raise RefereeError(f"tile finder model not found: {path} "
                                "(python -m vision.train_finder makes it)")
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = int(threads)
-            opts.inter_op_num_threads = 1
-        no_spinning(opts)
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(str(path), session_options(threads),
+                                                providers=["CPUExecutionProvider"])
         except Exception as exc:   # onnxruntime raises its own exception types
             raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
         self.input = self.session.get_inputs()[0].name
@@ -292,7 +289,7 @@ class TileFinder:
         than area averaging, which costs a calibrated view some 12 ms of every frame; the two
         differ by about half a grey level there, and the same tiles are found.
         ``crop_width``: cut faces at most this many pixels wide (None: as wide as they are, up
-        to 96), e.g. the classifier's input width, so a face is resampled once, not twice."""
+        to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice."""
         if image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise RefereeError(f"the finder needs a BGR picture, got shape {image.shape}")
         H, W = image.shape[:2]
@@ -312,7 +309,7 @@ class TileFinder:
         src = image
         # crop from a picture no finer than the crops need: a big photo is shrunk once
         widths = [b.width for b in boxes]
-        shrink = 96.0 / np.median(widths) if widths else 1.0
+        shrink = MAX_CROP_WIDTH / np.median(widths) if widths else 1.0
         if shrink < 0.7:
             src = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         else:
@@ -324,7 +321,7 @@ class TileFinder:
         for b, q, (x1, y1), (x2, y2) in zip(boxes, quads, lows, highs):
             sb = Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            cut = functools.partial(cut_upright, src, sb, max_width=crop_width or 96)
+            cut = functools.partial(cut_upright, src, sb, max_width=crop_width or MAX_CROP_WIDTH)
             tiles.append(FoundTile((x1, y1, x2, y2), across, cut, q, round(b.score, 3)))
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
         occluded = cv2.resize((hand > 0.5).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
