@@ -310,7 +310,7 @@ def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
 def test_a_whole_table_from_a_seat_has_its_far_tiles_found_too(shared_data):
     """A table photographed from a seat shows its far side small: those tiles are looked for
     again at twice the scale, and most face-up tiles are found, with little else taken for
-    a tile (without the second look 158 of these 209 are found)."""
+    a tile (without the second look 166 of these 209 are found)."""
     from vision.render import TileArt
     from vision.scene import POSITIVE, FaceBank, render_scene
     bank = FaceBank(TileArt())     # its own: a bank's designs depend on what drew from it before

@@ -428,7 +428,7 @@ def parse_args(argv=None):
     p.add_argument("--flat-scenes", type=int, default=2400,
                    help="scenes of the simulated camera's flat table (vision.flat_scene)")
     p.add_argument("--val-scenes", type=int, default=300)
-    p.add_argument("--steps", type=int, default=4000)
+    p.add_argument("--steps", type=int, default=8000)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=0)
