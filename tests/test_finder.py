@@ -329,3 +329,12 @@ def test_a_whole_table_from_a_seat_has_its_far_tiles_found_too(bank):
     assert faces == 209
     assert found / faces >= 0.85
     assert tp / (tp + fp) >= 0.9
+
+
+@pytest.mark.parametrize("threads", [0, -2])
+def test_the_finder_says_in_one_line_that_threads_must_be_positive(threads):
+    from referee.errors import RefereeError
+    from vision.finder import TileFinder
+
+    with pytest.raises(RefereeError, match=f"threads must be at least 1, got {threads}$"):
+        TileFinder(threads=threads)

@@ -95,8 +95,6 @@ class TileClassifier:
             self.input_height = int(meta["input_height"])
         except (ValueError, KeyError, TypeError) as exc:
             raise RefereeError(f"{meta_path}: not a tile model description ({exc})") from None
-        if threads is not None and threads < 1:
-            raise RefereeError(f"threads must be at least 1, got {threads}")
         opts = session_options(threads)
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         try:

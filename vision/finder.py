@@ -278,9 +278,9 @@ class TileFinder:
         if not path.is_file():
             raise RefereeError(f"tile finder model not found: {path} "
                                "(python -m vision.train_finder makes it)")
+        opts = session_options(threads)
         try:
-            self.session = ort.InferenceSession(str(path), session_options(threads),
-                                                providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:   # onnxruntime raises its own exception types
             raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
         self.input = self.session.get_inputs()[0].name
