@@ -151,12 +151,64 @@ def test_reads_real_photographed_tiles(clf, shared_data):
     crops, truth = camerash_crops(shared_data)
     assert len(truth) == 541
     pred = [label for label, _ in clf.classify(crops)]
-    assert sum(p == t for p, t in zip(pred, truth)) / len(truth) >= 0.93
+    # 0.9556 measured; read once each, without the half-turned second look, 0.9445
+    assert sum(p == t for p, t in zip(pred, truth)) / len(truth) >= 0.95
     # every suit and the honours: Hong Kong winds and dragons are drawn quite unlike the art
     # the model learned, and must still be read
     for suit in "mpsz":
         mine = [(p, t) for p, t in zip(pred, truth) if t[1] == suit]
         assert sum(p == t for p, t in mine) / len(mine) >= 0.9, suit
+
+
+def test_a_doubtful_real_tile_is_read_turned_half_round_too(shared_data):
+    """The finder's box does not know a tile's top from its bottom: a crop the net doubts is
+    read again the other way up, and on real tiles of other sets' designs (the birds of 1s,
+    the 九 of 9m) that second look names more of them right."""
+    from bench.vision import camerash_crops
+
+    crops, truth = camerash_crops(shared_data)
+    once = TileClassifier(threads=1, half_turn_below=0)
+    twice = TileClassifier(threads=1)
+    right_once = sum(p == t for (p, _), t in zip(once.classify(crops), truth))
+    right_twice = sum(p == t for (p, _), t in zip(twice.classify(crops), truth))
+    assert right_twice >= right_once + 4, (right_once, right_twice)   # 511 -> 517 measured
+
+
+def test_only_crops_read_with_doubt_get_the_second_look():
+    """Sure readings stay as they were (a frame costs little more); a doubtful one becomes the
+    average of its reading and that of the same crop turned half round."""
+    from vision.classifier import read_both_ways
+
+    seen = []
+
+    def read(crops):
+        # "1m" when the crop's top half is the bright one, else "2m"; crop 0 is sure of it
+        seen.append(len(crops))
+        p = np.zeros((len(crops), 3), np.float32)
+        for k, c in enumerate(crops):
+            top = c[: c.shape[0] // 2].mean() > c[c.shape[0] // 2:].mean()
+            sure = c[0, 0, 1] == 7
+            p[k] = ([0.95, 0.05, 0] if top else [0.05, 0.95, 0]) if sure else \
+                ([0.6, 0.1, 0.3] if top else [0.1, 0.3, 0.6])
+        return p
+
+    bright_top = np.zeros((8, 6, 3), np.uint8)
+    bright_top[:4] = 200
+    sure = bright_top.copy()
+    sure[0, 0, 1] = 7
+    p = read_both_ways(read, [sure, bright_top], below=0.9)
+    assert seen == [2, 1]                        # only the doubtful crop was read again
+    assert np.allclose(p[0], [0.95, 0.05, 0])
+    assert np.allclose(p[1], [0.35, 0.2, 0.45])  # its turned reading weighs as much as its own
+    seen.clear()
+    read_both_ways(read, [sure], below=0.9)
+    assert seen == [1]
+
+
+@pytest.mark.parametrize("below", [-0.1, 1.5])
+def test_a_half_turn_threshold_outside_0_to_1_is_one_line(below):
+    with pytest.raises(RefereeError, match=f"half_turn_below must be between 0 and 1, got {below}"):
+        TileClassifier(threads=1, half_turn_below=below)
 
 
 def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading(tmp_path):
