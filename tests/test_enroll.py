@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee.cli import main
-from vision.classifier import TileClassifier
+from vision.classifier import HALF_TURN_BELOW, TileClassifier
 from vision.sheet import A4_PAGES, PLACE_CODES, SheetLayout, read_sheet, render_sheet
 from vision.sheet_photo import _paste, sheet_photo, sprite_drawer
 from vision.synthetic import tile_face
@@ -91,6 +91,28 @@ def test_a_set_fitted_with_another_model_is_fitted_again(enrolled, model):
     assert clf.tileset.model != "0" * 64
     crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
+def test_an_enrolled_set_reads_a_doubtful_tile_turned_half_round_too(enrolled):
+    """As the shipped model does (vision.classifier.read_both_ways): a crop the enrolled set
+    reads with doubt gets the average of its reading and the turned crop's; a sure one is
+    left as it was."""
+    clf = load_classifier(enrolled)
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    # half of each face hidden under grey card: some readings become doubtful
+    crops += [np.where(np.arange(c.shape[0])[:, None, None] < c.shape[0] // 2, c, 128).astype(np.uint8)
+              for c in crops]
+    shown = clf.probabilities(crops)
+    clf.base.half_turn_below = 0.0
+    try:
+        once = clf.probabilities(crops)
+        turned = clf.probabilities([np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
+    finally:
+        clf.base.half_turn_below = HALF_TURN_BELOW
+    doubt = once.max(axis=1) < HALF_TURN_BELOW
+    assert 3 <= doubt.sum() < len(crops), doubt.sum()
+    assert np.allclose(shown[~doubt], once[~doubt])
+    assert np.allclose(shown[doubt], (once[doubt] + turned[doubt]) / 2, atol=1e-5)
 
 
 def test_enroll_clear_goes_back_to_the_shipped_model(tmp_path, enrolled):

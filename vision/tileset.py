@@ -27,7 +27,7 @@ from referee.errors import RefereeError
 
 from .adapt import Adaptation, adapted_probabilities, features, fit_prototypes, \
     model_fingerprint
-from .classifier import TileClassifier
+from .classifier import TileClassifier, read_both_ways
 
 log = logging.getLogger(__name__)
 
@@ -230,8 +230,12 @@ class EnrolledClassifier:
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32)
         a = self.tileset.adaptation
-        logits, feats, _ = features(self.base, a.shown(crops))
-        return adapted_probabilities(logits, feats, a)
+
+        def read(cs):
+            logits, feats, _ = features(self.base, a.shown(cs))
+            return adapted_probabilities(logits, feats, a)
+        # as the shipped model reads: a doubtful crop is read turned half round too
+        return read_both_ways(read, crops, self.base.half_turn_below)
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         p = self.probabilities(crops)
