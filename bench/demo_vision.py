@@ -1,14 +1,15 @@
 """Does the demo's camera read every discard? The first real Tenhou game, discard by discard,
 drawn into rendered top-down table frames and read by the real tracker, finder and classifier.
 
-    python bench/demo_vision.py [--game PATH.mjlog] [--limit N] [--finder vision/models/finder-int8.onnx]
+    python bench/demo_vision.py [--game PATH.mjlog] [--limit N] [--finder MODEL.onnx | --finder felt]
 
 As the demo's simulated camera does: each discard is added to its pond and the frame rendered
 (as many frames as the tracker needs to believe a tile), a called tile is taken from its pond,
 a new hand clears the table. A discard is *read* when the tracker reports it (the right seat,
 tile and riichi flag), *missed* when it does not, and any other report is *false*. Prints the
 figures and writes bench/results/demo_vision.json (``discards_read``, ``discards_missed``,
-``false_reports``).
+``false_reports``). The frames are read as the demo reads them, by the shipped learned finder,
+unless ``--finder`` names another model or ``felt`` (the felt-colour finder).
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ def main(argv=None) -> int:
     p.add_argument("--game", type=Path, default=None,
                    help="a Tenhou mjlog (default: the first of ../shared/data/tenhou/mjlog)")
     p.add_argument("--limit", type=int, default=None, help="stop after this many discards")
-    p.add_argument("--finder", type=Path, default=None,
-                   help="read the frames with this learned finder (.onnx) instead of the "
-                        "felt-colour finder the demo uses")
+    p.add_argument("--finder", default=None,
+                   help="read the frames with this learned finder (.onnx), or with the "
+                        "felt-colour finder ('felt'), instead of the shipped finder the demo uses")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
@@ -50,13 +51,16 @@ def main(argv=None) -> int:
         raise SystemExit("the tile art is missing (../shared/data/tiles): nothing to render")
     camera = SimulatedCamera(speed=1.0)
     tracker = camera.tracker
-    if args.finder is not None:
+    if args.finder == "felt":
+        tracker.finder = None
+    elif args.finder is not None:
         from vision.finder import TileFinder
 
         try:
             tracker.finder = TileFinder(args.finder, threads=1)
         except RefereeError as exc:
             raise SystemExit(f"bench/demo_vision.py: {exc}")
+    used = "felt-colour" if tracker.finder is None else str(tracker.finder.model_path)
     events = import_log(game).events
     read = missed = 0
     false: list[dict] = []
@@ -101,7 +105,7 @@ def main(argv=None) -> int:
     seconds = time.monotonic() - t0
     results = {"game": game.name, "discards": read + missed, "discards_read": read,
                "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1),
-               "finder": str(args.finder) if args.finder else "felt-colour"}
+               "finder": used}
     print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "
           f"{len(false)} false reports ({seconds:.0f} s)")
     write_results("demo_vision", results, args.out)

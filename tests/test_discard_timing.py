@@ -11,6 +11,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from referee.errors import RefereeError
 from vision.change import ChangeDetector, topdown_to_table
 from vision.schedule import RecognitionScheduler
 from vision.synthetic import ArtClassifier, Hand, TableState, overlay, pond_slot, render_state
@@ -303,15 +304,24 @@ def test_change_detector_onset_and_settle():
     assert det.changed_zones() == set() and det.first_change() is None
 
 
-def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_path):
+@pytest.mark.parametrize("finder", [None, "learned", "felt"])
+def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_path, monkeypatch,
+                                                              finder):
     # the stand-in classifier needs the shared tile art: placeholder faces look alike
     """The whole camera path: a recording of camera pictures (not top-down), the calibration
-    from the table's markers, change detection on the pictures, the zones warped one by one."""
+    from the table's markers, change detection on the pictures, the zones warped one by one
+    and their tiles found by the learned finder, or by the felt-colour one when the config's
+    ``[camera] finder`` asks for it."""
     import cv2
 
     from vision.calibration import calibrate, save_to_config
+    from vision.finder import TileFinder
     from vision.service_feed import camera_feed
     from vision.synthetic import render_camera
+
+    looks = []
+    find = TileFinder.find
+    monkeypatch.setattr(TileFinder, "find", lambda self, *a, **k: looks.append(1) or find(self, *a, **k))
 
     film = Film(_table())
     film.still(3)
@@ -327,9 +337,11 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
         picture = pictures[key]
         cv2.imwrite(str(folder / f"{i:03d}.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
     config = tmp_path / "table.toml"
-    config.write_text(f'[camera]\nsource = "{folder}"\nthreads = 1\n')
+    config.write_text(f'[camera]\nsource = "{folder}"\nthreads = 1\n' +
+                      (f'finder = "{finder}"\n' if finder else ""))
     save_to_config(calibrate(picture), config)
     feed = list(camera_feed(config))
+    assert bool(looks) == (finder != "felt")
     discards = [e for _, events in feed for e in events if e["type"] == "discard"]
     starts = [e for e in discards if e["tile"] == "9s"]
     assert len(starts) == 1
@@ -340,6 +352,15 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
     t0 = min(e["t"] for e in discards)
     assert starts[0]["t"] - t0 == pytest.approx(landed * 0.1, abs=1e-6)
     assert len(discards) == 1 + sum(len(p) for p in _table().ponds)
+
+
+def test_a_finder_the_service_does_not_know_is_one_line():
+    from vision.service_feed import table_finder
+
+    with pytest.raises(RefereeError) as err:
+        table_finder("table.toml", {"finder": "sideways"})
+    assert str(err.value) == ("config table.toml: [camera] finder must be one of learned, felt, "
+                              "got 'sideways'")
 
 
 def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does():

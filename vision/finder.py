@@ -284,6 +284,7 @@ class TileFinder:
         except Exception as exc:   # onnxruntime raises its own exception types
             raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
         self.input = self.session.get_inputs()[0].name
+        self.model_path = path
         self.threshold = float(threshold)
         settings = path.with_suffix(".json")
         self.settings = json.loads(settings.read_text()) if settings.is_file() else {}
@@ -350,11 +351,10 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
                        crop_width: int | None = None) -> Finding:
     """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
 
-    With ``finder`` the learned finder reads it. Without, the felt-colour finder
-    (:mod:`vision.felt_finder`) does, for now: on the simulated camera's flat table (the demo,
-    the tracker's tests) the learned finder still misses souzu stickers on green felt and
-    turns some riichi tiles upright, while the felt finder reads every tile there
-    (``python bench/demo_vision.py`` measures it). Its tiles get their box as outline.
+    With ``finder`` the learned finder reads it (the table service and the demo give it one).
+    Without, the felt-colour finder (:mod:`vision.felt_finder`) does, for now: on the tests'
+    flat printed tables the learned finder still misses some tiles, a souzu tile lying across
+    on green felt among them (vision/README.md). Its tiles get their box as outline.
     ``crop_width``: the learned finder's faces are cut at most this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
     if finder is not None:

@@ -7,7 +7,7 @@ and classifier read only the zones that changed (:mod:`vision.schedule`).
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
 model, default the shipped one), ``tileset`` (the set ``riichi-referee enroll`` wrote),
-``threads``, ``stable_frames``; and ``[service] confidence_threshold`` (readings below it
+``threads``, ``stable_frames``, ``finder`` (:data:`FINDERS`); and ``[service] confidence_threshold`` (readings below it
 carry their crop). A live camera that
 drops out mid-game is opened again (:func:`reopening`). Readings are weighed with what the
 game allows (:mod:`vision.readings`), and a referee's correction is fed back
@@ -51,12 +51,35 @@ def camera_feed(config_path) -> "CameraFeed":
         if isinstance(service, dict) else DEFAULT_CONFIDENCE_THRESHOLD
     calibration = load_calibration(config_path)
     classifier = load_classifier(config_path, threads=camera.get("threads"))
+    finder = table_finder(config_path, camera)
     tracker = WeighedTracker(TableTracker(calibration.zones, classifier, calibration.px_per_mm,
-                                          stable_frames=int(camera.get("stable_frames", STABLE_READS))),
+                                          stable_frames=int(camera.get("stable_frames", STABLE_READS)),
+                                          finder=finder),
                              float(threshold))
     watch = RecognitionScheduler.for_calibration(tracker, calibration)
     frames = reopening(open_source, str(camera.get("source", "picamera")))
     return CameraFeed(frames, watch, tracker)
+
+
+#: ``[camera] finder``: what finds the tiles in the calibrated view. The learned finder reads
+#: real tiles (bench/vision.py: every tile of the labelled photographs, where the felt-colour
+#: finder, which takes the commonest colour for the felt, misses tiles of pale felt, of tight
+#: views and of tiles whose sides show), and the demo game as well as the felt finder does
+#: (bench/demo_vision.py); ``"felt"`` keeps the felt finder.
+FINDERS = ("learned", "felt")
+
+
+def table_finder(config_path, camera: dict):
+    """The learned :class:`~vision.finder.TileFinder` the config's ``[camera] finder`` asks
+    for, or None for the felt-colour finder."""
+    kind = camera.get("finder", "learned")
+    if kind not in FINDERS:
+        raise RefereeError(f"config {config_path}: [camera] finder must be one of "
+                           f"{', '.join(FINDERS)}, got {kind!r}")
+    if kind == "felt":
+        return None
+    from .finder import shared_finder
+    return shared_finder(threads=camera.get("threads"))
 
 
 class CameraFeed:
