@@ -3,7 +3,7 @@ through the real video source, change detector, scheduler, zone finder, tracker 
 in real time, with the work held to one Pi 5 core.
 
     python bench/discard_timing.py [--hands 1-2] [--slowdown 6.25] [--stable-frames 2]
-                                   [--virtual] [--seconds S]
+                                   [--virtual] [--seconds S] [--finder learned|felt]
 
 The film (``bench/_game_film.py``, rendered once and kept in bench/results/discard_timing/)
 acts out the hands of the first Tenhou game in ../shared/data: draws that reach across the
@@ -143,6 +143,9 @@ def main(argv=None) -> int:
                              "here x slowdown (figures that do not depend on other load)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="play only the film's first SECONDS (a quick look)")
+    parser.add_argument("--finder", choices=("felt", "learned"), default="felt",
+                        help="what finds the tiles of each zone (the table service's "
+                             "[camera] finder; default %(default)s, as the service)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -152,6 +155,7 @@ def main(argv=None) -> int:
     from referee.tenhou import import_log
     from vision.change import ChangeDetector, topdown_to_table
     from vision.classifier import TileClassifier
+    from vision.finder import TileFinder, find_tiles_topdown
     from vision.schedule import RecognitionScheduler
     from vision.sources import VideoFileSource
     from vision.tracker import TableTracker
@@ -173,16 +177,19 @@ def main(argv=None) -> int:
 
     ppm = 2.0
     zones = default_zones()
-    tracker = TableTracker(zones, TileClassifier(threads=1), ppm,
-                           stable_frames=args.stable_frames)
+    classifier = TileClassifier(threads=1)
+    finder = TileFinder(threads=1) if args.finder == "learned" else None
+    tracker = TableTracker(zones, classifier, ppm, stable_frames=args.stable_frames, finder=finder)
+    zone_finder = ZoneFinder(ppm, find=lambda view, scale: find_tiles_topdown(
+        view, scale, finder, classifier.input_width))
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
     if args.virtual:
         core = scheduler = virtual(RecognitionScheduler, args.slowdown)(
-            tracker, detector, ZoneFinder(ppm))
+            tracker, detector, zone_finder)
     else:
         core = SlowCore(args.slowdown)
-        scheduler = RecognitionScheduler(tracker, detector, ZoneFinder(ppm), pace=core)
+        scheduler = RecognitionScheduler(tracker, detector, zone_finder, pace=core)
     period_ns = int(1e9 / args.fps)
 
     def push(frame, t_ns):
@@ -259,6 +266,7 @@ def main(argv=None) -> int:
         "slowdown": round(args.slowdown, 3),
         "slowdown_basis": "full-table tracker frame: 56 ms here, about 350 ms on a Pi 5",
         "stable_frames": args.stable_frames,
+        "finder": args.finder,
         "p50_error_ms": _pct(np.abs(errors), 50),
         "p95_error_ms": _pct(np.abs(errors), 95),
         "max_error_ms": round(float(np.max(np.abs(errors))), 1) if errors else None,
@@ -269,6 +277,10 @@ def main(argv=None) -> int:
         "false": len(false),
         "riichi_wrong": riichi_wrong,
         "melds_reported": len(melds),
+        # seat and kind of each meld the film shows and each the tracker reported, in order
+        "melds_filmed": [f"{m['seat']} {m['kind']}" for m in truth["melds"] if m["frame"] < index],
+        "meld_reports": [f"{e['seat']} {e.get('kind')} {' '.join(e.get('tiles', []))} "
+                         f"at {e['t'] - start_ns / 1e9:.2f} s" for e in melds],
         "lag_p50_ms": _pct(lags, 50),
         "lag_p95_ms": _pct(lags, 95),
         "lag_max_ms": round(max(lags), 1) if lags else None,

@@ -351,10 +351,11 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
                        crop_width: int | None = None) -> Finding:
     """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
 
-    With ``finder`` the learned finder reads it (the table service and the demo give it one).
-    Without, the felt-colour finder (:mod:`vision.felt_finder`) does, for now: on the tests'
-    flat printed tables the learned finder still misses some tiles, a souzu tile lying across
-    on green felt among them (vision/README.md). Its tiles get their box as outline.
+    With ``finder`` the learned finder reads it. Without, the felt-colour finder
+    (:mod:`vision.felt_finder`) does, for now: on the rendered tables the learned finder
+    still misses some tiles, a souzu tile lying across on green felt among them, and through
+    a rendered film of whole hands it reports melds that were not made (vision/README.md).
+    Its tiles get their box as outline.
     ``crop_width``: the learned finder's faces are cut at most this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
     if finder is not None:

@@ -61,18 +61,20 @@ def camera_feed(config_path) -> "CameraFeed":
     return CameraFeed(frames, watch, tracker)
 
 
-#: ``[camera] finder``: what finds the tiles in the calibrated view. The learned finder reads
-#: real tiles (bench/vision.py: every tile of the labelled photographs, where the felt-colour
-#: finder, which takes the commonest colour for the felt, misses tiles of pale felt, of tight
-#: views and of tiles whose sides show), and the demo game as well as the felt finder does
-#: (bench/demo_vision.py); ``"felt"`` keeps the felt finder.
-FINDERS = ("learned", "felt")
+#: ``[camera] finder``: what finds the tiles in the calibrated view. ``"felt"`` (the default)
+#: is the felt-colour finder. ``"learned"`` is the learned finder, which finds every tile of
+#: the labelled real photographs (bench/vision.py), where the felt finder, which takes the
+#: commonest colour for the table, misses tiles on pale felt, in tight views and where the
+#: tiles' sides show; but through the rendered film of bench/discard_timing.py it reports
+#: melds that were not made (a pon reported again, a chii as it is laid taken for a kan),
+#: which the felt finder does not (vision/README.md).
+FINDERS = ("felt", "learned")
 
 
 def table_finder(config_path, camera: dict):
     """The learned :class:`~vision.finder.TileFinder` the config's ``[camera] finder`` asks
     for, or None for the felt-colour finder."""
-    kind = camera.get("finder", "learned")
+    kind = camera.get("finder", "felt")
     if kind not in FINDERS:
         raise RefereeError(f"config {config_path}: [camera] finder must be one of "
                            f"{', '.join(FINDERS)}, got {kind!r}")

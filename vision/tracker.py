@@ -95,8 +95,8 @@ class TableTracker:
     ``report_first_dora``: the first indicator of a hand belongs to its ``hand_start``; it is
     kept in ``first_dora`` and reported as a ``dora`` event only when this is True.
     ``finder``: a :class:`vision.finder.TileFinder` to find the tiles of each frame with
-    (None: the felt-colour finder, which the tests' scripted flat tables were written for;
-    the table service and the demo give it the learned one; vision/README.md).
+    (None: the felt-colour finder; the table service gives it the learned one when its
+    config's ``[camera] finder`` says so; vision/README.md).
     """
 
     def __init__(self, zones: list[Zone], classifier, px_per_mm: float = 2.0,
