@@ -44,8 +44,8 @@ INPUT_WIDTH, INPUT_HEIGHT = 48, 64
 #: the turned crop is as fair a look as the first, and another one: on the labelled real
 #: photographs of other sets' designs (bench/vision.py) the average of the two names 1510 of
 #: 1580 tiles right against 1480 read once (the 1s birds read as 1z fell from 11 to 4, 9m read
-#: as 4m from 12 to 1). Reading every crop twice measured the same there; crops read surely
-#: are left alone so that a frame costs little more.
+#: as 4m from 12 to 1, though 9m read as 5m rose from 10 to 12). Reading every crop twice
+#: measured the same there; crops read surely are left alone so that a frame costs little more.
 HALF_TURN_BELOW = 0.9
 
 

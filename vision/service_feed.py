@@ -7,9 +7,9 @@ and classifier read only the zones that changed (:mod:`vision.schedule`).
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
 model, default the shipped one), ``tileset`` (the set ``riichi-referee enroll`` wrote),
-``threads``, ``stable_frames``, ``finder`` (:data:`FINDERS`); and ``[service] confidence_threshold`` (readings below it
-carry their crop). A live camera that
-drops out mid-game is opened again (:func:`reopening`). Readings are weighed with what the
+``threads``, ``stable_frames``, ``finder`` (:data:`FINDERS`); and ``[service]
+confidence_threshold`` (readings below it carry their crop). A live camera that drops out
+mid-game is opened again (:func:`reopening`). Readings are weighed with what the
 game allows (:mod:`vision.readings`), and a referee's correction is fed back
 (:meth:`CameraFeed.referee_event`).
 """
@@ -66,8 +66,8 @@ def camera_feed(config_path) -> "CameraFeed":
 #: the labelled real photographs (bench/vision.py), where the felt finder, which takes the
 #: commonest colour for the table, misses tiles on pale felt, in tight views and where the
 #: tiles' sides show; but through the rendered film of bench/discard_timing.py it reports
-#: melds that were not made (a pon reported again, a chii as it is laid taken for a kan),
-#: which the felt finder does not (vision/README.md).
+#: melds that were not made (a pon reported again; an earlier chii and a stray tile reported
+#: as an open kan), which the felt finder does not (vision/README.md).
 FINDERS = ("felt", "learned")
 
 
