@@ -46,6 +46,32 @@ def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     assert x1 <= centre[0] <= x2 and y1 <= centre[1] <= y2
 
 
+@pytest.mark.parametrize("finder", [None, "learned", "felt", "sideways"])
+def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
+        shared_data, tmp_path, capsys, monkeypatch, finder):
+    """A referee checking a camera picture with the table's config sees what the table sees:
+    the finder its ``[camera] finder`` names (the felt-colour one unless it says otherwise)."""
+    from vision.finder import TileFinder
+
+    looks = []
+    find = TileFinder.find
+    monkeypatch.setattr(TileFinder, "find", lambda self, *a, **k: looks.append(1) or find(self, *a, **k))
+    image, _ = render_camera(render_state(_table(), px_per_mm=2.0), out_size=(1600, 1200))
+    path = tmp_path / "camera.png"
+    cv2.imwrite(str(path), image)
+    config = tmp_path / "table.toml"
+    config.write_text("[camera]\n" + (f'finder = "{finder}"\n' if finder else ""))
+    code = main(["detect", str(path), "--config", str(config), "--json"])
+    out, err = capsys.readouterr()
+    if finder == "sideways":
+        assert code == 2 and out == ""
+        assert err.strip().endswith("[camera] finder must be one of felt, learned, got 'sideways'")
+        assert err.strip().count("\n") == 0
+        return
+    assert code == 0 and json.loads(out)
+    assert bool(looks) == (finder == "learned")
+
+
 def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
     assert main(["detect", str(tmp_path / "nope.jpg")]) == 2
     err = capsys.readouterr().err

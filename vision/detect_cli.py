@@ -49,7 +49,10 @@ def add_arguments(parser) -> None:
                         help="mark readings less sure than this as unsure (default %(default)s)")
     parser.add_argument("--draw", metavar="OUT.png", default=None,
                         help="write the picture with each tile's outline and code")
-    parser.add_argument("--finder", default=None, help="path of the .onnx tile finder model")
+    parser.add_argument("--finder", default=None,
+                        help="path of the .onnx tile finder model (default: the config's "
+                             "[camera] finder, else the felt-colour finder for a calibrated "
+                             "view and the shipped learned finder for a photo)")
 
 
 def load_finder(model: str | None = None):
@@ -139,7 +142,14 @@ def run(args) -> int:
 
     image = read_image(args.image)
     classifier = load_classifier(args.classifier, args.model, args.config)
-    tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, load_finder(args.finder),
+    finder = load_finder(args.finder)
+    if finder is None and args.config:
+        # the table's own finder, so the picture is read as the table reads it
+        from .calibration import read_config
+        from .service_feed import table_finder
+        camera = read_config(args.config).get("camera", {})
+        finder = table_finder(args.config, camera if isinstance(camera, dict) else {})
+    tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, finder,
                                args.unsure_below)
              if t["confidence"] >= args.min_confidence]
     if args.draw:
