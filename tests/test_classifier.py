@@ -182,7 +182,8 @@ def test_only_crops_read_with_doubt_get_the_second_look():
     seen = []
 
     def read(crops):
-        # "1m" when the crop's top half is the bright one, else "2m"; crop 0 is sure of it
+        # one label when the crop's top half is the brighter, another when it is turned;
+        # a crop marked in its corner is read surely, the others with doubt
         seen.append(len(crops))
         p = np.zeros((len(crops), 3), np.float32)
         for k, c in enumerate(crops):
