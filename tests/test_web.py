@@ -585,6 +585,11 @@ def test_serve_runs_streams_and_shuts_down_promptly(table):
     finally:
         server.shutdown()
     assert time.monotonic() - started < 2
+    # the stream's own thread lets go of its subscription at its next poll (0.1 s here), which
+    # may come just after shutdown returns
+    freed_by = time.monotonic() + 1.0
+    while table.hub.subscriber_count and time.monotonic() < freed_by:
+        time.sleep(0.01)
     assert table.hub.subscriber_count == 0
     sock.close()
 
