@@ -155,7 +155,7 @@ def main(argv=None) -> int:
     from referee.tenhou import import_log
     from vision.change import ChangeDetector, topdown_to_table
     from vision.classifier import TileClassifier
-    from vision.finder import TileFinder, find_tiles_topdown
+    from vision.finder import TileFinder
     from vision.schedule import RecognitionScheduler
     from vision.sources import VideoFileSource
     from vision.tracker import TableTracker
@@ -177,11 +177,10 @@ def main(argv=None) -> int:
 
     ppm = 2.0
     zones = default_zones()
-    classifier = TileClassifier(threads=1)
     finder = TileFinder(threads=1) if args.finder == "learned" else None
-    tracker = TableTracker(zones, classifier, ppm, stable_frames=args.stable_frames, finder=finder)
-    zone_finder = ZoneFinder(ppm, find=lambda view, scale: find_tiles_topdown(
-        view, scale, finder, classifier.input_width))
+    tracker = TableTracker(zones, TileClassifier(threads=1), ppm, stable_frames=args.stable_frames,
+                           finder=finder)
+    zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
     if args.virtual:

@@ -72,6 +72,16 @@ def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
     assert bool(looks) == (finder == "learned")
 
 
+def test_detect_with_a_config_whose_camera_is_no_table_is_one_line(shared_data, tmp_path, capsys):
+    path = tmp_path / "camera.png"
+    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    config = tmp_path / "table.toml"
+    config.write_text("camera = 5\n")
+    assert main(["detect", str(path), "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.endswith(f"config {config}: [camera] must be a table")
+
+
 def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
     assert main(["detect", str(tmp_path / "nope.jpg")]) == 2
     err = capsys.readouterr().err

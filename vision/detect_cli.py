@@ -147,8 +147,7 @@ def run(args) -> int:
         # the table's own finder, so the picture is read as the table reads it
         from .calibration import read_config
         from .service_feed import table_finder
-        camera = read_config(args.config).get("camera", {})
-        finder = table_finder(args.config, camera if isinstance(camera, dict) else {})
+        finder = table_finder(args.config, read_config(args.config).get("camera", {}))
     tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, finder,
                                args.unsure_below)
              if t["confidence"] >= args.min_confidence]

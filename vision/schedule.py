@@ -88,16 +88,12 @@ class RecognitionScheduler:
         """Watching camera frames of the size ``calibration`` (a
         :class:`~vision.calibration.Calibration`) was made for; the tracker's zones and scale
         are the calibration's, and its finder finds the tiles of each zone."""
-        from .finder import find_tiles_topdown
         from .zone_finder import ZoneFinder
 
         layout = calibration.layout
         detector = ChangeDetector(tracker.zones, calibration.homography, calibration.image_size)
-        finder = getattr(tracker, "finder", None)
-        width = getattr(tracker.classifier, "input_width", None)
         find = ZoneFinder(calibration.px_per_mm, (layout.width_mm, layout.height_mm),
-                          to_topdown=calibration.topdown_matrix(),
-                          find=lambda view, ppm: find_tiles_topdown(view, ppm, finder, width))
+                          to_topdown=calibration.topdown_matrix(), find=tracker.find_tiles)
         return cls(tracker, detector, find, **kw)
 
     # -- the camera's thread ------------------------------------------------------------------

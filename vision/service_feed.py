@@ -71,9 +71,11 @@ def camera_feed(config_path) -> "CameraFeed":
 FINDERS = ("felt", "learned")
 
 
-def table_finder(config_path, camera: dict):
+def table_finder(config_path, camera):
     """The learned :class:`~vision.finder.TileFinder` the config's ``[camera] finder`` asks
-    for, or None for the felt-colour finder."""
+    for, or None for the felt-colour finder. ``camera``: the config's ``[camera]`` section."""
+    if not isinstance(camera, dict):
+        raise RefereeError(f"config {config_path}: [camera] must be a table")
     kind = camera.get("finder", "felt")
     if kind not in FINDERS:
         raise RefereeError(f"config {config_path}: [camera] finder must be one of "

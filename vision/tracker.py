@@ -129,6 +129,13 @@ class TableTracker:
         self.frames = 0
         self.first_dora: str | None = None
 
+    def find_tiles(self, view: np.ndarray, px_per_mm: float):
+        """The tiles in a top-down ``view`` (the table or a zone of it), found with this
+        tracker's finder; what :class:`~vision.zone_finder.ZoneFinder` runs zone by zone."""
+        # faces cut at the size the classifier reads them, where it says what that is
+        return find_tiles_topdown(view, px_per_mm, self.finder,
+                                  getattr(self.classifier, "input_width", None))
+
     # -- one frame -------------------------------------------------------------------------
     def update(self, frame: np.ndarray | None, t_ns: int, finding=None,
                zones: list[Zone] | None = None) -> list[dict]:
@@ -141,9 +148,7 @@ class TableTracker:
         self.frames += 1
         ppm = self.px_per_mm
         if finding is None:
-            # faces cut at the size the classifier reads them, where it says what that is
-            finding = find_tiles_topdown(frame, ppm, self.finder,
-                                         getattr(self.classifier, "input_width", None))
+            finding = self.find_tiles(frame, ppm)
         hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
                                                       np.uint8))
         candidates = []
