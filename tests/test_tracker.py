@@ -4,7 +4,7 @@ import pytest
 from referee.events import parse_event
 from referee.tiles import TILE_CODES
 from vision.synthetic import (ArtClassifier, Hand, TableState, hand_video, long_hand_video,
-                              render_state, to_seat)
+                              render_state, render_topdown, to_seat)
 from vision.tracker import TableTracker
 from vision.zones import default_zones
 
@@ -280,6 +280,52 @@ def test_a_pon_that_gains_its_fourth_tile_becomes_an_added_kan(shared_data):
     assert kan[0]["t"] == pytest.approx(1.0 + first_frame * 0.1)
     assert len(tracker.melds[1]) == 1
     parse_event(dict(kan[0]))
+
+
+def _meld_tiles(state, seat):
+    """The placed tiles of ``state`` and, among them, those of ``seat``'s melds."""
+    bare = state.copy()
+    bare.melds[seat] = []
+    placed = state.tiles()
+    others = {(t.code, round(t.x, 3), round(t.y, 3)) for t in bare.tiles()}
+    return placed, [t for t in placed if (t.code, round(t.x, 3), round(t.y, 3)) not in others]
+
+
+def test_a_meld_tile_lost_for_a_while_and_found_again_is_no_new_meld(shared_data):
+    """The finder loses one tile of a reported pon for long enough that the tracker lets it
+    go (a blank white dragon between two others, an arm's shadow), then finds it again: the
+    pon is still the one reported, not a second call."""
+    state = TableState(walls=False)
+    state.melds[1] = [(["5z", "5z", "5z"], 0, None)]
+    placed, meld = _meld_tiles(state, 1)
+    tracker = TableTracker(default_zones(), ArtClassifier(), stable_frames=3)
+    pon, n = _film(tracker, [render_topdown(placed)] * 6, 0)
+    assert [_key(e) for e in pon] == [("meld", "1", "pon", str(["5z"] * 3), "5z", "0")]
+    lost = [t for t in placed if t is not meld[1]]
+    gone, n = _film(tracker, [render_topdown(lost)] * (tracker.gone_frames + 3), n)
+    found, n = _film(tracker, [render_topdown(placed)] * 6, n)
+    assert gone + found == []
+    assert len(tracker.melds[1]) == 1
+
+
+def test_a_tile_set_down_against_a_meld_does_not_change_it(shared_data):
+    """A chii is reported; the first tile of the next meld put down touching it is no open
+    kan, and the next meld, laid against it, is a meld of its own."""
+    chii = TableState(walls=False)
+    chii.melds[1] = [(["2s", "3s", "4s"], 0, None)]
+    tracker = TableTracker(default_zones(), ArtClassifier(), stable_frames=3)
+    first, n = _film(tracker, [render_state(chii)] * 6, 0)
+    assert [_key(e) for e in first] == [("meld", "1", "chii", str(["2s", "3s", "4s"]), "2s", "0")]
+    # the same chii, right-aligned from the corner as before, with tiles laid to its left
+    stray = TableState(walls=False)
+    stray.melds[1] = [(["5m", "2s", "3s", "4s"], 1, None)]
+    after_stray, n = _film(tracker, [render_state(stray)] * 6, n)
+    assert after_stray == []
+    pon = TableState(walls=False)
+    pon.melds[1] = [(["5m", "5m", "5m", "2s", "3s", "4s"], 3, None)]
+    after_pon, n = _film(tracker, [render_state(pon)] * 6, n)
+    assert [(e["kind"], e["tiles"]) for e in after_pon] == [("pon", ["5m"] * 3)]
+    assert [m["kind"] for m in tracker.melds[1]] == ["chii", "pon"]
 
 
 @pytest.mark.parametrize("shown, tiles", [

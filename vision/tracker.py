@@ -95,8 +95,9 @@ class TableTracker:
     ``report_first_dora``: the first indicator of a hand belongs to its ``hand_start``; it is
     kept in ``first_dora`` and reported as a ``dora`` event only when this is True.
     ``finder``: a :class:`vision.finder.TileFinder` to find the tiles of each frame with
-    (None: the felt-colour finder; the table service gives it the learned one when its
-    config's ``[camera] finder`` says so; vision/README.md).
+    (None: the felt-colour finder, for flat printed tiles; the table service and the demo
+    give it the learned one unless the config's ``[camera] finder`` says ``"felt"``;
+    vision/README.md).
     """
 
     def __init__(self, zones: list[Zone], classifier, px_per_mm: float = 2.0,
@@ -331,9 +332,8 @@ class TableTracker:
             for key in [k for k in self._meld_pending if k[0] == seat]:
                 del self._meld_pending[key]
             return []
-        groups = _cluster(tracks)
         events = []
-        for group in groups:
+        for group in self._meld_groups(seat, tracks):
             ids = frozenset(t.id for t in group)
             known = next((i for i, m in enumerate(self._meld_members[seat]) if m & ids), None)
             if known is not None and self._meld_members[seat][known] >= ids:
@@ -352,13 +352,35 @@ class TableTracker:
             if meld is None:
                 continue
             if known is not None:
+                # A meld laid changes only by an added kan. Its tiles seen again otherwise (one
+                # the finder lost for a while and found again, or read another way) are still
+                # the meld reported, not a second call.
                 self._meld_members[seat][known] = set(ids)
+                if not _added_kan(self.melds[seat][known], meld):
+                    continue
                 self.melds[seat][known] = meld
             else:
                 self._meld_members[seat].append(set(ids))
                 self.melds[seat].append(meld)
             events.append(meld)
         return events
+
+    def _meld_groups(self, seat: int, tracks: list[Track]) -> list[list[Track]]:
+        """The seat's meld area in groups (:func:`_cluster`), a meld already reported kept
+        apart from tiles laid against it: it can gain one tile (an added kan on a pon), not
+        the next meld's tiles nor a stray one set down beside it."""
+        out = []
+        for group in _cluster(tracks):
+            ids = {t.id for t in group}
+            known = next((m for m, ev in zip(self._meld_members[seat], self.melds[seat])
+                          if m & ids and len(ids - m) > (1 if ev.get("kind") == "pon" else 0)),
+                         None)
+            if known is None:
+                out.append(group)
+                continue
+            out.append([t for t in group if t.id in known])
+            out.append([t for t in group if t.id not in known])
+        return out
 
     def _reveal_event(self, seat: int) -> list[dict]:
         tracks, settled = self._zone_tracks("hand", seat)
@@ -408,6 +430,12 @@ def _cluster(tracks: list[Track]) -> list[list[Track]]:
             groups.append([t])
             ends.append((lo, hi))
     return [sorted(g, key=lambda t: seat_order_key(t.zone, t.x, t.y)[1]) for g in groups]
+
+
+def _added_kan(before: dict, after: dict) -> bool:
+    """Whether ``after`` is the pon ``before`` with its fourth tile added."""
+    return before.get("kind") == "pon" and after.get("kind") == "shouminkan" and \
+        len({kind(t) for t in after["tiles"]} | {kind(t) for t in before["tiles"]}) == 1
 
 
 def _describe_meld(seat: int, group: list[Track], before: dict | None) -> dict | None:
