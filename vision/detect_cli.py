@@ -28,6 +28,8 @@ from referee.errors import RefereeError
 
 #: Readings less sure than this are marked unsure (the table's default confidence threshold).
 UNSURE_BELOW = 0.8
+#: ``--finder felt``: the felt-colour finder reads a calibrated view (as ``[camera] finder``).
+FELT = "felt"
 
 
 def add_arguments(parser) -> None:
@@ -50,14 +52,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("--draw", metavar="OUT.png", default=None,
                         help="write the picture with each tile's outline and code")
     parser.add_argument("--finder", default=None,
-                        help="path of the .onnx tile finder model (default: the config's "
-                             "[camera] finder, else the felt-colour finder for a calibrated "
-                             "view and the shipped learned finder for a photo)")
+                        help="path of the .onnx tile finder model, or 'felt' for the felt-colour "
+                             "finder on a calibrated view (default: the config's [camera] "
+                             "finder, else the shipped learned finder)")
 
 
 def load_finder(model: str | None = None):
+    """The learned finder of ``model`` (None: the shipped one), or None for ``"felt"``."""
     from .finder import TileFinder
-    return TileFinder(model) if model else None
+    return None if model == FELT else TileFinder(model)
 
 
 def load_classifier(kind: str, model: str | None = None, config: str | None = None):
@@ -75,16 +78,16 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
            photo: bool = False, finder=None, unsure_below: float = UNSURE_BELOW) -> list[dict]:
     """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out."""
     from . import finder as finders
+    from .calibration import MARKER_IDS, calibrate, detect_markers
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
+    markers = [] if photo else _markers(image, detect_markers)
     if px_per_mm:
         finding = finders.find_tiles_topdown(image, px_per_mm, finder)
     else:
         cal = None
-        if not photo:
-            from .calibration import MARKER_IDS, calibrate, detect_markers
-            if len(detect_markers(image)) == len(MARKER_IDS):
-                cal = calibrate(image)
+        if not photo and len(detect_markers(image)) == len(MARKER_IDS):
+            cal = calibrate(image)
         if cal is not None:
             finding = finders.find_tiles_topdown(cal.warp(image), cal.px_per_mm, finder)
             to_image = np.linalg.inv(cal.topdown_matrix())
@@ -96,6 +99,8 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
         if label == "none":
             continue
         quad = tile.quad if to_image is None else _in_picture(tile.quad, to_image)
+        if _on_a_marker(quad, markers):
+            continue
         confidence = round(min(float(conf), float(tile.score)), 3)
         reading = {"tile": str(label),
                    "box": [int(np.floor(quad[:, 0].min())), int(np.floor(quad[:, 1].min())),
@@ -106,6 +111,27 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             reading["unsure"] = True
         out.append(reading)
     return out
+
+
+def _markers(image: np.ndarray, detect_markers, pad: int = 32) -> list[np.ndarray]:
+    """The table's markers in ``image`` (picture pixels). A top-down view cut at the table's
+    edge leaves the markers little of their white margin, which ArUco needs, so the picture
+    is looked at with a white border around it."""
+    import cv2
+
+    framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                value=(255,) * (1 if image.ndim == 2 else 3))
+    return [m - pad for m in detect_markers(framed).values()]
+
+
+def _on_a_marker(quad: np.ndarray, markers: list[np.ndarray]) -> bool:
+    """Whether a found tile's centre lies on one of the table's markers: a marker's black and
+    white squares in its white margin can pass for a tile's face, and no tile lies there."""
+    import cv2
+
+    cx, cy = np.asarray(quad, np.float64).mean(axis=0)
+    return any(cv2.pointPolygonTest(m.astype(np.float32), (float(cx), float(cy)), False) >= 0
+               for m in markers)
 
 
 def _in_picture(quad: np.ndarray, to_image: np.ndarray) -> np.ndarray:
@@ -142,12 +168,13 @@ def run(args) -> int:
 
     image = read_image(args.image)
     classifier = load_classifier(args.classifier, args.model, args.config)
-    finder = load_finder(args.finder)
-    if finder is None and args.config:
+    if args.finder is None and args.config:
         # the table's own finder, so the picture is read as the table reads it
         from .calibration import read_config
         from .service_feed import table_finder
         finder = table_finder(args.config, read_config(args.config).get("camera", {}))
+    else:
+        finder = load_finder(args.finder)
     tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, finder,
                                args.unsure_below)
              if t["confidence"] >= args.min_confidence]
