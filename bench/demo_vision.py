@@ -8,9 +8,8 @@ As the demo's simulated camera does: each discard is added to its pond and the f
 a new hand clears the table. A discard is *read* when the tracker reports it (the right seat,
 tile and riichi flag), *missed* when it does not, and any other report is *false*. Prints the
 figures and writes bench/results/demo_vision.json (``discards_read``, ``discards_missed``,
-``false_reports``). The frames are read as the demo reads them, by the felt-colour finder,
-unless ``--finder`` names a learned finder's model (the shipped one is
-``vision/models/finder-int8.onnx``).
+``false_reports``). The frames are read as the demo reads them, by the shipped learned finder,
+unless ``--finder`` names another model or ``felt`` (the felt-colour finder).
 """
 from __future__ import annotations
 
@@ -32,8 +31,8 @@ def main(argv=None) -> int:
                    help="a Tenhou mjlog (default: the first of ../shared/data/tenhou/mjlog)")
     p.add_argument("--limit", type=int, default=None, help="stop after this many discards")
     p.add_argument("--finder", default=None,
-                   help="read the frames with this learned finder (.onnx) instead of the "
-                        "felt-colour finder the demo uses ('felt', the default)")
+                   help="read the frames with this learned finder (.onnx), or with the "
+                        "felt-colour finder ('felt'), instead of the shipped finder the demo uses")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 

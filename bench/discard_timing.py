@@ -143,7 +143,7 @@ def main(argv=None) -> int:
                              "here x slowdown (figures that do not depend on other load)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="play only the film's first SECONDS (a quick look)")
-    parser.add_argument("--finder", choices=("felt", "learned"), default="felt",
+    parser.add_argument("--finder", choices=("learned", "felt"), default="learned",
                         help="what finds the tiles of each zone (the table service's "
                              "[camera] finder; default %(default)s, as the service)")
     parser.add_argument("--out", type=Path, default=None)

@@ -17,9 +17,9 @@ Prints the figures and writes them to bench/results/vision.json:
   felt-colour finder's (``felt_rendered``); the classifier's top-1 on held-out crops and on
   the real Camerash crops;
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
-  and 2 threads (``frame_ms_1t``, ``frame_ms_2t``; ``[camera] finder = "learned"``), and the
-  same with the felt-colour finder that reads calibrated tables by default
-  (``frame_felt_ms_1t``, ``frame_felt_ms_2t``);
+  and 2 threads (``frame_ms_1t``, ``frame_ms_2t``; the table camera's default), and the
+  same with the felt-colour finder (``frame_felt_ms_1t``, ``frame_felt_ms_2t``; ``[camera]
+  finder = "felt"``);
 - model sizes on disk and the memory the two models add.
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
@@ -260,8 +260,8 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
                  model: Path | None = None, finder_model: Path | None = None) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
-    ``learned``: with the learned finder; else with the felt-colour finder, which reads a
-    calibrated table by default (vision.finder.find_tiles_topdown without a model)."""
+    ``learned``: with the learned finder (the table camera's default); else with the
+    felt-colour finder (vision.finder.find_tiles_topdown without a model)."""
     from vision.finder import TileFinder, find_tiles_topdown
     from vision.zones import default_zones, zone_at
 
@@ -424,7 +424,7 @@ def main(argv=None) -> int:
         by_felt = frame_timing(frame, cal, threads, learned=False, model=args.model)
         results[f"frame_felt_ms_{threads}t"] = by_felt["total"]
         results[f"frame_felt_parts_{threads}t"] = by_felt
-        print(f"  the same with the felt-colour finder (the calibrated table's default): "
+        print(f"  the same with the felt-colour finder ([camera] finder = \"felt\"): "
               f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
               f"{by_felt['classifier']})")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)

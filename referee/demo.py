@@ -144,13 +144,15 @@ class SimulatedCamera:
 
     def __init__(self, speed: float):
         from vision.classifier import TileClassifier
+        from vision.finder import shared_finder
         from vision.synthetic import TableState
         from vision.tracker import TableTracker
         from vision.zones import default_zones
 
         self._state_type = TableState
         self.tracker = TableTracker(default_zones(), TileClassifier(threads=1), px_per_mm=2.0,
-                                    stable_frames=self.FRAMES_PER_CHANGE)
+                                    stable_frames=self.FRAMES_PER_CHANGE,
+                                    finder=shared_finder(threads=1))
         self.state = self._new_state()
         self.period = 0.1 / speed  # real seconds between frames of one change
         self.changes: queue.Queue = queue.Queue()

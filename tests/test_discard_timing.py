@@ -310,7 +310,7 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
     # the stand-in classifier needs the shared tile art: placeholder faces look alike
     """The whole camera path: a recording of camera pictures (not top-down), the calibration
     from the table's markers, change detection on the pictures, the zones warped one by one
-    and their tiles found by the felt-colour finder, or by the learned one when the config's
+    and their tiles found by the learned finder, or by the felt-colour one when the config's
     ``[camera] finder`` asks for it."""
     import cv2
 
@@ -341,7 +341,7 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
                       (f'finder = "{finder}"\n' if finder else ""))
     save_to_config(calibrate(picture), config)
     feed = list(camera_feed(config))
-    assert bool(looks) == (finder == "learned")
+    assert bool(looks) == (finder != "felt")
     discards = [e for _, events in feed for e in events if e["type"] == "discard"]
     starts = [e for e in discards if e["tile"] == "9s"]
     assert len(starts) == 1
@@ -359,7 +359,7 @@ def test_a_finder_the_service_does_not_know_is_one_line():
 
     with pytest.raises(RefereeError) as err:
         table_finder("table.toml", {"finder": "sideways"})
-    assert str(err.value) == ("config table.toml: [camera] finder must be one of felt, learned, "
+    assert str(err.value) == ("config table.toml: [camera] finder must be one of learned, felt, "
                               "got 'sideways'")
 
 

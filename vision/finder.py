@@ -12,8 +12,9 @@ tracker knows a covered place is hidden, not empty.
 :func:`find_tiles_photo` works on any photo (a hand row at an angle, a table photographed
 obliquely, a grid of tiles). :func:`find_tiles_topdown` works on the calibrated top-down view
 (the tile size is known, so the picture is scaled to the size the finder sees best) when it
-is given the finder; without one it still hands the view to the felt-colour finder, for the
-reason its doc gives.
+is given the finder; without one it hands the view to the felt-colour finder, which the
+table's config can still ask for (``[camera] finder = "felt"``) and the tests' scripted flat
+tables are read with.
 """
 from __future__ import annotations
 
@@ -351,11 +352,11 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
                        crop_width: int | None = None) -> Finding:
     """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
 
-    With ``finder`` the learned finder reads it. Without, the felt-colour finder
-    (:mod:`vision.felt_finder`) does, for now: on the rendered tables the learned finder
-    still misses some tiles, a souzu tile lying across on green felt among them, and through
-    a rendered film of whole hands it reports melds that were not made (vision/README.md).
-    Its tiles get their box as outline.
+    With ``finder`` the learned finder reads it: the table service, the demo and ``detect``
+    give it one. Without, the felt-colour finder (:mod:`vision.felt_finder`) does; it was made
+    for flat printed tiles on plain felt, and on tables of solid tiles it finds a fifth of the
+    face-up tiles (bench/calibrated_tables.py, vision/README.md). Its tiles get their box as
+    outline.
     ``crop_width``: the learned finder's faces are cut at most this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
     if finder is not None:
