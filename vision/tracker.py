@@ -56,6 +56,9 @@ class Track:
     seen: int = 1
     missing: int = 0
     votes: Counter = field(default_factory=Counter)
+    #: sightings lying across and upright: a square-ish face (a 1p, a blank) can come out of
+    #: the finder turned a quarter in one frame and not the next
+    turns: Counter = field(default_factory=Counter)
     conf: defaultdict = field(default_factory=lambda: defaultdict(float))
     confirmed: bool = False
     thumb: np.ndarray | None = None
@@ -171,7 +174,7 @@ class TableTracker:
                 continue
             cx, cy = tile.centre
             x, y = cx / ppm, cy / ppm
-            track = self._match(zone, x, y, tile.across, label == FACE_DOWN, matched)
+            track = self._match(zone, x, y, label == FACE_DOWN, matched)
             if track is None:
                 track = Track(next(self._ids), zone, x, y, tile.across, label == FACE_DOWN,
                               self._first_seen(tile, t_ns), t_ns)
@@ -183,6 +186,8 @@ class TableTracker:
             track.missing = 0
             track.last_ns = t_ns
             track.votes[label] += 1
+            track.turns[bool(tile.across)] += 1
+            track.across = track.turns.most_common(1)[0][0]
             track.conf[label] += conf
             track.thumb = thumb
             track.crop = tile.crop
@@ -241,10 +246,13 @@ class TableTracker:
                 out[i] = (str(result[0]), float(result[1]))
         return out  # type: ignore[return-value]
 
-    def _match(self, zone, x, y, across, face_down, taken) -> Track | None:
+    def _match(self, zone, x, y, face_down, taken) -> Track | None:
+        """The track of the tile seen at (x, y) mm: the nearest one within half a tile's
+        width. Lying across or upright does not part two sightings: no two tiles' centres lie
+        that close, and a tile seen turned in one frame is the same tile, not a new discard."""
         best, best_d = None, 0.5 * TILE_W_MM
         for track in self.tracks:
-            if track.id in taken or track.zone != zone or track.across != across or \
+            if track.id in taken or track.zone != zone or \
                     track.face_down != face_down:
                 continue
             d = float(np.hypot(track.x - x, track.y - y))
