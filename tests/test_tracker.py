@@ -382,3 +382,42 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     assert Finder.calls == 4
     assert Finder.widths == {48}   # faces cut once, at the size the classifier reads
     assert [(e["type"], e["seat"], e["tile"]) for e in got] == [("discard", 0, "5p")]
+
+
+def test_a_discard_the_finder_sees_turned_in_some_frames_is_reported_once():
+    """A square-ish face (a 1p, a blank white dragon) can come out of the finder lying across
+    in one frame and upright in the next: it is one tile, one discard, and the flag a
+    referee sees is how most sightings had it when it was reported."""
+    import numpy as np
+
+    from vision.finder import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)
+    x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
+    cx, cy = x1 + 40, y1 + 45
+    turned = [False, True, False, False, True, True, False, True, False]
+
+    class Finder:
+        frame = 0
+
+        def find(self, image, scale, quick_shrink=False, crop_width=None):
+            across = turned[Finder.frame]
+            Finder.frame += 1
+            w, h = (70, 52) if across else (52, 70)
+            box = (cx - w // 2, cy - h // 2, cx + w // 2, cy + h // 2)
+            quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+            return Finding([FoundTile(box, across, np.full((70, 52, 3), 230, np.uint8), quad)],
+                           np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [("1p", 0.97) for _ in crops]
+
+    tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, finder=Finder())
+    blank = np.full((1600, 1600, 3), (40, 110, 40), np.uint8)
+    got = [e for k in range(len(turned)) for e in tracker.update(blank, k * 100_000_000)]
+    assert [(e["type"], e["seat"], e["tile"], e.get("riichi", False)) for e in got] == \
+        [("discard", 0, "1p", False)]
