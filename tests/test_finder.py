@@ -384,3 +384,64 @@ def test_the_finder_says_in_one_line_that_threads_must_be_positive(threads):
 
     with pytest.raises(RefereeError, match=f"threads must be at least 1, got {threads}$"):
         TileFinder(threads=threads)
+
+
+def _boxed(quad, across=False, score=0.8):
+    from vision.finder import FoundTile
+
+    q = np.float32(quad)
+    (x1, y1), (x2, y2) = q.min(axis=0), q.max(axis=0)
+    return FoundTile((int(x1), int(y1), int(x2), int(y2)), across,
+                     np.zeros((70, 52, 3), np.uint8), q, score)
+
+
+def _rect(cx, cy, w, h):
+    return [[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
+            [cx - w / 2, cy + h / 2]]
+
+
+def test_a_tile_across_cut_in_two_halves_is_put_back_together():
+    """A 4p lying across looks like two 2p side by side, and the finder can box it as two
+    short upright tiles. In the calibrated view (2 px/mm: a tile is 52 x 70) two such halves
+    that together are a tile lying across (70 x 52) are that tile; two whole tiles side by
+    side are left alone."""
+    from vision.finder import Finding, join_split_across
+
+    view = np.full((400, 400, 3), 60, np.uint8)
+    halves = Finding([_boxed(_rect(182, 200, 36, 52)), _boxed(_rect(218, 200, 36, 52))],
+                     np.zeros((400, 400), np.uint8))
+    joined = join_split_across(halves, view, PPM)
+    assert len(joined.tiles) == 1
+    tile = joined.tiles[0]
+    assert tile.across and tile.box == (164, 174, 236, 226)
+    assert tile.crop.shape[1] < tile.crop.shape[0]      # cut upright, as the classifier reads
+    whole = Finding([_boxed(_rect(174, 200, 52, 70)), _boxed(_rect(226, 200, 52, 70))],
+                    np.zeros((400, 400), np.uint8))
+    assert join_split_across(whole, view, PPM) is whole
+
+
+@pytest.mark.parametrize("lies_across", [False, True])
+def test_a_tile_boxed_half_way_between_upright_and_across_lies_as_its_edges_show(lies_across):
+    """The finder turned a square-ish face (a 1p) 40 degrees: in the calibrated view it is
+    laid along the axis its edges run (upright, or across as a riichi tile), at a tile's size;
+    a tile found turned a little (laid askew) keeps its turn."""
+    import cv2
+
+    from vision.finder import Finding, square_up
+
+    view = np.full((400, 400, 3), (40, 110, 40), np.uint8)
+    w, h = (70, 52) if lies_across else (52, 70)
+    cv2.rectangle(view, (200 - w // 2, 200 - h // 2), (200 + w // 2, 200 + h // 2), (225, 235, 240), -1)
+    a = np.deg2rad(40)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    turned = (np.float32(_rect(0, 0, 52, 70)) @ rot.T + 200).tolist()
+    found = square_up(Finding([_boxed(turned, across=not lies_across)], np.zeros((400, 400), np.uint8)),
+                      view, PPM)
+    tile = found.tiles[0]
+    assert tile.across == lies_across
+    assert tile.box == (200 - w // 2, 200 - h // 2, 200 + w // 2, 200 + h // 2)
+    a = np.deg2rad(8)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    askew = Finding([_boxed((np.float32(_rect(0, 0, 52, 70)) @ rot.T + 200).tolist())],
+                    np.zeros((400, 400), np.uint8))
+    assert square_up(askew, view, PPM) is askew

@@ -360,13 +360,123 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     ``crop_width``: the learned finder's faces are cut at most this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
     if finder is not None:
-        return finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
-                           crop_width=crop_width)
+        found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
+                            crop_width=crop_width)
+        found = join_split_across(found, topdown, float(px_per_mm), crop_width)
+        return square_up(found, topdown, float(px_per_mm), crop_width)
     from .felt_finder import find_tiles_topdown as felt_topdown
 
     seen = felt_topdown(topdown, px_per_mm)
     tiles = [FoundTile(t.box, t.across, t.crop, _box_quad(t.box), 1.0) for t in seen.tiles]
     return Finding(tiles, seen.occluded)
+
+
+#: A box this much shorter than a tile is in a calibrated view is not a whole tile.
+SHORT_OF_A_TILE = 0.85
+#: How far the two pieces' outline may be from a tile lying across, in its sides' lengths.
+ACROSS_FIT = 0.2
+
+
+def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+                      crop_width: int | None = None) -> Finding:
+    """``finding`` with each tile lying across that the finder cut in two put back together.
+
+    A face whose halves look alike (a 4p's four circles lying across are two 2p's side by
+    side; a riichi tile is often one) can come out of the finder as two short upright boxes.
+    In a calibrated view a tile's size is known: two neighbours each too short to be a tile,
+    whose outline together is that of one tile lying across, are that tile (two tiles
+    side by side make an outline half again as wide, and no piece of one is that short)."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    tiles = finding.tiles
+    sides = [np.sort([np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[2] - t.quad[1])])
+             if t.quad is not None else np.array([tile_w, tile_l]) for t in tiles]
+    short = [i for i, s in enumerate(sides) if s[1] < SHORT_OF_A_TILE * tile_l]
+    joined, used = [], set()
+    for a, i in enumerate(short):
+        for j in short[a + 1:]:
+            if i in used or j in used:
+                continue
+            pts = np.concatenate([tiles[i].quad, tiles[j].quad])
+            (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
+            long, narrow = max(x2 - x1, y2 - y1), min(x2 - x1, y2 - y1)
+            if abs(long - tile_l) > ACROSS_FIT * tile_l or abs(narrow - tile_w) > ACROSS_FIT * tile_w:
+                continue
+            across = bool(x2 - x1 > y2 - y1)
+            box = Box(np.array([(x1 + x2) / 2, (y1 + y2) / 2]), float(narrow), float(long),
+                      0.0 if across else math.pi / 2, min(tiles[i].score, tiles[j].score))
+            cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
+            bounds = (int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2)))
+            joined.append(FoundTile(bounds, across, cut, outlines([box])[0], round(box.score, 3)))
+            used |= {i, j}
+    if not joined:
+        return finding
+    kept = [t for k, t in enumerate(tiles) if k not in used]
+    return Finding(order_rows(kept + joined), finding.occluded)
+
+
+#: A box turned further than this from both of the view's axes (degrees) has no sure heading.
+UNSURE_TURN = 20.0
+
+
+def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+              crop_width: int | None = None) -> Finding:
+    """``finding`` with each box the finder turned about half way between upright and across
+    laid along the axis its edges show.
+
+    The finder gives a tile's direction as an angle; for a face whose look changes little
+    with a quarter turn (a 1p's circle, a blank) it can come out near 45 degrees, between
+    upright and across, and cut there the face reads as nothing or lying the wrong way (a
+    false riichi). In a calibrated view tiles lie along the table's axes and their size is
+    known, so of the two ways such a tile can lie, the one whose outline runs along the
+    picture's strongest edges is taken, and the face is cut again that way."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    gray = None
+    tiles = list(finding.tiles)
+    changed = False
+    for k, t in enumerate(tiles):
+        if t.quad is None:
+            continue
+        q = t.quad.astype(np.float64)
+        sides = (q[1] - q[0], q[2] - q[1])
+        long = max(sides, key=np.linalg.norm)
+        turn = math.degrees(math.atan2(abs(long[1]), abs(long[0])))   # 0: across, 90: upright
+        if not UNSURE_TURN <= turn <= 90 - UNSURE_TURN:
+            continue
+        if gray is None:
+            gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        c = q.mean(axis=0)
+        across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
+        box = Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, t.score)
+        quad = outlines([box])[0]
+        (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
+        cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
+        tiles[k] = FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
+                             across, cut, quad, t.score)
+        changed = True
+    return Finding(order_rows(tiles), finding.occluded) if changed else finding
+
+
+def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:
+    """How strongly the picture's edges run along the outline of a ``w`` x ``h`` box (upright
+    to the picture) at ``centre``: the mean brightness step across each side, each side
+    looked for within ``slack`` pixels of where it should be."""
+    H, W = gray.shape
+    cx, cy = centre
+    x1, x2, y1, y2 = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
+    ys = np.clip(np.arange(int(y1 + 0.15 * h), int(y2 - 0.15 * h)), 0, H - 1)
+    xs = np.clip(np.arange(int(x1 + 0.15 * w), int(x2 - 0.15 * w)), 0, W - 1)
+    total = []
+    for x in (x1, x2):
+        steps = [np.abs(gray[ys, np.clip(int(round(x)) + d + 1, 0, W - 1)] -
+                        gray[ys, np.clip(int(round(x)) + d - 1, 0, W - 1)]).mean()
+                 for d in range(-slack, slack + 1)]
+        total.append(max(steps))
+    for y in (y1, y2):
+        steps = [np.abs(gray[np.clip(int(round(y)) + d + 1, 0, H - 1), xs] -
+                        gray[np.clip(int(round(y)) + d - 1, 0, H - 1), xs]).mean()
+                 for d in range(-slack, slack + 1)]
+        total.append(max(steps))
+    return float(np.mean(total))
 
 
 def _box_quad(box) -> np.ndarray:
