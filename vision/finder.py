@@ -388,9 +388,11 @@ def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     side by side make an outline half again as wide, and no piece of one is that short)."""
     tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
     tiles = finding.tiles
-    sides = [np.sort([np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[2] - t.quad[1])])
-             if t.quad is not None else np.array([tile_w, tile_l]) for t in tiles]
-    short = [i for i, s in enumerate(sides) if s[1] < SHORT_OF_A_TILE * tile_l]
+    if len(tiles) < 2 or any(t.quad is None for t in tiles):
+        return finding
+    q = np.array([t.quad for t in tiles], np.float64)
+    longest = np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 2] - q[:, 1], axis=1))
+    short = np.nonzero(longest < SHORT_OF_A_TILE * tile_l)[0].tolist()
     joined, used = [], set()
     for a, i in enumerate(short):
         for j in short[a + 1:]:
@@ -430,21 +432,22 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     known, so of the two ways such a tile can lie, the one whose outline runs along the
     picture's strongest edges is taken, and the face is cut again that way."""
     tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
-    gray = None
     tiles = list(finding.tiles)
-    changed = False
-    for k, t in enumerate(tiles):
-        if t.quad is None:
-            continue
-        q = t.quad.astype(np.float64)
-        sides = (q[1] - q[0], q[2] - q[1])
-        long = max(sides, key=np.linalg.norm)
-        turn = math.degrees(math.atan2(abs(long[1]), abs(long[0])))   # 0: across, 90: upright
-        if not UNSURE_TURN <= turn <= 90 - UNSURE_TURN:
-            continue
+    if not tiles or any(t.quad is None for t in tiles):
+        return finding
+    q = np.array([t.quad for t in tiles], np.float64)
+    a, b = q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
+    long = np.where((np.linalg.norm(a, axis=1) >= np.linalg.norm(b, axis=1))[:, None], a, b)
+    turn = np.degrees(np.arctan2(np.abs(long[:, 1]), np.abs(long[:, 0])))   # 0: across, 90: upright
+    unsure = np.nonzero((turn >= UNSURE_TURN) & (turn <= 90 - UNSURE_TURN))[0]
+    if not len(unsure):
+        return finding
+    gray = None
+    for k in unsure.tolist():
+        t = tiles[k]
         if gray is None:
             gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        c = q.mean(axis=0)
+        c = q[k].mean(axis=0)
         across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
         box = Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, t.score)
         quad = outlines([box])[0]
@@ -452,8 +455,7 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
         cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
         tiles[k] = FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
                              across, cut, quad, t.score)
-        changed = True
-    return Finding(order_rows(tiles), finding.occluded) if changed else finding
+    return Finding(order_rows(tiles), finding.occluded)
 
 
 def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:
