@@ -2,6 +2,7 @@
 drawn into rendered top-down table frames and read by the real tracker, finder and classifier.
 
     python bench/demo_vision.py [--game PATH.mjlog] [--limit N] [--finder MODEL.onnx | --finder felt]
+                                [--tiles flat | --tiles solid [--seed S]]
 
 As the demo's simulated camera does: each discard is added to its pond and the frame rendered
 (as many frames as the tracker needs to believe a tile), a called tile is taken from its pond,
@@ -10,6 +11,12 @@ tile and riichi flag), *missed* when it does not, and any other report is *false
 figures and writes bench/results/demo_vision.json (``discards_read``, ``discards_missed``,
 ``false_reports``). The frames are read as the demo reads them, by the shipped learned finder,
 unless ``--finder`` names another model or ``felt`` (the felt-colour finder).
+
+``--tiles solid`` draws the frames as a camera over a real table sees it instead of the demo's
+flat art on green felt: solid tiles with coloured sides on a held-out table top, one light and
+its shadows, a camera 75-90 degrees above the table, warped top-down
+(:class:`vision.solid_table.SolidTable`; ``--seed`` picks the set, table, light and camera).
+The JSON then also says ``tiles`` and ``seed``.
 """
 from __future__ import annotations
 
@@ -33,6 +40,10 @@ def main(argv=None) -> int:
     p.add_argument("--finder", default=None,
                    help="read the frames with this learned finder (.onnx), or with the "
                         "felt-colour finder ('felt'), instead of the shipped finder the demo uses")
+    p.add_argument("--tiles", choices=("flat", "solid"), default="flat",
+                   help="flat: the demo's art on green felt (default); solid: tiles with bodies "
+                        "seen by a camera over a real-looking table")
+    p.add_argument("--seed", type=int, default=0, help="the solid table's look (--tiles solid)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
@@ -68,10 +79,15 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     frames = max(camera.FRAMES_PER_CHANGE, tracker.gone_frames)
 
+    draw = render_state
+    if args.tiles == "solid":
+        from vision.solid_table import SolidTable
+        draw = SolidTable(args.seed).render
+
     def show(change) -> list[dict]:
         nonlocal t
         change(camera.state)
-        frame = render_state(camera.state)
+        frame = draw(camera.state)
         out = []
         for _ in range(frames):
             t += 0.1
@@ -105,7 +121,9 @@ def main(argv=None) -> int:
     seconds = time.monotonic() - t0
     results = {"game": game.name, "discards": read + missed, "discards_read": read,
                "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1),
-               "finder": used}
+               "finder": used, "tiles": args.tiles}
+    if args.tiles == "solid":
+        results["seed"] = args.seed
     print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "
           f"{len(false)} false reports ({seconds:.0f} s)")
     write_results("demo_vision", results, args.out)
