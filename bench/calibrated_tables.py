@@ -149,8 +149,9 @@ def main(argv=None) -> int:
                 for j, q in enumerate(truth):
                     colour = (0, 200, 0) if j in got else (0, 0, 255)
                     cv2.polylines(out, [q.astype(np.int32)], True, colour, 2)
+                paired = {k for k, _ in m["pairs"]}
                 for k, (q, _) in enumerate(found):
-                    if k not in {k for k, _ in m["pairs"]}:
+                    if k not in paired:   # false, or on a face-down or standing tile
                         cv2.polylines(out, [np.asarray(q, np.int32)], True, (255, 0, 255), 2)
                 cv2.imwrite(str(args.draw / f"{i:03d}-{name}.jpg"), out)
         print(f"  table {i + 1}/{args.scenes} ({top}): " + "  ".join(
