@@ -460,7 +460,8 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     if camera is not None:
         print("  discards: rendered table frames through the real tracker "
-              "(vision.tracker.TableTracker; tiles read by the shipped ONNX model)", flush=True)
+              "(vision.tracker.TableTracker; tiles found and read by the shipped ONNX finder "
+              "and tile model)", flush=True)
         print("  melds, dora flips, reveals: handed to the table directly", flush=True)
     else:
         why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
