@@ -30,6 +30,18 @@ def test_detect_json_on_a_top_down_table(shared_data, tmp_path, capsys):
     assert all(0 < t["confidence"] <= 1 for t in tiles)
 
 
+def test_detect_finder_felt_reads_a_top_down_table_with_the_felt_colour_finder(shared_data, tmp_path,
+                                                                                capsys):
+    """``--finder felt`` brings back the old finder for a flat printed table, which the art
+    matcher reads as the felt finder cuts it."""
+    path = tmp_path / "top.png"
+    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    assert main(["detect", str(path), "--px-per-mm", "2", "--finder", "felt", "--classifier", "art",
+                 "--json"]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in tiles][-5:] == ["1m", "2m", "3z", "4s", "5p"]
+
+
 def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     top = render_state(_table(), px_per_mm=2.0)
     image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)
