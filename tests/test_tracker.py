@@ -326,6 +326,12 @@ def test_a_tile_set_down_against_a_meld_does_not_change_it(shared_data):
     after_pon, n = _film(tracker, [render_state(pon)] * 6, n)
     assert [(e["kind"], e["tiles"]) for e in after_pon] == [("pon", ["5m"] * 3)]
     assert [m["kind"] for m in tracker.melds[1]] == ["chii", "pon"]
+    # and a third, laid against the pon: all three touch, each is its own meld
+    third = TableState(walls=False)
+    third.melds[1] = [(["7p", "8p", "9p", "5m", "5m", "5m", "2s", "3s", "4s"], 6, None)]
+    after_third, n = _film(tracker, [render_state(third)] * 6, n)
+    assert [(e["kind"], e["tiles"]) for e in after_third] == [("chii", ["7p", "8p", "9p"])]
+    assert [m["kind"] for m in tracker.melds[1]] == ["chii", "pon", "chii"]
 
 
 @pytest.mark.parametrize("shown, tiles", [

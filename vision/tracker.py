@@ -379,15 +379,14 @@ class TableTracker:
         the next meld's tiles nor a stray one set down beside it."""
         out = []
         for group in _cluster(tracks):
-            ids = {t.id for t in group}
-            known = next((m for m, ev in zip(self._meld_members[seat], self.melds[seat])
-                          if m & ids and len(ids - m) > (1 if ev.get("kind") == "pon" else 0)),
-                         None)
-            if known is None:
+            # each reported meld in the group, in turn, taken out of what is left of it
+            for members, meld in zip(self._meld_members[seat], self.melds[seat]):
+                ids = {t.id for t in group}
+                if members & ids and len(ids - members) > (1 if meld.get("kind") == "pon" else 0):
+                    out.append([t for t in group if t.id in members])
+                    group = [t for t in group if t.id not in members]
+            if group:
                 out.append(group)
-                continue
-            out.append([t for t in group if t.id in known])
-            out.append([t for t in group if t.id not in known])
         return out
 
     def _reveal_event(self, seat: int) -> list[dict]:
