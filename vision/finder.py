@@ -403,12 +403,9 @@ def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
             long, narrow = max(x2 - x1, y2 - y1), min(x2 - x1, y2 - y1)
             if abs(long - tile_l) > ACROSS_FIT * tile_l or abs(narrow - tile_w) > ACROSS_FIT * tile_w:
                 continue
-            across = bool(x2 - x1 > y2 - y1)
             box = Box(np.array([(x1 + x2) / 2, (y1 + y2) / 2]), float(narrow), float(long),
-                      0.0 if across else math.pi / 2, min(tiles[i].score, tiles[j].score))
-            cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
-            bounds = (int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2)))
-            joined.append(FoundTile(bounds, across, cut, outlines([box])[0], round(box.score, 3)))
+                      0.0 if x2 - x1 > y2 - y1 else math.pi / 2, min(tiles[i].score, tiles[j].score))
+            joined.append(_laid(box, topdown, crop_width))
             used |= {i, j}
     if not joined:
         return finding
@@ -442,43 +439,46 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     unsure = np.nonzero((turn >= UNSURE_TURN) & (turn <= 90 - UNSURE_TURN))[0]
     if not len(unsure):
         return finding
-    gray = None
+    gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
     for k in unsure.tolist():
-        t = tiles[k]
-        if gray is None:
-            gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
         c = q[k].mean(axis=0)
         across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
-        box = Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, t.score)
-        quad = outlines([box])[0]
-        (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
-        cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
-        tiles[k] = FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
-                             across, cut, quad, t.score)
+        tiles[k] = _laid(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
+                         topdown, crop_width)
     return Finding(order_rows(tiles), finding.occluded)
+
+
+def _laid(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTile:
+    """The tile of ``box``, lying along one of the calibrated view's axes (angle 0: across),
+    its face cut from ``topdown`` when it is asked for."""
+    quad = outlines([box])[0]
+    (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
+    cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
+    return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
+                     box.angle == 0.0, cut, quad, round(box.score, 3))
 
 
 def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:
     """How strongly the picture's edges run along the outline of a ``w`` x ``h`` box (upright
     to the picture) at ``centre``: the mean brightness step across each side, each side
     looked for within ``slack`` pixels of where it should be."""
-    H, W = gray.shape
     cx, cy = centre
-    x1, x2, y1, y2 = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
-    ys = np.clip(np.arange(int(y1 + 0.15 * h), int(y2 - 0.15 * h)), 0, H - 1)
-    xs = np.clip(np.arange(int(x1 + 0.15 * w), int(x2 - 0.15 * w)), 0, W - 1)
-    total = []
-    for x in (x1, x2):
-        steps = [np.abs(gray[ys, np.clip(int(round(x)) + d + 1, 0, W - 1)] -
-                        gray[ys, np.clip(int(round(x)) + d - 1, 0, W - 1)]).mean()
-                 for d in range(-slack, slack + 1)]
-        total.append(max(steps))
-    for y in (y1, y2):
-        steps = [np.abs(gray[np.clip(int(round(y)) + d + 1, 0, H - 1), xs] -
-                        gray[np.clip(int(round(y)) + d - 1, 0, H - 1), xs]).mean()
-                 for d in range(-slack, slack + 1)]
-        total.append(max(steps))
-    return float(np.mean(total))
+
+    def sides(img, x, y, across, along):
+        # the two sides at x +- across/2, over the middle of their length along y
+        H, W = img.shape
+        rows = np.clip(np.arange(int(y - 0.35 * along), int(y + 0.35 * along)), 0, H - 1)
+        out = []
+        for edge in (x - across / 2, x + across / 2):
+            col = int(round(edge))
+            out.append(max(np.abs(img[rows, min(max(col + d + 1, 0), W - 1)] -
+                                  img[rows, min(max(col + d - 1, 0), W - 1)]).mean()
+                           for d in range(-slack, slack + 1)))
+        return out
+
+    # the left and right sides, then the top and bottom ones as the left and right of the
+    # picture turned over its diagonal
+    return float(np.mean(sides(gray, cx, cy, w, h) + sides(gray.T, cy, cx, h, w)))
 
 
 def _box_quad(box) -> np.ndarray:
