@@ -81,14 +81,15 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     from .calibration import MARKER_IDS, calibrate, detect_markers
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
-    markers = [] if photo else _markers(image, detect_markers)
+    markers: list[np.ndarray] = []      # no tile lies on one (see _on_a_marker)
     if px_per_mm:
         finding = finders.find_tiles_topdown(image, px_per_mm, finder)
+        markers = _markers_at_edge(image, detect_markers)
     else:
-        cal = None
-        if not photo and len(detect_markers(image)) == len(MARKER_IDS):
+        if not photo:
+            markers = list(detect_markers(image).values())
+        if len(markers) == len(MARKER_IDS):
             cal = calibrate(image)
-        if cal is not None:
             finding = finders.find_tiles_topdown(cal.warp(image), cal.px_per_mm, finder)
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
@@ -113,10 +114,10 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     return out
 
 
-def _markers(image: np.ndarray, detect_markers, pad: int = 32) -> list[np.ndarray]:
-    """The table's markers in ``image`` (picture pixels). A top-down view cut at the table's
-    edge leaves the markers little of their white margin, which ArUco needs, so the picture
-    is looked at with a white border around it."""
+def _markers_at_edge(image: np.ndarray, detect_markers, pad: int = 32) -> list[np.ndarray]:
+    """The table's markers in a top-down view (its pixels). A view cut at the table's edge
+    leaves the markers little of their white margin, which ArUco needs, so the picture is
+    looked at with a white border around it."""
     import cv2
 
     framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
