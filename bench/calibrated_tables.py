@@ -51,18 +51,6 @@ def table_camera(rng, extent, size=FRAME):
                    f / ppm, rng.normal(0, 0.03), f, size)
 
 
-def topdown(image, cam, extent, ppm=PX_PER_MM):
-    """The picture warped onto the table's plane over ``extent`` (mm) at ``ppm``, and the
-    map from picture pixels to top-down pixels."""
-    x0, y0, x1, y1 = extent
-    to_mm = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]])
-    td_to_image = cam.plane_homography() @ to_mm
-    size = (int((x1 - x0) * ppm), int((y1 - y0) * ppm))
-    view = cv2.warpPerspective(image, td_to_image, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT)
-    return view, np.linalg.inv(td_to_image)
-
-
 def scenes(n: int, seed: int):
     """``n`` held-out table scenes: (top-down view, truth quads face up, their codes, quads to
     ignore, which top)."""
@@ -76,7 +64,7 @@ def scenes(n: int, seed: int):
         bodies, info = layout_table(rng, ts, bank)
         cam = table_camera(rng, info["extent"])
         sc = draw_scene(rng, bodies, cam, FRAME, info, "holdout", props=True)
-        view, to_view = topdown(sc.image, cam, info["extent"])
+        view, to_view = cam.table_view(sc.image, info["extent"], PX_PER_MM)
         truth, codes, ignore = [], [], []
         h, w = view.shape[:2]
         for t in sc.tiles:

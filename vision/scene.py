@@ -75,6 +75,19 @@ class Camera:
         t = -self.R @ self.C
         return K @ np.column_stack([self.R[:, 0], self.R[:, 1], t])
 
+    def table_view(self, picture: np.ndarray, extent, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+        """This camera's ``picture`` warped onto the table's plane over ``extent`` (x0, y0, x1,
+        y1 mm) at ``px_per_mm``, as calibration warps a camera's frame to the top-down view;
+        and the map from picture pixels to the view's (3 x 3)."""
+        x0, y0, x1, y1 = extent
+        view_to_mm = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1.0]])
+        view_to_picture = self.plane_homography() @ view_to_mm
+        size = (int((x1 - x0) * px_per_mm), int((y1 - y0) * px_per_mm))
+        view = cv2.warpPerspective(picture, view_to_picture, size,
+                                   flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT)
+        return view, np.linalg.inv(view_to_picture)
+
 
 def look_at(target, elevation: float, azimuth: float, distance: float, roll: float,
             f: float, size: tuple[int, int]) -> Camera:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import zlib
 
-import cv2
 import numpy as np
 
 from . import render, scene
@@ -42,7 +41,6 @@ class SolidTable:
         self.seed = seed
         self.ppm = float(px_per_mm)
         self.size_mm = float(size_mm)
-        self.frame_size = frame
         self.art = art or TileArt()
         ts = scene.tile_set(rng)
         # the zones are drawn for tiles of the usual size; only the thickness is the set's own
@@ -67,8 +65,6 @@ class SolidTable:
         self.ambient = rng.uniform(0.5, 0.75)
         self.effects_seed = int(rng.integers(1 << 31))
         self._noise = np.random.default_rng(seed + 1)
-        to_mm = np.array([[1 / self.ppm, 0, 0], [0, 1 / self.ppm, 0], [0, 0, 1.0]])
-        self._topdown = self.cam.plane_homography() @ to_mm
 
     def _face(self, code: str):
         """This set's face for ``code``: the art's Regular style on one ivory for every kind
@@ -110,10 +106,7 @@ class SolidTable:
 
     def topdown(self, picture: np.ndarray) -> np.ndarray:
         """``picture`` warped onto the table's plane at ``px_per_mm`` (as calibration does)."""
-        side = int(round(self.size_mm * self.ppm))
-        return cv2.warpPerspective(picture, self._topdown, (side, side),
-                                   flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_CONSTANT)
+        return self.cam.table_view(picture, self.extent, self.ppm)[0]
 
     def render(self, state) -> np.ndarray:
         """The tracker's top-down view of ``state``."""
