@@ -13,7 +13,9 @@ Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], 
 [[x, y] x 4], "across", "confidence"}``; ``tile`` is an mpsz code or ``back`` for a
 face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
 box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
-than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
+than ``--unsure-below`` carries ``"unsure": true``. The tiles of one picture are read as tiles
+of one set (:mod:`vision.one_set`): no kind more than four times, one red five of a suit;
+``--tile-by-tile`` reads each tile alone, for a picture of more than one set: a referee should look at that tile
 rather than trust it. ``--draw OUT.png`` writes the picture with each tile's outline and code
 (unsure ones in orange), so a referee can see what the camera saw.
 """
@@ -51,6 +53,9 @@ def add_arguments(parser) -> None:
                         help="mark readings less sure than this as unsure (default %(default)s)")
     parser.add_argument("--draw", metavar="OUT.png", default=None,
                         help="write the picture with each tile's outline and code")
+    parser.add_argument("--tile-by-tile", action="store_true",
+                        help="read each tile alone, not as tiles of one set (no kind more than "
+                             "four times): for a picture of more than one set")
     parser.add_argument("--finder", default=None,
                         help="path of the .onnx tile finder model, or 'felt' for the felt-colour "
                              "finder on a calibrated view (default: the config's [camera] "
@@ -75,10 +80,13 @@ def load_classifier(kind: str, model: str | None = None, config: str | None = No
 
 
 def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
-           photo: bool = False, finder=None, unsure_below: float = UNSURE_BELOW) -> list[dict]:
-    """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out."""
+           photo: bool = False, finder=None, unsure_below: float = UNSURE_BELOW,
+           one_set: bool = True) -> list[dict]:
+    """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out.
+    ``one_set``: read the tiles together as tiles of one set (:mod:`vision.one_set`)."""
     from . import finder as finders
     from .calibration import MARKER_IDS, calibrate, detect_markers
+    from .one_set import classify_as_one_set
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
     markers: list[np.ndarray] = []      # no tile lies on one (see _on_a_marker)
@@ -94,7 +102,13 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
             finding = finders.find_tiles_photo(image, finder=finder)
-    results = classifier.classify([t.crop for t in finding.tiles]) if finding.tiles else []
+    crops = [t.crop for t in finding.tiles]
+    if not crops:
+        results = []
+    elif one_set:
+        results = classify_as_one_set(classifier, crops)
+    else:
+        results = classifier.classify(crops)
     out = []
     for tile, (label, conf) in zip(finding.tiles, results):
         if label == "none":
@@ -177,7 +191,7 @@ def run(args) -> int:
     else:
         finder = load_finder(args.finder)
     tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, finder,
-                               args.unsure_below)
+                               args.unsure_below, one_set=not args.tile_by_tile)
              if t["confidence"] >= args.min_confidence]
     if args.draw:
         import cv2
