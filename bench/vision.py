@@ -5,14 +5,16 @@
 Prints the figures and writes them to bench/results/vision.json:
 - the labelled real photographs (bench/labels/camerash-raw.json over the shared Camerash raw
   photos): box recall and precision at IoU 0.5 (``real_box_recall``, ``real_box_precision``)
-  and tiles of a riichi kind found and named right (``real_end_to_end``), per photo too, with
-  the commonest misreads (``real_misreads``) and the classifier's own share handed each tile's
+  and tiles of a riichi kind found and named right (``real_end_to_end``; a picture's tiles
+  read as tiles of one set, no kind more than four times, as ``detect`` reads them), per photo
+  too, with the commonest misreads (``real_misreads``), the same with each tile read alone
+  (``real_end_to_end_tile_by_tile``, ``real_misreads_tile_by_tile``) and the classifier's own share handed each tile's
   labelled quad (``real_named_true_quads``: what end to end could reach with perfect boxes); the
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
   PyPI package ``mahjong-detector`` (installed into ``runs/bench-site`` when absent; not a
   dependency of the project; it knows no red fives, so a red five read as a five counts);
 - rendered held-out scenes (other seeds and table colours than training), each kind of scene
-  in turn, read as photos: the finder's box recall and precision and end to end, overall and
+  in turn, read as photos, tile by tile (their kinds are drawn at random, not from one set): the finder's box recall and precision and end to end, overall and
   by kind, and the box recall of face-up tiles alone (``face_up_box_recall``), beside the
   felt-colour finder's (``felt_rendered``); the classifier's top-1 on held-out crops and on
   the real Camerash crops;
@@ -108,25 +110,32 @@ def same_kind(predicted: list[str], truth: list[str]) -> float:
 
 # --- readers: picture -> [(quad, code, confidence)] -------------------------------------------------
 
-def ours(finder, classifier):
-    """The project's reader: the learned finder, then the classifier on each crop."""
+def ours(finder, classifier, one_set: bool = True):
+    """The project's reader: the learned finder, then the classifier on each crop; the crops of
+    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.one_set`), or
+    each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
     from vision.finder import find_tiles_photo
+    from vision.one_set import classify_as_one_set
 
     def read(image):
         tiles = find_tiles_photo(image, finder=finder).tiles
-        names = classifier.classify([t.crop for t in tiles]) if tiles else []
+        crops = [t.crop for t in tiles]
+        names = classify_as_one_set(classifier, crops) if one_set else classifier.classify(crops)
         return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
     return read
 
 
-def felt(classifier):
-    """The felt-colour finder this project had before the learned one, then the classifier."""
+def felt(classifier, one_set: bool = True):
+    """The felt-colour finder this project had before the learned one, then the classifier
+    (the crops of a picture read as :func:`ours` reads them)."""
     from bench.photos import box_quad
     from vision.felt_finder import find_tiles_photo
+    from vision.one_set import classify_as_one_set
 
     def read(image):
         tiles = find_tiles_photo(image).tiles
-        names = classifier.classify([t.crop for t in tiles]) if tiles else []
+        crops = [t.crop for t in tiles]
+        names = classify_as_one_set(classifier, crops) if one_set else classifier.classify(crops)
         return [(box_quad(t.box), lab, conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
     return read
 
@@ -337,6 +346,11 @@ def main(argv=None) -> int:
         real, per_photo = score_reader(photos, ours(finder, clf), misses=args.misses, label="ours")
         results.update({f"real_{k}": v for k, v in real.items()})
         results["real_per_photo"] = per_photo
+        # the same boxes, each tile read alone: what the classifier gives before the set's
+        # four copies are weighed in
+        alone, _ = score_reader(photos, ours(finder, clf, one_set=False), label="ours, tile by tile")
+        results["real_end_to_end_tile_by_tile"] = alone["end_to_end"]
+        results["real_misreads_tile_by_tile"] = alone["misreads"]
         # the classifier alone: each labelled tile cut by its true quad
         from bench.photos import same_tile, tile_crop
         crops, codes = [], []
@@ -371,7 +385,8 @@ def main(argv=None) -> int:
             results["real_end_to_end_same_kind"] = ours_kind["end_to_end"]
 
         t0 = time.monotonic()
-        on_scenes = finder_on_scenes({"ours": ours(finder, clf), "felt": felt(clf)}, args.scenes, args.seed)
+        on_scenes = finder_on_scenes({"ours": ours(finder, clf, one_set=False),
+                                      "felt": felt(clf, one_set=False)}, args.scenes, args.seed)
         scenes = on_scenes["ours"]
         results.update({f"rendered_{k}": v for k, v in scenes.items()})
         results["felt_rendered"] = on_scenes["felt"]

@@ -142,9 +142,10 @@ def test_real_photographs_tile_count(shared_data, name, count):
 
 def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     """The bench's headline (bench/vision.py, ``real_*``) held in CI: every labelled tile of
-    the 25 Camerash photographs, other sets than the art, read as ``detect`` reads a photo.
-    Measured: all 1691 found, 1 false box, 1510 of the 1580 riichi tiles named right (1480
-    with every crop read once, without the half-turned second look)."""
+    the 25 Camerash photographs, other sets than the art, read as ``detect`` reads a photo
+    (a picture's tiles as tiles of one set, :mod:`vision.one_set`). Measured: all 1691 found,
+    1 false box, 1535 of the 1580 riichi tiles named right (1510 with each tile read alone,
+    1480 with every crop read once, without the half-turned second look)."""
     from bench.photos import load_photos, score_photo, totals
     from bench.vision import ours
     from vision.classifier import TileClassifier
@@ -156,7 +157,7 @@ def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     total = totals({p.name: score_photo(p, read(p.image())) for p in photos})
     assert total["tiles"] == 1691 and total["riichi_tiles"] == 1580
     assert total["box_recall"] >= 0.995 and total["box_precision"] >= 0.995, total
-    assert total["named"] >= 1500, total
+    assert total["named"] >= 1530, total
 
 
 def test_the_table_cameras_finder_reads_solid_tiles_in_the_calibrated_view(shared_data):
