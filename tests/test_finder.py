@@ -421,6 +421,48 @@ def test_a_tile_across_cut_in_two_halves_is_put_back_together():
     assert join_split_across(whole, view, PPM) is whole
 
 
+def _tiles_side_by_side(*widths, x=148):
+    """A calibrated view (2 px/mm) of ivory tiles touching in a row from ``x``, each
+    ``widths[k]`` pixels wide (52: upright, 70: lying across), with the thin dark seam
+    between them that a real pond shows."""
+    view = np.full((400, 400, 3), 60, np.uint8)
+    for w in widths:
+        half = 35 if w == 52 else 26
+        view[200 - half:200 + half, x:x + w] = 225
+        x += w
+        view[170:230, x - 1:x + 2] = 110
+    return view
+
+
+def test_two_touching_tiles_boxed_as_one_are_cut_apart():
+    """A discard laid against the tile before it, and the finder boxes the two as one tile
+    lying across, too big for one (on a table of solid tiles it did, and the tracker lost both:
+    bench/demo_vision.py --tiles solid). In the calibrated view the box is two tiles: cut at
+    the seam, each lies as its length says."""
+    from vision.finder import Finding, split_pairs
+
+    none = np.zeros((400, 400), np.uint8)
+    view = _tiles_side_by_side(52, 52)
+    two = split_pairs(Finding([_boxed(_rect(200, 200, 110, 78), across=True)], none), view, PPM)
+    assert [t.across for t in two.tiles] == [False, False]
+    assert [tuple(t.quad.mean(axis=0)) for t in two.tiles] == \
+        [pytest.approx((174, 200), abs=3), pytest.approx((226, 200), abs=3)]
+    assert all(t.crop.shape[1] < t.crop.shape[0] for t in two.tiles)
+    # a riichi tile laid across beside an upright one: one of each
+    view = _tiles_side_by_side(52, 70, x=140)
+    two = split_pairs(Finding([_boxed(_rect(201, 200, 126, 76), across=True)], none), view, PPM)
+    assert [t.across for t in two.tiles] == [False, True]
+    assert [round(t.quad.mean(axis=0)[0]) for t in two.tiles] == pytest.approx([166, 227], abs=3)
+    # the finder found one of the two as well: the box adds only the other
+    view = _tiles_side_by_side(52, 52)
+    found = Finding([_boxed(_rect(174, 200, 52, 70)), _boxed(_rect(200, 200, 110, 78), across=True)], none)
+    two = split_pairs(found, view, PPM)
+    assert sorted(t.quad.mean(axis=0)[0] for t in two.tiles) == pytest.approx([174, 226], abs=3)
+    # a tile of a bigger set lying across, boxed a little large, is one tile
+    one = Finding([_boxed(_rect(200, 200, 88, 64), across=True)], none)
+    assert split_pairs(one, view, PPM) is one
+
+
 @pytest.mark.parametrize("lies_across", [False, True])
 def test_a_tile_boxed_half_way_between_upright_and_across_lies_as_its_edges_show(lies_across):
     """The finder turned a square-ish face (a 1p) 40 degrees: in the calibrated view it is

@@ -46,3 +46,26 @@ def test_every_discard_on_a_solid_table_is_read_once(table):
             got += tracker.update(frame, t)
     assert [(e["type"], e["seat"], e["tile"], bool(e.get("riichi"))) for e in got] == \
         [("discard", s, tile, r) for s, tile, r in plays]
+
+
+@pytest.mark.parametrize("pond", [("2z", "6z", "4z"), ("9p", "6s", "8s", "9p")])
+def test_a_discard_laid_against_the_last_is_found_beside_it(shared_data, pond):
+    """Seat 0's pond on table 0 as it was at two discards of the first Tenhou game that the
+    finder boxed, with the tile laid against them, as one tile lying across, too big for
+    one: the new discard went unseen and the one before it was reported again later
+    (bench/demo_vision.py --tiles solid --seed 0). Each tile is found upright, once."""
+    import numpy as np
+
+    from vision.finder import find_tiles_topdown, shared_finder
+    from vision.solid_table import SolidTable
+
+    state = TableState(walls=False)
+    state.ponds[0] = [(tile, False) for tile in pond]
+    view = SolidTable(seed=0).render(state)
+    pond_zone = [z for z in default_zones() if z.kind == "pond" and z.seat == 0][0]
+    x1, y1, x2, y2 = (2 * v for v in pond_zone.rect)
+    found = [t for t in find_tiles_topdown(view, 2.0, shared_finder()).tiles
+             if x1 <= t.quad.mean(axis=0)[0] <= x2 and y1 <= t.quad.mean(axis=0)[1] <= y2]
+    assert [t.across for t in found] == [False] * len(pond)
+    xs = sorted(float(t.quad.mean(axis=0)[0]) for t in found)
+    assert np.diff(xs).min() > 40          # a tile apart (52 px), none found twice

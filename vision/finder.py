@@ -363,6 +363,7 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
         found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
                             crop_width=crop_width)
         found = join_split_across(found, topdown, float(px_per_mm), crop_width)
+        found = split_pairs(found, topdown, float(px_per_mm), crop_width)
         return square_up(found, topdown, float(px_per_mm), crop_width)
     from .felt_finder import find_tiles_topdown as felt_topdown
 
@@ -413,6 +414,83 @@ def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     return Finding(order_rows(kept + joined), finding.occluded)
 
 
+#: A box this many tile widths long and tile lengths wide is two tiles side by side.
+PAIR_LONG = (1.8, 2.6)
+PAIR_WIDE = (0.95, 1.4)
+#: A pair's box longer than this many tile widths holds a tile lying across (two upright tiles
+#: are 2 widths, boxed up to 2.15 on the solid tables; an upright and a riichi tile 2.35).
+PAIR_WITH_ACROSS = 2.25
+
+
+def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+                crop_width: int | None = None) -> Finding:
+    """``finding`` with each box that holds two tiles side by side cut into the two.
+
+    Tiles of solid sets touch in a pond, and the finder can box a discard with the tile it
+    was laid against as one tile lying across, too big for one: the new discard is then never
+    seen, and the old one, gone from sight, is taken for a called tile and reported again
+    when it is found once more (``bench/demo_vision.py --tiles solid``). In a calibrated view a
+    tile's size is known: a box about two tile widths long and one tile length wide is two
+    tiles, cut where the picture is darkest across it (the seam between them). The two lie
+    upright to the pair's length unless the box is long enough to hold a riichi tile beside
+    an upright one; then the longer half is the riichi tile. A half where the finder already
+    found a tile is that tile."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    sides = _outlines_and_sides(finding)
+    if sides is None:
+        return finding
+    tiles, (q, a, b) = list(finding.tiles), sides
+    la, lb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    long, wide = np.maximum(la, lb), np.minimum(la, lb)
+    pairs = np.nonzero((long >= PAIR_LONG[0] * tile_w) & (long <= PAIR_LONG[1] * tile_w) &
+                       (wide >= PAIR_WIDE[0] * tile_l) & (wide <= PAIR_WIDE[1] * tile_l))[0]
+    if not len(pairs):
+        return finding
+    gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    kept = [t for k, t in enumerate(tiles) if k not in set(pairs.tolist())]
+    centres = [t.quad.mean(axis=0) for t in kept]
+    for k in pairs.tolist():
+        vec = a[k] if la[k] >= lb[k] else b[k]
+        axis = 0 if abs(vec[0]) >= abs(vec[1]) else 1          # the pair lies along x or y
+        c = q[k].mean(axis=0)
+        # the box's own length, not its extent on the axis, which grows as it is turned
+        lo, hi = c[axis] - long[k] / 2, c[axis] + long[k] / 2
+        seam = _seam(gray, c, axis, lo, hi, 0.6 * tile_l)
+        # two upright tiles make a box two tile widths long, an upright and a riichi tile one
+        # length more: then the longer piece is the riichi tile
+        one_across = hi - lo > PAIR_WITH_ACROSS * tile_w
+        longer = 0 if seam - lo > hi - seam else 1
+        for n, (s, e) in enumerate(((lo, seam), (seam, hi))):
+            centre = c.copy()
+            centre[axis] = (s + e) / 2
+            if any(np.hypot(*(centre - o)) < 0.5 * tile_w for o in centres):
+                continue
+            long_along = one_across and n == longer
+            across = long_along == (axis == 0)
+            kept.append(_laid(Box(centre, tile_w, tile_l, 0.0 if across else math.pi / 2,
+                                  tiles[k].score), topdown, crop_width))
+            centres.append(centre)
+    return Finding(order_rows(kept), finding.occluded)
+
+
+def _seam(gray: np.ndarray, centre: np.ndarray, axis: int, lo: float, hi: float,
+          depth: float) -> float:
+    """Where along ``axis`` (0: x, 1: y) between ``lo`` and ``hi`` the picture is darkest
+    across a band ``depth`` pixels deep about ``centre``: the seam between two touching
+    tiles, looked for in the middle two fifths (ink darkens part of a face's depth, the seam
+    all of it)."""
+    H, W = gray.shape
+    across = int(round(centre[1 - axis]))
+    band = slice(max(0, across - int(depth / 2)), max(1, across + int(depth / 2)))
+    start = int(np.clip(lo + 0.3 * (hi - lo), 0, (W if axis == 0 else H) - 1))
+    stop = int(np.clip(hi - 0.3 * (hi - lo), start + 1, W if axis == 0 else H))
+    strip = gray[band, start:stop] if axis == 0 else gray[start:stop, band].T
+    if strip.shape[1] < 3 or strip.shape[0] == 0:
+        return (lo + hi) / 2
+    profile = np.convolve(strip.mean(axis=0), np.ones(3) / 3, mode="valid")
+    return float(start + 1 + int(np.argmin(profile)))
+
+
 #: A box turned further than this from both of the view's axes (degrees) has no sure heading.
 UNSURE_TURN = 20.0
 
@@ -429,11 +507,10 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     known, so of the two ways such a tile can lie, the one whose outline runs along the
     picture's strongest edges is taken, and the face is cut again that way."""
     tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
-    tiles = list(finding.tiles)
-    if not tiles or any(t.quad is None for t in tiles):
+    sides = _outlines_and_sides(finding)
+    if sides is None:
         return finding
-    q = np.array([t.quad for t in tiles], np.float64)
-    a, b = q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
+    tiles, (q, a, b) = list(finding.tiles), sides
     long = np.where((np.linalg.norm(a, axis=1) >= np.linalg.norm(b, axis=1))[:, None], a, b)
     turn = np.degrees(np.arctan2(np.abs(long[:, 1]), np.abs(long[:, 0])))   # 0: across, 90: upright
     unsure = np.nonzero((turn >= UNSURE_TURN) & (turn <= 90 - UNSURE_TURN))[0]
@@ -446,6 +523,15 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
         tiles[k] = _laid(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
                          topdown, crop_width)
     return Finding(order_rows(tiles), finding.occluded)
+
+
+def _outlines_and_sides(finding: Finding):
+    """Every found tile's outline (N x 4 x 2) and its two sides as vectors (first to second
+    corner, second to third), or None when there is no tile or one has no outline."""
+    if not finding.tiles or any(t.quad is None for t in finding.tiles):
+        return None
+    q = np.array([t.quad for t in finding.tiles], np.float64)
+    return q, q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
 
 
 def _laid(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTile:
