@@ -13,11 +13,13 @@ Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], 
 [[x, y] x 4], "across", "confidence"}``; ``tile`` is an mpsz code or ``back`` for a
 face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
 box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
-than ``--unsure-below`` carries ``"unsure": true``. The tiles of one picture are read as tiles
-of one set (:mod:`vision.one_set`): no kind more than four times, one red five of a suit;
-``--tile-by-tile`` reads each tile alone, for a picture of more than one set: a referee should look at that tile
+than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
 rather than trust it. ``--draw OUT.png`` writes the picture with each tile's outline and code
 (unsure ones in orange), so a referee can see what the camera saw.
+
+The tiles of one picture are read as tiles of one set (:mod:`vision.one_set`): no kind more
+than four times, one red five of a suit. ``--tile-by-tile`` reads each tile alone, for a
+picture of more than one set.
 """
 from __future__ import annotations
 

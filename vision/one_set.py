@@ -1,10 +1,10 @@
 """The tiles in one picture come from one set: no kind is read more often than a set holds it.
 
 A set has four tiles of each kind, and at most one red five of a suit
-(:mod:`referee.fifth_copy`). A picture that the classifier reads with a fifth 1s, or eleven
-red dragons all read as the one red 5m, holds misreads: the tile it reads alike in most
-pictures is a design it has not seen (a bird 1s, a picture dragon). So the readings of one
-picture are read together: while a kind is read more often than a set has it, the reading
+(:mod:`referee.fifth_copy`). A picture the classifier reads with a fifth 1s, or with two red
+5m, holds misreads, and the copies it reads alike are most often a design it has not seen (a
+bird 1s, a picture dragon) read the same wrong way. So the readings of one picture are read
+together: while a kind is read more often than a set has it, the reading
 of it that loses least by it (the classifier's log-probability of its reading less that of
 its next likeliest kind with room left) takes that next kind. Each move takes one tile off
 a kind that has too many, so it ends after at most as many moves as there are extra copies.
