@@ -447,7 +447,8 @@ def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     if not len(pairs):
         return finding
     gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    kept = [t for k, t in enumerate(tiles) if k not in set(pairs.tolist())]
+    split = set(pairs.tolist())
+    kept = [t for k, t in enumerate(tiles) if k not in split]
     centres = [t.quad.mean(axis=0) for t in kept]
     for k in pairs.tolist():
         vec = a[k] if la[k] >= lb[k] else b[k]
