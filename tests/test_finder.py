@@ -115,8 +115,9 @@ def test_a_row_of_tiles_in_an_uncalibrated_picture(reads_learned_crops, tile_px)
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "issue 13 still open: on a flat rendered row (stickers of the tile art, no bodies) the "
-    "learned finder cuts two touching 9s into three boxes"))
+    "a known limit of the learned finder (vision/README.md): on a flat rendered row, stickers "
+    "of the tile art with no bodies and no gap, it cuts two touching 9s into three boxes; "
+    "real rows and rows of solid tiles are cut right"))
 def test_touching_tiles_with_no_gap_are_still_cut_apart(reads_learned_crops):
     hand = ["9s", "9s", "8s", "1p", "2p", "3p", "4z"]
     img = _row_photo(hand, 56, gap=0)
