@@ -10,6 +10,10 @@ goes over each event it reports:
   that kind: a discard or dora indicator takes the classifier's next likeliest reading that
   the table allows (when the classifier gives probabilities and that reading has some), and
   either way is unsure;
+- **a discard is laid at the end of its pond**: a pond tile found before one the camera saw
+  laid earlier was laid before that one and missed when it was. Its time is when it was
+  found, not when it was laid, so it is reported unsure, with its crop and that doubt: the
+  referee sees why, and a penalty that rests on it is asked, not applied;
 - **a called tile leaves the pond**: the sideways tile of a called meld is the discard that
   just left the pond of the seat it came from. Two readings of one tile that agree make it
   surer (1 - (1 - a)(1 - b)); two that disagree make the meld unsure, and the surer reading
@@ -33,6 +37,7 @@ from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD
 from referee.tiles import TILE_CODES, base
 
 from .tracker import Track, _sideways
+from .zones import TILE_H_MM, TILE_W_MM, seat_order_key
 
 #: The most a reading that breaks what the game allows (a fifth copy, two readings of one
 #: tile that disagree) can be trusted.
@@ -62,6 +67,17 @@ def crop_from_data_uri(text: str) -> np.ndarray | None:
         return None
     img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
     return img
+
+
+def _before_in_pond(a: Track, b: Track) -> bool:
+    """Whether ``a`` lies before ``b`` in their pond's order (rows from the middle of the
+    table out, each left to right as the seat sees it) by more than a tile's place wavers
+    from frame to frame: a row's tiles lie within half a tile's length of one depth."""
+    a_down, a_right = seat_order_key(a.zone, a.x, a.y)
+    b_down, b_right = seat_order_key(b.zone, b.x, b.y)
+    if abs(a_down - b_down) > TILE_H_MM / 2:
+        return a_down < b_down
+    return a_right < b_right - TILE_W_MM / 2
 
 
 def track_confidence(track: Track, label: str | None = None) -> float:
@@ -121,6 +137,10 @@ class WeighedTracker:
         t_ns = ev["t"] * 1e9
         found = [t for t in self._confirmed() if t.zone.kind == kind_ and
                  (kind_ == "dora" or t.zone.seat == ev["seat"]) and abs(t.first_ns - t_ns) < 1e6]
+        # two tiles first seen in one frame (a discard, and one beside it missed till then):
+        # the one read as the event's tile
+        label = ev.get("tile", ev.get("indicator"))
+        found.sort(key=lambda t: t.label != label)
         return found[0] if found else None
 
     def _meld_tracks(self, ev: dict) -> list[Track | None]:
@@ -152,9 +172,20 @@ class WeighedTracker:
             label, conf = self._reread(track, label, conf, {track.id})
             ev[key] = label
             ev["doubt"] = "a fifth copy in view"
+        if ev["type"] == "discard" and self._laid_unseen(track):
+            conf = min(conf, DOUBTFUL)
+            ev.setdefault("doubt", "found behind a later discard: laid earlier, unseen then")
         self._finish(ev, conf, track, None)
         if ev["type"] == "discard":
             self._discards.append((ev["seat"], (ev["t"], ev["tile"], ev["confidence"])))
+
+    def _laid_unseen(self, track: Track) -> bool:
+        """Whether a pond tile lies before one the camera saw laid earlier: a discard is laid
+        at the end of its pond, so this one was laid before that one and missed then (a blank
+        at the end of a row, say)."""
+        return any(other.zone == track.zone and other.id != track.id and
+                   other.first_ns < track.first_ns and _before_in_pond(track, other)
+                   for other in self._confirmed())
 
     def _reread(self, track: Track, label: str, conf: float, leave_out: set[int]):
         """A reading the table does not allow: the next allowed one, if the classifier has
