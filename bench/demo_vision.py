@@ -16,7 +16,10 @@ unless ``--finder`` names another model or ``felt`` (the felt-colour finder).
 flat art on green felt: solid tiles with coloured sides on a held-out table top, one light and
 its shadows, a camera 75-90 degrees above the table, warped top-down
 (:class:`vision.solid_table.SolidTable`; ``--seed`` picks the set, table, light and camera).
-The JSON then also says ``tiles`` and ``seed``.
+The JSON then also says ``tiles`` and ``seed``. ``--weighed`` reads through the table
+service's :class:`vision.readings.WeighedTracker` and adds ``read_unsure`` and
+``false_reports_unsure``: the reports it marks unsure (below the confidence threshold), which
+the referee is shown to check rather than trust.
 """
 from __future__ import annotations
 
@@ -32,6 +35,11 @@ from referee.errors import RefereeError  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 
 
+def _shown(event: dict) -> dict:
+    """An event as printed: the crop an unsure one carries is a picture, not text to read."""
+    return {k: v for k, v in event.items() if k != "crop"}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", type=Path, default=None,
@@ -44,6 +52,10 @@ def main(argv=None) -> int:
                    help="flat: the demo's art on green felt (default); solid: tiles with bodies "
                         "seen by a camera over a real-looking table")
     p.add_argument("--seed", type=int, default=0, help="the solid table's look (--tiles solid)")
+    p.add_argument("--weighed", action="store_true",
+                   help="read through the table service's WeighedTracker (vision/readings.py), "
+                        "which weighs each reading with what the game allows, and count the "
+                        "reports it marks unsure")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
@@ -72,8 +84,11 @@ def main(argv=None) -> int:
         except RefereeError as exc:
             raise SystemExit(f"bench/demo_vision.py: {exc}")
     used = "felt-colour" if tracker.finder is None else str(tracker.finder.model_path)
+    if args.weighed:
+        from vision.readings import WeighedTracker
+        tracker = WeighedTracker(tracker)
     events = import_log(game).events
-    read = missed = 0
+    read = missed = unsure_read = 0
     false: list[dict] = []
     t = 0.0
     t0 = time.monotonic()
@@ -106,26 +121,35 @@ def main(argv=None) -> int:
                    e["tile"] == tile and bool(e.get("riichi")) == riichi]
             if hit:
                 read += 1
+                unsure_read += hit[0].get("confidence", 1) < getattr(tracker, "threshold", 0)
                 reports.remove(hit[0])
             else:
                 missed += 1
                 print(f"  missed: seat {seat} {tile}{' riichi' if riichi else ''} "
-                      f"(reported instead: {reports})")
+                      f"(reported instead: {[_shown(e) for e in reports]})")
             false += reports
             if args.limit and read + missed >= args.limit:
                 break
         elif kind == "meld" and event.get("called") and event.get("from") is not None:
             false += show(_take_from_pond(event["from"], event["called"]))
     for e in false:
-        print(f"  false report: {e}")
+        print(f"  false report: {_shown(e)}")
     seconds = time.monotonic() - t0
     results = {"game": game.name, "discards": read + missed, "discards_read": read,
                "discards_missed": missed, "false_reports": len(false), "seconds": round(seconds, 1),
                "finder": used, "tiles": args.tiles}
+    if args.weighed:
+        # what the referee is told to look at rather than trust
+        results["weighed"] = True
+        results["read_unsure"] = unsure_read
+        results["false_reports_unsure"] = sum(1 for e in false if e.get("confidence", 1) < tracker.threshold)
     if args.tiles == "solid":
         results["seed"] = args.seed
     print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "
           f"{len(false)} false reports ({seconds:.0f} s)")
+    if args.weighed:
+        print(f"  marked unsure for the referee: {results['false_reports_unsure']} of the false "
+              f"reports, {unsure_read} of the discards read")
     write_results("demo_vision", results, args.out)
     return 0
 
