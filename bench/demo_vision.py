@@ -87,6 +87,10 @@ def main(argv=None) -> int:
     if args.weighed:
         from vision.readings import WeighedTracker
         tracker = WeighedTracker(tracker)
+
+    def unsure(event: dict) -> bool:
+        """Marked for the referee to check (a weighed reading below the threshold)."""
+        return args.weighed and event.get("confidence", 1) < tracker.threshold
     events = import_log(game).events
     read = missed = unsure_read = 0
     false: list[dict] = []
@@ -121,7 +125,7 @@ def main(argv=None) -> int:
                    e["tile"] == tile and bool(e.get("riichi")) == riichi]
             if hit:
                 read += 1
-                unsure_read += hit[0].get("confidence", 1) < getattr(tracker, "threshold", 0)
+                unsure_read += unsure(hit[0])
                 reports.remove(hit[0])
             else:
                 missed += 1
@@ -142,7 +146,7 @@ def main(argv=None) -> int:
         # what the referee is told to look at rather than trust
         results["weighed"] = True
         results["read_unsure"] = unsure_read
-        results["false_reports_unsure"] = sum(1 for e in false if e.get("confidence", 1) < tracker.threshold)
+        results["false_reports_unsure"] = sum(map(unsure, false))
     if args.tiles == "solid":
         results["seed"] = args.seed
     print(f"{game.name}: {read} of {read + missed} discards read, {missed} missed, "

@@ -115,12 +115,11 @@ def ours(finder, classifier, one_set: bool = True):
     a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.one_set`), or
     each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
     from vision.finder import find_tiles_photo
-    from vision.one_set import classify_as_one_set
+    from vision.one_set import read_crops
 
     def read(image):
         tiles = find_tiles_photo(image, finder=finder).tiles
-        crops = [t.crop for t in tiles]
-        names = classify_as_one_set(classifier, crops) if one_set else classifier.classify(crops)
+        names = read_crops(classifier, [t.crop for t in tiles], one_set)
         return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
     return read
 
@@ -130,12 +129,11 @@ def felt(classifier, one_set: bool = True):
     (the crops of a picture read as :func:`ours` reads them)."""
     from bench.photos import box_quad
     from vision.felt_finder import find_tiles_photo
-    from vision.one_set import classify_as_one_set
+    from vision.one_set import read_crops
 
     def read(image):
         tiles = find_tiles_photo(image).tiles
-        crops = [t.crop for t in tiles]
-        names = classify_as_one_set(classifier, crops) if one_set else classifier.classify(crops)
+        names = read_crops(classifier, [t.crop for t in tiles], one_set)
         return [(box_quad(t.box), lab, conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
     return read
 

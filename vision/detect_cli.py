@@ -88,7 +88,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     ``one_set``: read the tiles together as tiles of one set (:mod:`vision.one_set`)."""
     from . import finder as finders
     from .calibration import MARKER_IDS, calibrate, detect_markers
-    from .one_set import classify_as_one_set
+    from .one_set import read_crops
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
     markers: list[np.ndarray] = []      # no tile lies on one (see _on_a_marker)
@@ -104,13 +104,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
             finding = finders.find_tiles_photo(image, finder=finder)
-    crops = [t.crop for t in finding.tiles]
-    if not crops:
-        results = []
-    elif one_set:
-        results = classify_as_one_set(classifier, crops)
-    else:
-        results = classifier.classify(crops)
+    results = read_crops(classifier, [t.crop for t in finding.tiles], one_set)
     out = []
     for tile, (label, conf) in zip(finding.tiles, results):
         if label == "none":

@@ -388,11 +388,11 @@ def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     whose outline together is that of one tile lying across, are that tile (two tiles
     side by side make an outline half again as wide, and no piece of one is that short)."""
     tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
-    tiles = finding.tiles
-    if len(tiles) < 2 or any(t.quad is None for t in tiles):
+    sides = _outlines_and_sides(finding)
+    if sides is None or len(finding.tiles) < 2:
         return finding
-    q = np.array([t.quad for t in tiles], np.float64)
-    longest = np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 2] - q[:, 1], axis=1))
+    tiles, (_, a, b) = finding.tiles, sides
+    longest = np.maximum(np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1))
     short = np.nonzero(longest < SHORT_OF_A_TILE * tile_l)[0].tolist()
     joined, used = [], set()
     for a, i in enumerate(short):

@@ -88,3 +88,11 @@ def classify_as_one_set(classifier, crops: Sequence[np.ndarray]) -> list[tuple[s
             if over_four(seen, label):
                 out[k] = (label, min(confidence, DOUBTFUL))
     return out
+
+
+def read_crops(classifier, crops: Sequence[np.ndarray], one_set: bool = True) -> list[tuple[str, float]]:
+    """``classifier``'s ``(label, confidence)`` for each crop: read together as tiles of one
+    set (:func:`classify_as_one_set`), or each alone (``one_set`` False)."""
+    if len(crops) == 0:
+        return []
+    return classify_as_one_set(classifier, crops) if one_set else classifier.classify(crops)
