@@ -119,7 +119,8 @@ def show_tileset(table, config: TableConfig) -> None:
         table.set_health("tileset", False, info["error"])
     else:
         table.set_health("tileset", True, f"{info['name']}, enrolled {info['enrolled_at']} "
-                                          f"({info['tiles']} tiles)")
+                                          f"({info['tiles']} tiles"
+                                          f"{'' if info.get('red_fives', True) else ', no red fives'})")
 
 
 def feed_back_to_camera(table, camera) -> threading.Thread:

@@ -256,10 +256,68 @@ def test_every_problem_is_said_at_once(tmp_path, capsys):
         assert sum(phrase in line for line in lines) == 1, phrase
 
 
+# -- a set without red fives (EMA 2016, WRC) ----------------------------------------------------
+
+NO_REDS = dict(_0m=None, _0p=None, _0s=None)
+
+
+def regular(canvas, code, cx, cy, w, h, rng):
+    """A set in the art's own inks, red fives red."""
+    face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+    _paste(canvas, face, cx, cy, rng.uniform(-3, 3))
+
+
+def test_a_set_without_red_fives_is_enrolled_with_their_places_empty(tmp_path, capsys, model,
+                                                                     shared_data):
+    """EMA 2016 and WRC play without red fives and their sets have none: the referee leaves
+    the three red-five places empty, and the table then never reads a five as a red one."""
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(regular, laid=laid(**NO_REDS), seed=16))
+    config = tmp_path / "table.toml"
+    assert main(["enroll", str(path), "--config", str(config), "--no-red-fives"]) == 0
+    assert "the set has no red fives (--no-red-fives)" in capsys.readouterr().out
+    ts = TileSet.load(tileset_path(config))
+    assert not ts.red_fives and len(ts.labels) == 35 and not any(c[0] == "0" for c in ts.labels)
+    # another photo of the sheet with red fives on their places, as if a set with them
+    # were read: the set that has none reads each as its plain five
+    crops = [r.crop for r in read_sheet(sheet_photo(regular, seed=12))]
+    read = [label for label, _ in load_classifier(config).classify(crops)]
+    assert read == [("5" + c[1]) if c[0] == "0" else c for c in PLACE_CODES]
+    # where the set is taken to have red fives, the red ones are read as red
+    ts.red_fives = True
+    read = [label for label, _ in EnrolledClassifier(model, ts).classify(crops)]
+    assert read == list(PLACE_CODES)
+
+
+def test_the_config_ruleset_without_red_fives_needs_no_flag(tmp_path, capsys):
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(**NO_REDS), seed=16))
+    config = tmp_path / "table.toml"
+    config.write_text('[service]\nruleset = "ema2016"\n')
+    assert main(["enroll", str(path), "--config", str(config)]) == 0
+    assert f"no red fives (ruleset ema2016 in {config})" in capsys.readouterr().out
+    assert not TileSet.load(tileset_path(config)).red_fives
+
+
+def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without(tmp_path, capsys):
+    lines = enroll_lines(tmp_path, capsys, laid=laid(**NO_REDS), seed=16)
+    assert lines == [f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place {c} red 5 is empty "
+                     "(a set without red fives: enroll with --no-red-fives)"
+                     for c in ("0m", "0p", "0s")]
+
+
+def test_a_tile_on_a_red_five_place_of_a_set_without_them_is_one_line(tmp_path, capsys):
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(_0m=None, _0p=None), seed=16))
+    config = tmp_path / "table.toml"
+    assert main(["enroll", str(path), "--config", str(config), "--no-red-fives"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"riichi-referee enroll: {path}: place 0s red 5 holds a tile, but the set "
+                      "is enrolled without red fives: leave the place empty")
+    assert len(err) == 2 and not config.exists()
+
+
 def test_two_tiles_swapped_are_one_line(tmp_path, capsys, shared_data):
-    def regular(canvas, code, cx, cy, w, h, rng):
-        face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
-        _paste(canvas, face, cx, cy, rng.uniform(-3, 3))
     path = tmp_path / "sheet.jpg"
     cv2.imwrite(str(path), sheet_photo(regular, laid=laid(_1p="9p", _9p="1p"), seed=3))
     assert main(["enroll", str(path), "--config", str(tmp_path / "table.toml")]) == 1
@@ -284,6 +342,21 @@ def test_the_dashboard_is_told_which_set_and_when(enrolled, tmp_path):
     assert table.health["tileset"]["text"] == "shipped model (no tile set enrolled)"
 
 
+def test_the_dashboard_says_a_set_has_no_red_fives(enrolled, tmp_path):
+    from referee.config import load_config
+    from referee.live import LiveTable
+    from referee.service_cli import show_tileset
+
+    config = tmp_path / "table.toml"
+    config.write_text(enrolled.read_text())
+    ts = TileSet.load(tileset_path(enrolled))
+    ts.red_fives = False
+    ts.save(tmp_path / "tileset.npz")
+    table = LiveTable()
+    show_tileset(table, load_config(config))
+    assert table.health["tileset"]["text"].endswith("(38 tiles, no red fives)")
+
+
 def test_a_referee_correction_is_learnt_and_kept(enrolled, model, tmp_path):
     path = tmp_path / "tileset.npz"
     path.write_bytes(tileset_path(enrolled).read_bytes())
@@ -292,3 +365,14 @@ def test_a_referee_correction_is_learnt_and_kept(enrolled, model, tmp_path):
     clf.learn(crop, "7s")
     kept = TileSet.load(path)
     assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
+
+
+def test_a_referee_naming_a_red_five_shows_the_set_has_them(enrolled, model, tmp_path):
+    path = tmp_path / "tileset.npz"
+    ts = TileSet.load(tileset_path(enrolled))
+    ts.red_fives = False
+    ts.save(path)
+    clf = EnrolledClassifier(model, TileSet.load(path), path)
+    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("0p")].crop
+    clf.learn(crop, "0p")
+    assert TileSet.load(path).red_fives

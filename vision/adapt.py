@@ -238,10 +238,16 @@ def fit_prototypes(base: TileClassifier, crops: Sequence[np.ndarray], labels: Se
                       look=look)
 
 
-def adapted_probabilities(logits: np.ndarray, feats: np.ndarray, a: Adaptation) -> np.ndarray:
+def adapted_probabilities(logits: np.ndarray, feats: np.ndarray, a: Adaptation,
+                          fold: Sequence[tuple[int, int]] = ()) -> np.ndarray:
     """Probabilities over the model's labels for crops with ``logits`` and (normalised)
-    ``feats``, given the set's adaptation ``a``."""
+    ``feats``, given the set's adaptation ``a``. ``fold``: label index pairs ``(gone, into)``
+    for labels the set does not have: what the model gives ``gone`` it gives ``into``, before
+    the set's likeness weighs in (a set without red fives: a red five is its suit's five)."""
     p = softmax(logits)
+    for gone, into in fold:
+        p[:, into] += p[:, gone]
+        p[:, gone] = 0.0
     if len(a.prototypes) == 0 or len(p) == 0:
         return p
     sims = a.centred(feats) @ a.prototypes.T                     # N x K

@@ -8,7 +8,9 @@ from the table camera) reads every place of the sheet in each photo, checks it, 
 (:mod:`vision.adapt`) and saves it beside the config (:mod:`vision.tileset`). Several photos
 under different light teach more than one. Each problem is one line (a marker not found, an
 empty place, something that is not a tile, two places whose tiles look alike, two tiles that
-read as each other's places) and nothing is saved until there is none.
+read as each other's places) and nothing is saved until there is none. A set without red
+fives (the config's ruleset plays without them, or ``--no-red-fives``) leaves their three
+places empty, and the table never reads a five of it as a red one.
 ``riichi-referee enroll --clear --config table.toml`` returns to the shipped model.
 """
 from __future__ import annotations
@@ -113,10 +115,16 @@ def missing_pages(seen: list) -> list[str]:
     return out
 
 
-def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enrollment:
+def is_red_place(code: str) -> bool:
+    return code[0] == "0"
+
+
+def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
+                red_fives: bool = True) -> Enrollment:
     """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``:
     ``layout``, one page; by default whatever pages each photo shows, and with the A4 sheet
-    both of its pages must be in the photos between them."""
+    both of its pages must be in the photos between them. ``red_fives``: the set has red
+    fives; without them their three places stay empty (a tile there is a problem)."""
     out = Enrollment()
     seen = []
     for where, image in photos:
@@ -133,8 +141,15 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enro
         tiles = []
         for r in readings:
             what = place_caption(r.place.code)
+            red = is_red_place(r.place.code)
+            if r.status == "empty" and red and not red_fives:
+                continue
             if r.status == "empty":
-                out.problems.append(f"{where}: place {what} is empty")
+                out.problems.append(f"{where}: place {what} is empty" + (
+                    " (a set without red fives: enroll with --no-red-fives)" if red else ""))
+            elif red and not red_fives:
+                out.problems.append(f"{where}: place {what} holds a tile, but the set is "
+                                    "enrolled without red fives: leave the place empty")
             elif r.status == "not_a_tile":
                 out.problems.append(f"{where}: place {what} holds something smaller than a "
                                     f"tile ({r.cover:.0%} of the place): lay the tile flat in "
@@ -157,17 +172,36 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None) -> Enro
     return out
 
 
-def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None):
+def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
+           red_fives: bool = True):
     """The :class:`~vision.tileset.TileSet` the photos teach, or the problems (one line each)
-    and no set."""
+    and no set. ``red_fives``: whether the set has them (see :func:`read_photos`)."""
     from .tileset import TileSet
 
-    reading = read_photos(photos, base, layout)
+    reading = read_photos(photos, base, layout, red_fives)
     if reading.problems or not reading.crops:
         if not reading.problems:
             reading.problems.append("no photo to enroll from")
         return None, reading
-    return TileSet.fit(base, reading.crops, reading.labels, name, reading.photos), reading
+    return TileSet.fit(base, reading.crops, reading.labels, name, reading.photos,
+                       red_fives=red_fives), reading
+
+
+def set_has_red_fives(args) -> tuple[bool, str]:
+    """Whether the set being enrolled has red fives, and why: ``--no-red-fives``, else the
+    table config's ruleset (EMA 2016 and WRC play without them, so their sets have none),
+    else yes."""
+    if args.no_red_fives:
+        return False, "--no-red-fives"
+    config = Path(args.config)
+    if config.is_file():
+        from referee.config import load_config
+        from referee.rulesets import get_ruleset
+
+        name = load_config(config).ruleset
+        if name is not None and not get_ruleset(name).red_fives:
+            return False, f"ruleset {name} in {config}"
+    return True, ""
 
 
 def add_arguments(parser) -> None:
@@ -189,6 +223,9 @@ def add_arguments(parser) -> None:
                                         "the shipped one)")
     parser.add_argument("--clear", action="store_true",
                         help="forget the enrolled set: back to the shipped model")
+    parser.add_argument("--no-red-fives", action="store_true",
+                        help="the set has no red fives: leave their three places empty "
+                             "(default when the config's ruleset plays without them)")
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
 
 
@@ -239,7 +276,8 @@ def run(args) -> int:
         print(f"note: {NO_EMBEDDING}", file=sys.stderr)
     t0 = time.monotonic()
     name = args.name or f"set enrolled {now_text()[:16].replace('T', ' ')}"
-    tileset, reading = enroll(photos, base, name)
+    red_fives, why = set_has_red_fives(args)
+    tileset, reading = enroll(photos, base, name, red_fives=red_fives)
     if tileset is None:
         for line in reading.problems:
             print(f"riichi-referee enroll: {line}", file=sys.stderr)
@@ -251,6 +289,8 @@ def run(args) -> int:
     print(f"enrolled {name!r}: {n} tiles from {len(reading.photos)} photo"
           f"{'s' if len(reading.photos) != 1 else ''} in {seconds:.1f} s; the model alone read "
           f"{reading.model_right} of them right")
+    if not red_fives:
+        print(f"the set has no red fives ({why}): a five is never read as a red one")
     if tileset.adaptation.look != "as_is":
         print(f"the set's crops are shown to the model {tileset.adaptation.look.replace('_', ' ')} "
               "(it reads them better so: dark faces, light ink)")

@@ -56,6 +56,8 @@ class TileSet:
     model: str = ""
     adaptation: Adaptation | None = None
     corrections: int = 0
+    #: the set has red fives (one per suit); a set without them never shows one
+    red_fives: bool = True
 
     @staticmethod
     def keep(crop: np.ndarray) -> np.ndarray:
@@ -66,10 +68,11 @@ class TileSet:
 
     @classmethod
     def fit(cls, base: TileClassifier, crops: Sequence[np.ndarray], labels: Sequence[str],
-            name: str = "enrolled set", photos: Sequence[str] = (), seed: int = 0) -> "TileSet":
+            name: str = "enrolled set", photos: Sequence[str] = (), seed: int = 0,
+            red_fives: bool = True) -> "TileSet":
         kept = np.stack([cls.keep(c) for c in crops]) if len(crops) else \
             np.zeros((0, KEEP_SIZE[1], KEEP_SIZE[0], 3), np.uint8)
-        ts = cls(kept, list(labels), name, now_text(), list(photos))
+        ts = cls(kept, list(labels), name, now_text(), list(photos), red_fives=red_fives)
         ts.refit(base, seed)
         return ts
 
@@ -82,7 +85,8 @@ class TileSet:
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         meta = {"format": FORMAT, "name": self.name, "enrolled_at": self.enrolled_at,
-                "photos": self.photos, "model": self.model, "corrections": self.corrections}
+                "photos": self.photos, "model": self.model, "corrections": self.corrections,
+                "red_fives": self.red_fives}
         arrays = {"crops": self.crops, "labels": np.array(self.labels, dtype="U8"),
                   "meta": np.array(json.dumps(meta))}
         if self.adaptation is not None:
@@ -124,7 +128,7 @@ class TileSet:
             raise RefereeError(f"tile set {path} is not one this version reads; enroll again")
         return cls(crops, labels, str(meta.get("name", "")), str(meta.get("enrolled_at", "")),
                    list(meta.get("photos", [])), str(meta.get("model", "")), adaptation,
-                   int(meta.get("corrections", 0)))
+                   int(meta.get("corrections", 0)), bool(meta.get("red_fives", True)))
 
 
 def now_text() -> str:
@@ -196,7 +200,8 @@ def describe_config(config_path: str | Path) -> dict | None:
         return {"name": None, "error": f"tile set {path.name} cannot be read ({exc})"}
     return {"name": meta.get("name"), "enrolled_at": meta.get("enrolled_at"),
             "photos": meta.get("photos", []), "tiles": n, "kinds": kinds,
-            "corrections": meta.get("corrections", 0), "file": str(path)}
+            "corrections": meta.get("corrections", 0), "file": str(path),
+            "red_fives": bool(meta.get("red_fives", True))}
 
 
 # -- the classifier -----------------------------------------------------------------------
@@ -225,6 +230,10 @@ class EnrolledClassifier:
             tileset.refit(base)
         if not base.has_embedding:
             log.warning("%s", NO_EMBEDDING)
+        # a set without red fives never shows one: what looks like one is its suit's five
+        index = {label: i for i, label in enumerate(self.labels)}
+        self._reds_as_fives = [(i, index["5" + label[1]]) for label, i in index.items()
+                               if label[0] == "0" and "5" + label[1] in index]
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         if len(crops) == 0:
@@ -233,7 +242,8 @@ class EnrolledClassifier:
 
         def read(cs):
             logits, feats, _ = features(self.base, a.shown(cs))
-            return adapted_probabilities(logits, feats, a)
+            return adapted_probabilities(logits, feats, a,
+                                         () if self.tileset.red_fives else self._reds_as_fives)
         # as the shipped model reads: a doubtful crop is read turned half round too
         return read_both_ways(read, crops, self.base.half_turn_below)
 
@@ -253,6 +263,8 @@ class EnrolledClassifier:
         ts.crops = np.concatenate([ts.crops, TileSet.keep(crop)[None]])
         ts.labels.append(label)
         ts.corrections += 1
+        if label[0] == "0":
+            ts.red_fives = True   # the referee says this set has a red five
         ts.refit(self.base)
         if save and self.path is not None:
             ts.save(self.path)
