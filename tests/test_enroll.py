@@ -289,14 +289,38 @@ def test_a_set_without_red_fives_is_enrolled_with_their_places_empty(tmp_path, c
     assert read == list(PLACE_CODES)
 
 
-def test_the_config_ruleset_without_red_fives_needs_no_flag(tmp_path, capsys):
+def ruleset_enroll(tmp_path, capsys, **places):
+    """Enroll a photo of the sheet at a table whose ruleset plays without red fives."""
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(**NO_REDS), seed=16))
+    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(**places), seed=16))
     config = tmp_path / "table.toml"
     config.write_text('[service]\nruleset = "ema2016"\n')
-    assert main(["enroll", str(path), "--config", str(config)]) == 0
-    assert f"no red fives (ruleset ema2016 in {config})" in capsys.readouterr().out
+    status = main(["enroll", str(path), "--config", str(config)])
+    return status, capsys.readouterr(), config
+
+
+def test_where_the_ruleset_has_no_red_fives_their_empty_places_say_the_set_has_none(
+        tmp_path, capsys):
+    status, said, config = ruleset_enroll(tmp_path, capsys, **NO_REDS)
+    assert status == 0
+    assert (f"the set has no red fives (their places are empty; ruleset ema2016 in {config} "
+            "plays without them)") in said.out
     assert not TileSet.load(tileset_path(config)).red_fives
+
+
+def test_where_the_ruleset_has_no_red_fives_a_set_with_them_still_enrolls_them(tmp_path, capsys):
+    status, said, config = ruleset_enroll(tmp_path, capsys)
+    assert status == 0 and "no red fives" not in said.out
+    ts = TileSet.load(tileset_path(config))
+    assert ts.red_fives and {"0m", "0p", "0s"} <= set(ts.labels)
+
+
+def test_where_the_ruleset_has_no_red_fives_one_red_five_missing_is_one_line(tmp_path, capsys):
+    status, said, config = ruleset_enroll(tmp_path, capsys, _0p=None)
+    assert status == 1 and not config.with_name("tileset.npz").exists()
+    assert said.err.splitlines()[0] == (
+        f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place 0p red 5 is empty (lay it, or "
+        "leave all three red fives' places empty for a set without them)")
 
 
 def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without(tmp_path, capsys):
@@ -312,8 +336,8 @@ def test_a_tile_on_a_red_five_place_of_a_set_without_them_is_one_line(tmp_path, 
     config = tmp_path / "table.toml"
     assert main(["enroll", str(path), "--config", str(config), "--no-red-fives"]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == (f"riichi-referee enroll: {path}: place 0s red 5 holds a tile, but the set "
-                      "is enrolled without red fives: leave the place empty")
+    assert err[0] == (f"riichi-referee enroll: {path}: place 0s red 5 holds a tile, but "
+                      "--no-red-fives says the set has none: leave the place empty")
     assert len(err) == 2 and not config.exists()
 
 

@@ -9,8 +9,9 @@ from the table camera) reads every place of the sheet in each photo, checks it, 
 under different light teach more than one. Each problem is one line (a marker not found, an
 empty place, something that is not a tile, two places whose tiles look alike, two tiles that
 read as each other's places) and nothing is saved until there is none. A set without red
-fives (the config's ruleset plays without them, or ``--no-red-fives``) leaves their three
-places empty, and the table never reads a five of it as a red one.
+fives leaves their three places empty (``--no-red-fives``; where the config's ruleset plays
+without them, the sheet says which the set is), and the table never reads a five of it as a
+red one.
 ``riichi-referee enroll --clear --config table.toml`` returns to the shipped model.
 """
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Enrollment:
     problems: list[str] = field(default_factory=list)
     photos: list[str] = field(default_factory=list)
     model_right: int = 0   # enrolled crops the model alone reads right
+    red_fives: bool = True   # the set has them
 
 
 def base_code(code: str) -> str:
@@ -120,13 +122,15 @@ def is_red_place(code: str) -> bool:
 
 
 def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
-                red_fives: bool = True) -> Enrollment:
+                red_fives: bool | None = True) -> Enrollment:
     """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``:
     ``layout``, one page; by default whatever pages each photo shows, and with the A4 sheet
-    both of its pages must be in the photos between them. ``red_fives``: the set has red
-    fives; without them their three places stay empty (a tile there is a problem)."""
+    both of its pages must be in the photos between them. ``red_fives``: True, the set has
+    red fives, each on its place; False, it has none and their places stay empty (a tile
+    there is a problem); None, the sheet says: red fives laid, or their places all empty."""
     out = Enrollment()
     seen = []
+    red_empty: list[str] = []   # problems, unless the set has no red fives
     for where, image in photos:
         try:
             pages = [layout] if layout is not None else pages_in(image, where)
@@ -142,14 +146,18 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
         for r in readings:
             what = place_caption(r.place.code)
             red = is_red_place(r.place.code)
-            if r.status == "empty" and red and not red_fives:
+            if r.status == "empty" and red and red_fives is not False:
+                red_empty.append(f"{where}: place {what} is empty" + (
+                    " (a set without red fives: enroll with --no-red-fives)" if red_fives
+                    else " (lay it, or leave all three red fives' places empty for a set "
+                         "without them)"))
+            elif r.status == "empty" and red:
                 continue
-            if r.status == "empty":
-                out.problems.append(f"{where}: place {what} is empty" + (
-                    " (a set without red fives: enroll with --no-red-fives)" if red else ""))
-            elif red and not red_fives:
-                out.problems.append(f"{where}: place {what} holds a tile, but the set is "
-                                    "enrolled without red fives: leave the place empty")
+            elif r.status == "empty":
+                out.problems.append(f"{where}: place {what} is empty")
+            elif red and red_fives is False:
+                out.problems.append(f"{where}: place {what} holds a tile, but --no-red-fives "
+                                    "says the set has none: leave the place empty")
             elif r.status == "not_a_tile":
                 out.problems.append(f"{where}: place {what} holds something smaller than a "
                                     f"tile ({r.cover:.0%} of the place): lay the tile flat in "
@@ -167,13 +175,17 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
         out.model_right += sum(1 for c, r in zip(codes, read) if c == r)
         out.crops += [r.crop for r in tiles]
         out.labels += codes
+    out.red_fives = red_fives if red_fives is not None else \
+        any(is_red_place(code) for code in out.labels)
+    if out.red_fives:
+        out.problems += red_empty
     if layout is None:
         out.problems += missing_pages(seen)
     return out
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
-           red_fives: bool = True):
+           red_fives: bool | None = True):
     """The :class:`~vision.tileset.TileSet` the photos teach, or the problems (one line each)
     and no set. ``red_fives``: whether the set has them (see :func:`read_photos`)."""
     from .tileset import TileSet
@@ -184,13 +196,13 @@ def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
             reading.problems.append("no photo to enroll from")
         return None, reading
     return TileSet.fit(base, reading.crops, reading.labels, name, reading.photos,
-                       red_fives=red_fives), reading
+                       red_fives=reading.red_fives), reading
 
 
-def set_has_red_fives(args) -> tuple[bool, str]:
-    """Whether the set being enrolled has red fives, and why: ``--no-red-fives``, else the
-    table config's ruleset (EMA 2016 and WRC play without them, so their sets have none),
-    else yes."""
+def set_has_red_fives(args) -> tuple[bool | None, str]:
+    """Whether the set being enrolled has red fives (None: the sheet says), and why:
+    ``--no-red-fives``; else, where the table config's ruleset plays without them (EMA 2016,
+    WRC), the sheet, since such a tournament's sets mostly have none but may; else yes."""
     if args.no_red_fives:
         return False, "--no-red-fives"
     config = Path(args.config)
@@ -200,7 +212,7 @@ def set_has_red_fives(args) -> tuple[bool, str]:
 
         name = load_config(config).ruleset
         if name is not None and not get_ruleset(name).red_fives:
-            return False, f"ruleset {name} in {config}"
+            return None, f"their places are empty; ruleset {name} in {config} plays without them"
     return True, ""
 
 
@@ -225,7 +237,8 @@ def add_arguments(parser) -> None:
                         help="forget the enrolled set: back to the shipped model")
     parser.add_argument("--no-red-fives", action="store_true",
                         help="the set has no red fives: leave their three places empty "
-                             "(default when the config's ruleset plays without them)")
+                             "(where the config's ruleset plays without them, empty places "
+                             "say so without it)")
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
 
 
@@ -289,7 +302,7 @@ def run(args) -> int:
     print(f"enrolled {name!r}: {n} tiles from {len(reading.photos)} photo"
           f"{'s' if len(reading.photos) != 1 else ''} in {seconds:.1f} s; the model alone read "
           f"{reading.model_right} of them right")
-    if not red_fives:
+    if not tileset.red_fives:
         print(f"the set has no red fives ({why}): a five is never read as a red one")
     if tileset.adaptation.look != "as_is":
         print(f"the set's crops are shown to the model {tileset.adaptation.look.replace('_', ' ')} "
