@@ -323,6 +323,17 @@ def test_where_the_ruleset_has_no_red_fives_one_red_five_missing_is_one_line(tmp
         "leave all three red fives' places empty for a set without them)")
 
 
+def test_an_unknown_ruleset_in_the_config_is_one_line_naming_the_config(tmp_path, capsys):
+    path = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(path), sheet_photo(other_inks, seed=16))
+    config = tmp_path / "table.toml"
+    config.write_text('[service]\nruleset = "ema2099"\n')
+    assert main(["enroll", str(path), "--config", str(config)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        f"riichi-referee enroll: config {config}: [service] ruleset: unknown ruleset 'ema2099'")
+
+
 def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without(tmp_path, capsys):
     lines = enroll_lines(tmp_path, capsys, laid=laid(**NO_REDS), seed=16)
     assert lines == [f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place {c} red 5 is empty "

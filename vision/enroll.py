@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.errors import RefereeError
+from referee.tiles import is_red
 
 from .adapt import features, normalise_rows
 from .classifier import softmax
@@ -117,10 +118,6 @@ def missing_pages(seen: list) -> list[str]:
     return out
 
 
-def is_red_place(code: str) -> bool:
-    return code[0] == "0"
-
-
 def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
                 red_fives: bool | None = True) -> Enrollment:
     """Read the sheet in every photo ``(name, image)`` and check it with the model ``base``:
@@ -145,7 +142,7 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
         tiles = []
         for r in readings:
             what = place_caption(r.place.code)
-            red = is_red_place(r.place.code)
+            red = is_red(r.place.code)
             if r.status == "empty" and red and red_fives is not False:
                 red_empty.append(f"{where}: place {what} is empty" + (
                     " (a set without red fives: enroll with --no-red-fives)" if red_fives
@@ -176,7 +173,7 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
         out.crops += [r.crop for r in tiles]
         out.labels += codes
     out.red_fives = red_fives if red_fives is not None else \
-        any(is_red_place(code) for code in out.labels)
+        any(is_red(code) for code in out.labels)
     if out.red_fives:
         out.problems += red_empty
     if layout is None:
@@ -211,7 +208,11 @@ def set_has_red_fives(args) -> tuple[bool | None, str]:
         from referee.rulesets import get_ruleset
 
         name = load_config(config).ruleset
-        if name is not None and not get_ruleset(name).red_fives:
+        try:
+            ruleset = get_ruleset(name) if name is not None else None
+        except RefereeError as exc:
+            raise RefereeError(f"config {config}: [service] ruleset: {exc}") from None
+        if ruleset is not None and not ruleset.red_fives:
             return None, f"their places are empty; ruleset {name} in {config} plays without them"
     return True, ""
 

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from referee.errors import RefereeError
+from referee.tiles import is_red
 
 from .adapt import Adaptation, adapted_probabilities, features, fit_prototypes, \
     model_fingerprint
@@ -233,7 +234,7 @@ class EnrolledClassifier:
         # a set without red fives never shows one: what looks like one is its suit's five
         index = {label: i for i, label in enumerate(self.labels)}
         self._reds_as_fives = [(i, index["5" + label[1]]) for label, i in index.items()
-                               if label[0] == "0" and "5" + label[1] in index]
+                               if is_red(label) and "5" + label[1] in index]
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         if len(crops) == 0:
@@ -263,7 +264,7 @@ class EnrolledClassifier:
         ts.crops = np.concatenate([ts.crops, TileSet.keep(crop)[None]])
         ts.labels.append(label)
         ts.corrections += 1
-        if label[0] == "0":
+        if is_red(label):
             ts.red_fives = True   # the referee says this set has a red five
         ts.refit(self.base)
         if save and self.path is not None:
