@@ -8,14 +8,15 @@ Prints the figures and writes them to bench/results/vision.json:
   and tiles of a riichi kind found and named right (``real_end_to_end``; a picture's tiles
   read as tiles of one set, no kind more than four times, as ``detect`` reads them), per photo
   too, with the commonest misreads (``real_misreads``), the same with each tile read alone
-  (``real_end_to_end_tile_by_tile``, ``real_misreads_tile_by_tile``) and the classifier's own share handed each tile's
-  labelled quad (``real_named_true_quads``: what end to end could reach with perfect boxes); the
+  (``real_end_to_end_tile_by_tile``, ``real_misreads_tile_by_tile``) and the classifier's own
+  share handed each tile's labelled quad (``real_named_true_quads``: what end to end could
+  reach with perfect boxes); the
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
   PyPI package ``mahjong-detector`` (installed into ``runs/bench-site`` when absent; not a
   dependency of the project; it knows no red fives, so a red five read as a five counts);
 - rendered held-out scenes (other seeds and table colours than training), each kind of scene
-  in turn, read as photos, tile by tile (their kinds are drawn at random, not from one set): the finder's box recall and precision and end to end, overall and
-  by kind, and the box recall of face-up tiles alone (``face_up_box_recall``), beside the
+  in turn, read as photos, tile by tile (their kinds are drawn at random, not from one set):
+  the finder's box recall and precision and end to end, overall and by kind, and the box recall of face-up tiles alone (``face_up_box_recall``), beside the
   felt-colour finder's (``felt_rendered``); the classifier's top-1 on held-out crops and on
   the real Camerash crops;
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
