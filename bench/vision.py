@@ -16,9 +16,9 @@ Prints the figures and writes them to bench/results/vision.json:
   dependency of the project; it knows no red fives, so a red five read as a five counts);
 - rendered held-out scenes (other seeds and table colours than training), each kind of scene
   in turn, read as photos, tile by tile (their kinds are drawn at random, not from one set):
-  the finder's box recall and precision and end to end, overall and by kind, and the box recall of face-up tiles alone (``face_up_box_recall``), beside the
-  felt-colour finder's (``felt_rendered``); the classifier's top-1 on held-out crops and on
-  the real Camerash crops;
+  the finder's box recall and precision and end to end, overall and by kind, and the box
+  recall of face-up tiles alone (``face_up_box_recall``), beside the felt-colour finder's
+  (``felt_rendered``); the classifier's top-1 on held-out crops and on the real Camerash crops;
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
   and 2 threads (``frame_ms_1t``, ``frame_ms_2t``; the table camera's default), and the
   same with the felt-colour finder (``frame_felt_ms_1t``, ``frame_felt_ms_2t``; ``[camera]
