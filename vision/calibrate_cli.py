@@ -1,6 +1,7 @@
 """``riichi-referee calibrate``: find the table's corner markers, check the fit, save it.
 
-``riichi-referee calibrate --sheet markers.png`` writes the printable marker page.
+``riichi-referee calibrate --sheet markers.pdf`` writes the printable marker page
+(:mod:`vision.printout`: a PDF prints at true size, an image name gives an image).
 ``riichi-referee calibrate IMAGE --config table.toml`` (or ``--source picamera`` for a live
 frame) finds markers 0-3, fits the image -> table homography, refuses it when the
 reprojection error is over ``--max-error`` pixels, and saves the calibration with the seats'
@@ -22,7 +23,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", default=os.environ.get("RIICHI_CONFIG", "table.toml"),
                         help="the table config to save into (default $RIICHI_CONFIG or "
                              "./table.toml)")
-    parser.add_argument("--sheet", metavar="PNG", help="write the printable marker sheet here")
+    parser.add_argument("--sheet", metavar="FILE", help="write the printable marker sheet here "
+                                                        "(a .pdf prints at true size; or .png)")
     parser.add_argument("--table-mm", type=float, default=800.0,
                         help="side of the square playing area in mm (default 800)")
     parser.add_argument("--marker-mm", type=float, default=50.0,
@@ -63,13 +65,13 @@ def run(args) -> int:
     import cv2
 
     from .calibration import TableLayout, calibrate, marker_sheet, save_to_config
+    from .printout import Page, write_pages
     from .sources import read_image
 
     if args.sheet:
-        page = marker_sheet(args.marker_mm)
-        if not cv2.imwrite(args.sheet, page):
-            raise RefereeError(f"cannot write the marker sheet to {args.sheet}")
-        print(f"marker sheet: {args.sheet} (A4 at 300 dpi; print at 100%, markers "
+        target, = write_pages(args.sheet, [Page(marker_sheet(args.marker_mm), 210.0, 297.0)],
+                              "the marker sheet")
+        print(f"marker sheet: {target} (A4 at 300 dpi; print at 100%, markers "
               f"{args.marker_mm:g} mm; ids 0-3 go top-left, top-right, bottom-right, "
               f"bottom-left with seat 0 at the bottom)")
         if not args.image and not args.source:
@@ -85,8 +87,13 @@ def run(args) -> int:
     print(f"markers 0-3 found; reprojection error {cal.reprojection_px:.2f} px "
           f"(limit {args.max_error:g})")
     if args.topdown:
-        if not cv2.imwrite(args.topdown, draw_zones(cal.warp(image), cal)):
-            raise RefereeError(f"cannot write the top-down view to {args.topdown}")
+        try:
+            ok = cv2.imwrite(args.topdown, draw_zones(cal.warp(image), cal))
+        except cv2.error:   # a name OpenCV has no writer for
+            ok = False
+        if not ok:
+            raise RefereeError(f"cannot write the top-down view to {args.topdown} "
+                               "(a .png or .jpg path in a folder that exists)")
         print(f"top-down view with zones: {args.topdown}")
     if cal.reprojection_px > args.max_error:
         raise RefereeError(f"reprojection error {cal.reprojection_px:.2f} px is over "

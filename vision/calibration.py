@@ -269,9 +269,12 @@ def marker_sheet(marker_mm: float = 50.0, dpi: int = 300) -> np.ndarray:
         if y0 + side + int(20 * px_mm) > page.shape[0] or x0 < 0:
             raise RefereeError(f"markers of {marker_mm} mm do not fit on an A4 page")
         page[y0:y0 + side, x0:x0 + side] = marker_image(i, side)
-        label = f"id {i}: {names[i]} (seat 0 at the bottom)"
-        cv2.putText(page, label, (x0, y0 + side + int(8 * px_mm)), font, px_mm * 0.25, 0,
-                    max(1, int(px_mm * 0.3)), cv2.LINE_AA)
+        # short enough to stay inside its half of the page (the seat goes once, at the top)
+        cv2.putText(page, f"id {i}: {names[i]}", (x0, y0 + side + int(8 * px_mm)), font,
+                    px_mm * 0.25, 0, max(1, int(px_mm * 0.3)), cv2.LINE_AA)
+    cv2.putText(page, "Each marker in the table's corner it names, seat 0 at the bottom",
+                (int(20 * px_mm), int(12 * px_mm)), font, px_mm * 0.18, 0,
+                max(1, int(px_mm * 0.3)), cv2.LINE_AA)
     bar_y = page.shape[0] - int(20 * px_mm)
     x0 = int(20 * px_mm)
     cv2.line(page, (x0, bar_y), (x0 + int(100 * px_mm), bar_y), 0, max(1, int(px_mm * 0.5)))

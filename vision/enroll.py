@@ -1,8 +1,9 @@
 """``riichi-referee enroll``: teach the table the tournament's own tile set.
 
-``riichi-referee enroll --sheet sheet.png`` writes the printable sheet (:mod:`vision.sheet`),
-one A3 page; ``--paper a4`` writes it as two A4 pages, ``sheet-1.png`` and ``sheet-2.png``
-(photograph them apart or side by side; enrollment waits for both).
+``riichi-referee enroll --sheet sheet.pdf`` writes the printable sheet (:mod:`vision.sheet`),
+one A3 page; ``--paper a4`` writes it as two A4 pages, both in the PDF (or, for an image
+name, ``sheet-1.png`` and ``sheet-2.png``; :mod:`vision.printout`). Photograph them apart or
+side by side; enrollment waits for both.
 ``riichi-referee enroll PHOTO... --config table.toml`` (or ``--source picamera`` for a frame
 from the table camera) reads every place of the sheet in each photo, checks it, fits the set
 (:mod:`vision.adapt`) and saves it beside the config (:mod:`vision.tileset`). Several photos
@@ -29,7 +30,7 @@ from referee.tiles import is_red
 
 from .adapt import features, normalise_rows
 from .classifier import softmax
-from .sheet import A4_PAGES, PAPERS, SheetLayout, pages_in, place_caption, read_sheet
+from .sheet import A4_PAGES, PAPERS, pages_in, place_caption, read_sheet
 
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
@@ -224,8 +225,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", default=os.environ.get("RIICHI_CONFIG", "table.toml"),
                         help="the table config the set is saved beside (default $RIICHI_CONFIG "
                              "or ./table.toml)")
-    parser.add_argument("--sheet", metavar="PNG", help="write the printable sheet here (with "
-                                                       "--paper a4, its two pages as PNG-1, PNG-2)")
+    parser.add_argument("--sheet", metavar="FILE",
+                        help="write the printable sheet here: a .pdf prints at true size (with "
+                             "--paper a4, both pages in it); an image, e.g. .png, is one file "
+                             "a page (with --paper a4, FILE-1.png and FILE-2.png)")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a3",
                         help="the sheet on one A3 page (default) or two A4 pages")
     parser.add_argument("--dpi", type=int, default=300, help="the sheet's resolution (300)")
@@ -243,27 +246,18 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
 
 
-def sheet_files(path: str, paper: str) -> list[tuple[Path, SheetLayout]]:
-    """Where each page of the ``paper`` sheet is written: ``path`` itself for one page, else
-    ``name-1.png``, ``name-2.png`` beside it."""
-    pages = PAPERS[paper]
-    target = Path(path)
-    if len(pages) == 1:
-        return [(target, pages[0])]
-    suffix = target.suffix or ".png"
-    return [(target.with_name(f"{target.stem}-{page.page}{suffix}"), page) for page in pages]
-
-
 def run(args) -> int:
-    import cv2
-
+    from .printout import Page, write_pages
     from .sheet import render_sheet
     from .tileset import NO_EMBEDDING, clear_config, now_text, save_to_config
 
     if args.sheet:
-        for target, page in sheet_files(args.sheet, args.paper):
-            if not cv2.imwrite(str(target), render_sheet(page, dpi=args.dpi)):
-                raise RefereeError(f"cannot write the sheet to {target}")
+        layouts = PAPERS[args.paper]
+        files = write_pages(args.sheet, [Page(render_sheet(page, dpi=args.dpi), page.width_mm,
+                                              page.height_mm) for page in layouts],
+                            "the enrollment sheet")
+        for k, page in enumerate(layouts):
+            target = files[k] if len(files) > 1 else files[0]   # a PDF holds every page
             orientation = "landscape" if page.width_mm > page.height_mm else "portrait"
             print(f"enrollment sheet: {target} ({page.name}, {page.paper} {orientation} at "
                   f"{args.dpi} dpi; print at 100%)")

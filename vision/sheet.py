@@ -1,7 +1,7 @@
 """The tile-set enrollment sheet: a printable page with one outlined place per tile face, and
 reading a photo of it back, place by place.
 
-The referee prints the sheet (``riichi-referee enroll --sheet sheet.png``), lays one tile of
+The referee prints the sheet (``riichi-referee enroll --sheet sheet.pdf``), lays one tile of
 each kind of the tournament's set upright in its place (the 34 kinds, the three red fives and
 one tile face down) and photographs it with the table camera. The sheet is one A3 page, or two
 A4 pages (``--paper a4``: the suits of characters and circles on the first, bamboos, honours and
