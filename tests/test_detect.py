@@ -105,6 +105,8 @@ def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
     bad.write_text("not a picture")
     assert main(["detect", str(bad)]) == 2
     assert "cannot be read" in capsys.readouterr().err
+    assert main(["detect", str(tmp_path)]) == 2
+    assert f"image {tmp_path} is a folder" in capsys.readouterr().err
 
 
 def test_real_photo_with_the_trained_model(shared_data, capsys):

@@ -226,6 +226,8 @@ def read_image(path: str | Path) -> np.ndarray:
     import cv2
 
     path = Path(path)
+    if path.is_dir():
+        raise RefereeError(f"image {path} is a folder: name an image file in it")
     if not path.is_file():
         raise RefereeError(f"image {path} does not exist")
     data = np.fromfile(str(path), dtype=np.uint8)
