@@ -18,8 +18,9 @@ alternative measured against them: a last layer fine-tuned on the same features)
   the figures pool them. ``after_one_photo``: as the issue words it, each photo enrolls in
   turn and the set's other photos are read; a photo holds only some kinds (the photos of
   sets 2 and 6 each hold other kinds than the rest), so this mostly measures that tiles of
-  kinds not enrolled are left as the model reads them. Tiles cut by a photo's edge and
-  flowers or seasons (code ``x``) are left out.
+  kinds not enrolled are left as the model reads them (``after_one_photo_enrolled_kinds``:
+  the same over the tiles of the kinds the enrolling photo holds). Tiles cut by a photo's
+  edge and flowers or seasons (code ``x``) are left out.
 - ``black``: the FluffyStuff ``Black`` style (dark faces, light ink), which a model trained
   with ``--styles Regular`` has never seen: enrolled from a rendered photo of the enrollment
   sheet with one Black tile on each place, through the same path as ``riichi-referee enroll``
@@ -182,7 +183,8 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
     read (``before``, ``after``; every choice of which copy enrolls, pooled); and, as the
     issue words it, each photo of the set enrolling in turn and the others read
     (``after_one_photo``; the photos of sets 2 and 6 hold different kinds each, so there it
-    cannot help)."""
+    cannot help; ``after_one_photo_enrolled_kinds`` is the same over the tiles of the kinds the
+    enrolling photo holds, which is what enrolling it can act on)."""
     from vision.tileset import EnrolledClassifier
 
     groups = camerash_photos(labels_path, data)
@@ -226,9 +228,14 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
             after = list(zip(read(EnrolledClassifier(base, ts), mcrops), mcodes))
             pooled["photo_before"] += before
             pooled["photo_after"] += after
-            row["one_photo"].append({"enrolled_from": name, "enrolled_kinds": len(set(codes)),
+            # the tiles of the kinds that photo enrolled: what enrolling it can act on
+            kinds = set(codes)
+            pooled["photo_kinds_before"] += [pair for pair in before if pair[1] in kinds]
+            pooled["photo_kinds_after"] += [pair for pair in after if pair[1] in kinds]
+            row["one_photo"].append({"enrolled_from": name, "enrolled_kinds": len(kinds),
                                      "measured": len(mcodes), "before": score(before),
-                                     "after": score(after)})
+                                     "after": score(after),
+                                     "measured_enrolled_kinds": sum(k in kinds for k in mcodes)})
             print(f"  set {group}, enrolled from {name} ({len(set(codes))} kinds): before "
                   f"{score(before):.4f} after {score(after):.4f}", flush=True)
         out["sets"][group] = row
@@ -237,6 +244,9 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
                before_one_photo=score(pooled["photo_before"]),
                after_one_photo=score(pooled["photo_after"]),
                measured_one_photo=len(pooled["photo_after"]),
+               before_one_photo_enrolled_kinds=score(pooled["photo_kinds_before"]),
+               after_one_photo_enrolled_kinds=score(pooled["photo_kinds_after"]),
+               measured_one_photo_enrolled_kinds=len(pooled["photo_kinds_after"]),
                enroll_seconds=round(statistics.median(seconds), 2) if seconds else None,
                enroll_cpu_seconds=round(statistics.median(cpu), 2) if cpu else None)
     return out
@@ -349,6 +359,13 @@ def main(argv=None) -> int:
         print(f"{name}: before {r['before']:.4f}  after {r['after']:.4f}  "
               f"(last layer {r['after_last_layer']:.4f})  enroll {r['enroll_seconds']} s here, "
               f"~{r.get('pi5_seconds')} s on a Pi 5")
+        if "after_one_photo" in r:
+            print(f"  {name}, enrolled from one photo, the others read: before "
+                  f"{r['before_one_photo']:.4f} after {r['after_one_photo']:.4f} "
+                  f"({r['measured_one_photo']} tiles); of the kinds that photo holds: before "
+                  f"{r['before_one_photo_enrolled_kinds']:.4f} after "
+                  f"{r['after_one_photo_enrolled_kinds']:.4f} "
+                  f"({r['measured_one_photo_enrolled_kinds']} tiles)")
         if "misread_sure_after" in r:
             print(f"  {name}: of {r['measured']} readings after enrolling, misread and sure (judged "
                   f"as read) {r['misread_sure_after']}, right but unsure (left to the referee) "
