@@ -84,6 +84,18 @@ def test_detect_reads_with_the_configs_set(enrolled):
     assert isinstance(detect_classifier("model", None, str(enrolled)), EnrolledClassifier)
 
 
+def test_a_set_copied_beside_another_tables_config_is_that_tables_set(enrolled, tmp_path):
+    # a hall plays one set on every table: enrolled once, the file is copied to each table
+    config = tmp_path / "table-7.toml"
+    config.write_text('[camera]\nsource = "picamera"\n')
+    assert type(load_classifier(config)) is TileClassifier
+    (tmp_path / "tileset.npz").write_bytes(tileset_path(enrolled).read_bytes())
+    clf = load_classifier(config)
+    assert isinstance(clf, EnrolledClassifier) and clf.tileset.name == "Hall A set"
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
 def test_a_set_fitted_with_another_model_is_fitted_again(enrolled, model):
     ts = TileSet.load(tileset_path(enrolled))
     ts.model = "0" * 64
