@@ -62,11 +62,9 @@ def draw_zones(topdown, calibration):
 
 
 def run(args) -> int:
-    import cv2
-
     from .calibration import TableLayout, calibrate, marker_sheet, save_to_config
     from .printout import Page, write_pages
-    from .sources import read_image
+    from .sources import read_image, write_image
 
     if args.sheet:
         target, = write_pages(args.sheet, [Page(marker_sheet(args.marker_mm), 210.0, 297.0)],
@@ -87,13 +85,7 @@ def run(args) -> int:
     print(f"markers 0-3 found; reprojection error {cal.reprojection_px:.2f} px "
           f"(limit {args.max_error:g})")
     if args.topdown:
-        try:
-            ok = cv2.imwrite(args.topdown, draw_zones(cal.warp(image), cal))
-        except cv2.error:   # a name OpenCV has no writer for
-            ok = False
-        if not ok:
-            raise RefereeError(f"cannot write the top-down view to {args.topdown} "
-                               "(a .png or .jpg path in a folder that exists)")
+        write_image(args.topdown, draw_zones(cal.warp(image), cal), "the top-down view")
         print(f"top-down view with zones: {args.topdown}")
     if cal.reprojection_px > args.max_error:
         raise RefereeError(f"reprojection error {cal.reprojection_px:.2f} px is over "

@@ -175,7 +175,7 @@ def draw(image: np.ndarray, tiles: list[dict]) -> np.ndarray:
 
 
 def run(args) -> int:
-    from .sources import read_image
+    from .sources import read_image, write_image
 
     image = read_image(args.image)
     classifier = load_classifier(args.classifier, args.model, args.config)
@@ -190,14 +190,7 @@ def run(args) -> int:
                                args.unsure_below, one_set=not args.tile_by_tile)
              if t["confidence"] >= args.min_confidence]
     if args.draw:
-        import cv2
-        try:
-            ok = cv2.imwrite(args.draw, draw(image, tiles))
-        except cv2.error:
-            ok = False
-        if not ok:
-            raise RefereeError(f"--draw {args.draw}: cannot write the picture there "
-                               "(a .png or .jpg path in a folder that exists)")
+        write_image(args.draw, draw(image, tiles), "the --draw picture")
     if args.json:
         print(json.dumps(tiles))
         return 0

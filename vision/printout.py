@@ -21,6 +21,8 @@ import numpy as np
 
 from referee.errors import RefereeError
 
+from .sources import write_image
+
 POINTS_PER_MM = 72 / 25.4
 
 
@@ -87,21 +89,16 @@ def write_pages(target: str | Path, pages: Sequence[Page], what: str) -> list[Pa
     if not target.suffix:
         target = target.with_suffix(".png")
     if target.suffix.lower() == ".pdf":
-        files = [(target, None)]
-    else:
-        if not cv2.haveImageWriter(str(target)):
-            raise RefereeError(f"cannot write {what} as {target.name}: name a .pdf file "
-                               "(it prints at true size), or an image (.png, .jpg)")
-        files = [(target, pages[0])] if len(pages) == 1 else [
-            (target.with_name(f"{target.stem}-{k}{target.suffix}"), page)
-            for k, page in enumerate(pages, start=1)]
-    for path, page in files:
         try:
-            if page is None:
-                path.write_bytes(pdf_bytes(pages))
-            elif not cv2.imwrite(str(path), page.image):
-                raise OSError("OpenCV did not write it")
-        except (OSError, cv2.error) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc).strip().splitlines()[-1]
-            raise RefereeError(f"cannot write {what} to {path} ({reason})") from None
-    return [path for path, _ in files]
+            target.write_bytes(pdf_bytes(pages))
+        except OSError as exc:
+            raise RefereeError(f"cannot write {what} to {target} ({exc.strerror})") from None
+        return [target]
+    if not cv2.haveImageWriter(str(target)):
+        raise RefereeError(f"cannot write {what} as {target.name}: name a .pdf file "
+                           "(it prints at true size), or an image (.png, .jpg)")
+    files = [target] if len(pages) == 1 else [
+        target.with_name(f"{target.stem}-{k}{target.suffix}") for k in range(1, len(pages) + 1)]
+    for path, page in zip(files, pages):
+        write_image(path, page.image, what)
+    return files

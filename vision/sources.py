@@ -237,6 +237,20 @@ def read_image(path: str | Path) -> np.ndarray:
     return image
 
 
+def write_image(path: str | Path, image: np.ndarray, what: str) -> None:
+    """Write ``image`` to ``path`` (the format from its name), or a one-line RefereeError
+    naming ``what`` and where."""
+    import cv2
+
+    try:
+        ok = cv2.imwrite(str(path), image)
+    except cv2.error:   # a name OpenCV has no writer for
+        ok = False
+    if not ok:
+        raise RefereeError(f"cannot write {what} to {path} "
+                           "(a .png or .jpg path in a folder that exists)")
+
+
 def open_source(spec: str, fps: float = 10.0) -> FrameSource:
     """A source from its command-line spelling.
 
