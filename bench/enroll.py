@@ -236,7 +236,7 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
                                      "measured": len(mcodes), "before": score(before),
                                      "after": score(after),
                                      "measured_enrolled_kinds": sum(k in kinds for k in mcodes)})
-            print(f"  set {group}, enrolled from {name} ({len(set(codes))} kinds): before "
+            print(f"  set {group}, enrolled from {name} ({len(kinds)} kinds): before "
                   f"{score(before):.4f} after {score(after):.4f}", flush=True)
         out["sets"][group] = row
     out.update(before=score(pooled["before"]), after=score(pooled["after"]),
