@@ -128,6 +128,20 @@ def batch_augment(x, gen):
     return x.clamp(0, 255)
 
 
+def dark_faces(x, gen, share):
+    """``x`` (float N x 3 x H x W, BGR 0..255) with a ``share`` of its crops shown as a set of
+    dark faces and light ink would be: each pixel's lightness turned over and its colour kept
+    (every channel moved by ``255 - 2 x luma``, so a red five stays red). Such sets exist, and
+    a net that saw ivory faces alone reads them only through enrollment's turned-over look
+    (:data:`vision.adapt.LOOKS`), where a glare becomes a dark blot it never met."""
+    import torch
+
+    on = (torch.rand(x.shape[0], 1, 1, 1, generator=gen) < share).to(x.dtype)
+    luma = (x * torch.tensor([0.114, 0.587, 0.299], dtype=x.dtype).view(1, 3, 1, 1)).sum(
+        1, keepdim=True)
+    return (x + on * (255 - 2 * luma)).clamp(0, 255)
+
+
 def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
     import torch
 
@@ -184,6 +198,16 @@ def _widths(text: str) -> tuple[int, ...]:
     return widths
 
 
+def _share(text: str) -> float:
+    try:
+        share = float(text)
+    except ValueError:
+        share = -1.0
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a share from 0 to 1, like 0.25")
+    return share
+
+
 def _styles(text: str) -> tuple[str, ...]:
     styles = tuple(s.strip() for s in text.split(",") if s.strip())
     if not styles or any(s not in STYLES for s in styles):
@@ -226,6 +250,9 @@ def parser() -> argparse.ArgumentParser:
                    help="FluffyStuff styles to draw tiles in, comma-separated (default "
                         f"{','.join(STYLES)}); bench/enroll.py trains with Regular alone to "
                         "measure enrollment on a set the model never saw")
+    p.add_argument("--dark-faces", type=_share, default=0.0, metavar="SHARE",
+                   help="share of every batch shown with its lightness turned over (dark faces, "
+                        "light ink: vision.train.dark_faces); 0 for none. See vision/README.md")
     return p
 
 
@@ -311,6 +338,8 @@ def main(argv=None) -> int:
             for s in range(steps):
                 idx = order[s * args.batch:(s + 1) * args.batch]
                 xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
+                if args.dark_faces:
+                    xb = dark_faces(xb, gen, args.dark_faces)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 loss = loss_fn(model(xb), yt[idx])
                 opt.zero_grad()
@@ -347,6 +376,7 @@ def main(argv=None) -> int:
         "fonts_per_label": args.fonts_per_label,
         "epochs": args.epochs,
         "font_epochs": args.font_epochs,
+        "dark_faces": args.dark_faces,
         "threads": args.threads,
         "render_version": RENDER_VERSION,
         "widths": list(args.widths),
