@@ -40,7 +40,8 @@ The crops left misread are under glare or deep shadow, blurred, or a handful of 
 Tried since on the bench's 3900 crops (32 misread as shipped): reading an unsure crop cut 4-6%
 tighter and looser too and averaging (31-33), and turning the lightness over with the light's
 pattern kept (a shadow stays dark; no better on the samples above); training with uneven light,
-see vision/README.md.
+and with dark faces (``python -m vision.train --dark-faces``: Black read 99% right before
+enrolling, 27-28 misread after), see vision/README.md.
 """
 from __future__ import annotations
 
