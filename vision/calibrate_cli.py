@@ -62,12 +62,12 @@ def draw_zones(topdown, calibration):
 
 
 def run(args) -> int:
-    from .calibration import TableLayout, calibrate, marker_sheet, save_to_config
+    from .calibration import MARKER_SHEET_MM, TableLayout, calibrate, marker_sheet, save_to_config
     from .printout import Page, write_pages
     from .sources import read_image, write_image
 
     if args.sheet:
-        target, = write_pages(args.sheet, [Page(marker_sheet(args.marker_mm), 210.0, 297.0)],
+        target, = write_pages(args.sheet, [Page(marker_sheet(args.marker_mm), *MARKER_SHEET_MM)],
                               "the marker sheet")
         print(f"marker sheet: {target} (A4 at 300 dpi; print at 100%, markers "
               f"{args.marker_mm:g} mm; ids 0-3 go top-left, top-right, bottom-right, "

@@ -252,12 +252,17 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     return cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, side_px)
 
 
+#: The marker sheet's paper, width x height in mm: A4 portrait.
+MARKER_SHEET_MM = (210.0, 297.0)
+
+
 def marker_sheet(marker_mm: float = 50.0, dpi: int = 300) -> np.ndarray:
     """A printable A4 page (portrait) with markers 0-3, each ``marker_mm`` wide at ``dpi``,
     labelled with its id and the corner it goes to, and a 100 mm scale bar to check the print
     size."""
     px_mm = dpi / 25.4
-    page = np.full((int(297 * px_mm), int(210 * px_mm)), 255, np.uint8)
+    width_mm, height_mm = MARKER_SHEET_MM
+    page = np.full((int(height_mm * px_mm), int(width_mm * px_mm)), 255, np.uint8)
     side = int(round(marker_mm * px_mm))
     names = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
     cell_w, cell_h = page.shape[1] // 2, int(120 * px_mm)

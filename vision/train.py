@@ -338,6 +338,7 @@ def main(argv=None) -> int:
             for s in range(steps):
                 idx = order[s * args.batch:(s + 1) * args.batch]
                 xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
+                # at 0, no draw from gen: the default's batches stay the shipped model's
                 if args.dark_faces:
                     xb = dark_faces(xb, gen, args.dark_faces)
                 xb = xb.contiguous(memory_format=torch.channels_last)
