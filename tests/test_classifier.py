@@ -70,24 +70,6 @@ def test_a_dark_faces_share_outside_0_to_1_is_one_line_before_any_work(bad, caps
     assert f"argument --dark-faces: {bad!r}: expected a share from 0 to 1" in capsys.readouterr().err
 
 
-def test_dark_faces_turn_an_ivory_tile_with_dark_ink_into_a_dark_one_with_light_ink():
-    torch = pytest.importorskip("torch")
-    from vision import train
-
-    face = np.full((64, 48, 3), (205, 225, 235), np.float32)   # ivory, BGR
-    face[20:44, 10:38] = (40, 40, 40)                         # dark ink
-    face[50:60, 10:38] = (50, 50, 200)                        # a red five's red
-    batch = torch.from_numpy(np.stack([face] * 2)).permute(0, 3, 1, 2)
-    gen = torch.Generator().manual_seed(0)
-    assert torch.equal(train.dark_faces(batch, gen, 0.0), batch)
-    out = train.dark_faces(batch, gen, 1.0).permute(0, 2, 3, 1).numpy()[0]
-    luma = lambda px: float(px @ np.array([0.114, 0.587, 0.299]))  # noqa: E731
-    assert luma(out[0, 0]) < 40 and luma(out[30, 20]) > 200      # dark face, light ink
-    b, g, r = out[55, 20]
-    assert r > g + 100 and r > b + 100                           # the red is still red
-    np.testing.assert_allclose(luma(out[0, 0]), 255 - luma(face[0, 0]), atol=0.5)
-
-
 def test_font_epochs_without_fonts_is_one_line_before_any_work(capsys):
     from vision import train
 

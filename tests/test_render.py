@@ -4,7 +4,8 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
-from vision.render import ART_STEMS, LABELS, TileArt, art_dir, background, render_crop, render_set
+from vision.render import (ART_STEMS, LABELS, TileArt, art_dir, background, render_crop,
+                           render_set, turn_lightness)
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +180,42 @@ def test_a_blank_tile_is_cut_with_its_rim_showing(art, monkeypatch):
 
     assert cut_inside("back") <= 1 and cut_inside("5z") <= 1
     assert cut_inside("1m") >= 5  # art tiles may be cut into: the check can see a cut
+
+
+def test_turning_the_lightness_over_makes_ivory_dark_and_ink_light_and_keeps_red():
+    face = np.full((64, 48, 3), (205, 225, 235), np.float32)   # ivory, BGR
+    face[20:44, 10:38] = (40, 40, 40)                         # dark ink
+    face[50:60, 10:38] = (50, 50, 200)                        # a red five's red
+    out = turn_lightness(face)
+    luma = lambda px: float(px @ np.array([0.114, 0.587, 0.299]))  # noqa: E731
+    assert luma(out[0, 0]) < 40 and luma(out[30, 20]) > 200      # dark face, light ink
+    np.testing.assert_allclose(luma(out[0, 0]), 255 - luma(face[0, 0]), atol=0.5)
+    b, g, r = out[55, 20]
+    assert r > g + 100 and r > b + 100                           # the red is still red
+
+
+def test_a_dark_faced_set_shows_dark_faces_with_light_ink_and_its_red_fives_red(art):
+    # Training with --dark-faces draws a share of the crops as a set of dark faces and light
+    # ink: the face is dark before light falls on it, so its glare and shadow are a dark
+    # face's. Measured on the middle of the crop, which the tile's face fills.
+    def middle(label, dark_faces, n=24):
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(n):
+            c = render_crop(art, label, rng, styles=("Regular",), dark_faces=dark_faces)
+            h, w = c.shape[:2]
+            out.append(c[h // 3:2 * h // 3, w // 3:2 * w // 3].reshape(-1, 3).astype(float))
+        return out
+
+    def luma(parts):
+        return np.median([np.median(p @ np.array([0.114, 0.587, 0.299])) for p in parts])
+
+    assert luma(middle("5z", 1.0)) < 80 < 140 < luma(middle("5z", 0.0))   # blank faces
+    # light ink on the dark face: the brightest of a face's middle is far above its median
+    ink = [np.percentile(p @ np.array([0.114, 0.587, 0.299]), 97) for p in middle("8m", 1.0)]
+    assert np.median(ink) > luma(middle("8m", 1.0)) + 60
+
+    def redness(label):
+        return np.mean([(p[:, 2] - p[:, :2].mean(axis=1)).clip(0).mean() for p in middle(label, 1.0)])
+
+    assert redness("0p") > redness("5p") * 1.3

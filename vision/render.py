@@ -199,11 +199,19 @@ def _fill(canvas, poly, colour, shift=4):
 
 
 def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
-                varied: bool = False, styles: tuple[str, ...] = STYLES) -> tuple[np.ndarray, np.ndarray]:
+                varied: bool = False, styles: tuple[str, ...] = STYLES,
+                dark: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The top of the tile, (fh, fw) float32 BGR, and the side colour under it (face layer).
 
     ``varied`` draws other sets' designs than the art's own (see :func:`_vary_face`).
-    ``styles``: the FluffyStuff styles it may be drawn in (both: Regular 85% of the time)."""
+    ``styles``: the FluffyStuff styles it may be drawn in (both: Regular 85% of the time).
+    ``dark``: the face of a set with dark faces and light ink, drawn as the Regular face with
+    its lightness turned over (:func:`turn_lightness`) before light falls on it."""
+    if dark:
+        top, layer = _face_image(rng, art, label, fw, fh, varied, ("Regular",))
+        if label == "back":
+            return top, turn_lightness(layer)
+        return turn_lightness(top), turn_lightness(layer)
     style = STYLES[0] if rng.random() < 0.85 else STYLES[1]
     if style not in styles:
         style = styles[0]   # the same draws either way, so the default stays reproducible
@@ -235,6 +243,14 @@ CALLIGRAPHY_SHARE = 0.5
 
 #: Corner indices that Hong Kong and Western sets print on their tiles, by tile code.
 _INDEX = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "BPW", "6z": "FGC", "7z": "CRZ"}
+
+
+def turn_lightness(img: np.ndarray) -> np.ndarray:
+    """``img`` (float BGR 0..255) with each pixel's lightness turned over and its colour kept:
+    every channel moves by ``255 - 2 x luma``, so ivory becomes near black, dark ink light,
+    and a red five stays red."""
+    luma = img @ np.float32([0.114, 0.587, 0.299])
+    return np.clip(img + (255 - 2 * luma)[..., None], 0, 255).astype(np.float32)
 
 
 def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> None:
@@ -394,15 +410,16 @@ def _back_image(rng, art, fw, fh):
 
 
 def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, varied=False,
-              styles=STYLES):
+              styles=STYLES, dark=False):
     """Draw a tile whose top face has its corner at (x, y) on ``canvas`` (float32 BGR).
 
     ``side`` is the (dx, dy) offset, in pixels, at which the bottom of the tile shows past its
     top, as a camera off to one side sees it; the layer nearest the top is face-coloured, the
     rest is the coloured back. ``varied``: the face in other sets' designs (training only).
-    ``styles``: the art styles the face may be drawn in.
+    ``styles``: the art styles the face may be drawn in. ``dark``: a set with dark faces and
+    light ink (see :func:`_face_image`).
     """
-    top, layer = _face_image(rng, art, label, fw, fh, varied, styles)
+    top, layer = _face_image(rng, art, label, fw, fh, varied, styles, dark)
     if back_colour is None:
         back_colour = _back_colour(rng)
     if label == "back":
@@ -563,7 +580,7 @@ def _cut_label(rng) -> str:
 
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                 backgrounds: str = "train", harsh: bool = False,
-                styles: tuple[str, ...] = STYLES) -> np.ndarray:
+                styles: tuple[str, ...] = STYLES, dark_faces: float = 0.0) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
 
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
@@ -575,10 +592,13 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     crops use it so the net must read tiles by their coarse shapes rather than the fine strokes
     of this one set's art; held-out sets use only the gentler default, which draws the art as
     it is. ``styles``: the art styles tiles may be drawn in (a model trained without
-    ``Black`` is measured on it by ``bench/enroll.py``).
+    ``Black`` is measured on it by ``bench/enroll.py``). ``dark_faces``: the share of crops
+    whose tiles are of a set with dark faces and light ink (training only; at 0 nothing is
+    drawn for it, so the default crops stay as they were).
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
+    dark = bool(dark_faces) and rng.random() < dark_faces
     fw = int(rng.integers(46, 62))
     fh = int(round(fw * rng.uniform(1.25, 1.42)))
     H, W = int(fh * 2.2), int(fw * 2.6)
@@ -600,13 +620,13 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         for k, d in enumerate((-1, 1)):
             ox, oy = ((fw + gap) / 2 * d, 0) if horizontal else (0, (fh + gap) / 2 * d)
             draw_tile(rng, canvas, art, nb_labels[k], x + ox, y + oy, fw, fh, side, back_colour, harsh,
-                      styles)
+                      styles, dark)
     else:
         if rng.random() < 0.6:
             for k, (dx, dy) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
                 if rng.random() < 0.45:
                     draw_tile(rng, canvas, art, nb_labels[k], x + dx * (fw + gap),
-                              y + dy * (fh + gap), fw, fh, side, back_colour, harsh, styles)
+                              y + dy * (fh + gap), fw, fh, side, back_colour, harsh, styles, dark)
         if kind == "partial":
             # Only a part of a tile in the crop: the detector cut one badly.
             frac = rng.uniform(0.25, 0.5)
@@ -617,7 +637,7 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         if kind in LABELS or kind == "partial" or (kind == "hand" and rng.random() < 0.7):
             lab = (kind if kind in LABELS else _cut_label(rng) if kind == "partial"
                    else LABELS[rng.integers(0, 38)])
-            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh, styles)
+            draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh, styles, dark)
         if kind == "stick":  # a riichi or point stick lying on the table
             L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
             stick = _rounded_rect(x + fw / 2 - L / 2, y + fh / 2 - T / 2, L, T, T / 2)

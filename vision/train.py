@@ -61,12 +61,14 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
 
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
                 log=print, labels: tuple[str, ...] = LABELS,
-                harsh: bool = False, styles: tuple[str, ...] = STYLES) -> tuple[np.ndarray, np.ndarray]:
+                harsh: bool = False, styles: tuple[str, ...] = STYLES,
+                dark_faces: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
     indices into :data:`LABELS`; tiles drawn in the art ``styles``."""
     which = "all" if labels == LABELS else "-".join(labels)
     only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
     written = "" if art.calligraphy is None else "-fonts"
+    written += f"-dark{dark_faces:g}" if dark_faces else ""
     name = (f"{backgrounds}{'-harsh' if harsh else ''}{written}{only}-{which}-seed{seed}-n{per_label}-"
             f"r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
@@ -81,7 +83,7 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     for i in range(n):
         lab = labels[i % len(labels)]
         x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds, harsh=harsh,
-                                   styles=styles))
+                                   styles=styles, dark_faces=dark_faces))
         y[i] = LABELS.index(lab)
         if (i + 1) % 10000 == 0:
             log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
@@ -126,20 +128,6 @@ def batch_augment(x, gen):
     patch = (yy >= y0) & (yy < y0 + h) & (xx >= x0) & (xx < x0 + w) & (r(n, 1, 1) < 0.2)
     x = torch.where(patch[:, None], x.mean(dim=(2, 3), keepdim=True), x)
     return x.clamp(0, 255)
-
-
-def dark_faces(x, gen, share):
-    """``x`` (float N x 3 x H x W, BGR 0..255) with a ``share`` of its crops shown as a set of
-    dark faces and light ink would be: each pixel's lightness turned over and its colour kept
-    (every channel moved by ``255 - 2 x luma``, so a red five stays red). Such sets exist, and
-    a net that saw ivory faces alone reads them only through enrollment's turned-over look
-    (:data:`vision.adapt.LOOKS`), where a glare becomes a dark blot it never met."""
-    import torch
-
-    on = (torch.rand(x.shape[0], 1, 1, 1, generator=gen) < share).to(x.dtype)
-    luma = (x * torch.tensor([0.114, 0.587, 0.299], dtype=x.dtype).view(1, 3, 1, 1)).sum(
-        1, keepdim=True)
-    return (x + on * (255 - 2 * luma)).clamp(0, 255)
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
@@ -251,8 +239,8 @@ def parser() -> argparse.ArgumentParser:
                         f"{','.join(STYLES)}); bench/enroll.py trains with Regular alone to "
                         "measure enrollment on a set the model never saw")
     p.add_argument("--dark-faces", type=_share, default=0.0, metavar="SHARE",
-                   help="share of every batch shown with its lightness turned over (dark faces, "
-                        "light ink: vision.train.dark_faces); 0 for none. See vision/README.md")
+                   help="share of the training crops drawn as a set with dark faces and light "
+                        "ink (vision.render.turn_lightness); 0 for none. See vision/README.md")
     return p
 
 
@@ -287,21 +275,22 @@ def main(argv=None) -> int:
         raise SystemExit(f"python -m vision.train: {exc}")
     log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
     # Harsh camera for training only: see vision.render.render_crop.
+    dark = args.dark_faces
     x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log, harsh=True,
-                                   styles=args.styles)
+                                   styles=args.styles, dark_faces=dark)
     # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
     x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",),
-                                 harsh=True, styles=args.styles)
+                                 harsh=True, styles=args.styles, dark_faces=dark)
     # Bare table and face-down tiles on felt the colour of tile backs: without them the only
     # back-coloured things the net ever sees are backs, and it calls bare felt of a held-out
     # table's colour (purple, orange, teal) a back.
     x_bl, y_bl = render_pool(art, args.per_label, args.seed + 3, "backlike", cache, log,
-                             ("back", "none"), harsh=True, styles=args.styles)
+                             ("back", "none"), harsh=True, styles=args.styles, dark_faces=dark)
     # Some crops as the art is drawn, with the gentler camera: trained on harsh crops alone, the
     # net misread more real photographs (23 of 541, against 18) and more of the validation set
     # (9 of 1170, against 6). Other tables' colours still stay out of training.
     x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log,
-                                   styles=args.styles)
+                                   styles=args.styles, dark_faces=dark)
     pools = [(x_train, y_train), (x_none, y_none), (x_bl, y_bl), (x_plain, y_plain)]
     if args.fonts_per_label:
         # The art is one set's brush; characters written in fonts make the net read the
@@ -312,7 +301,7 @@ def main(argv=None) -> int:
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.train: {exc}")
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
-                            labels_written(), harsh=True, styles=args.styles)
+                            labels_written(), harsh=True, styles=args.styles, dark_faces=dark)
         if not args.font_epochs:
             pools.append(fonts)
     x_train = np.concatenate([x for x, _ in pools])
@@ -338,9 +327,6 @@ def main(argv=None) -> int:
             for s in range(steps):
                 idx = order[s * args.batch:(s + 1) * args.batch]
                 xb = batch_augment(xt[idx].permute(0, 3, 1, 2).float(), gen)
-                # at 0, no draw from gen: the default's batches stay the shipped model's
-                if args.dark_faces:
-                    xb = dark_faces(xb, gen, args.dark_faces)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 loss = loss_fn(model(xb), yt[idx])
                 opt.zero_grad()
