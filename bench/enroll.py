@@ -39,6 +39,14 @@ alternative measured against them: a last layer fine-tuned on the same features)
   machine. ``shipped_model_trained_on_black``: what the shipped model, which
   trained on Black, reads of the same crops, about the ceiling of this measure.
 
+``--second-model M`` (black only): the crops the enrolled model is doubtful of (under the
+half-turn threshold, 0.9) are read by a second model ``M`` too, trained without Black another
+way and enrolled from the same sheet photo, and the two readings averaged: ``after_second_model``,
+``read_by_second_model`` (how many crops), ``misread_sure_after_second_model``,
+``enroll_seconds_second_model``. Two models of one recipe misread much the same crops;
+one trained with dark faces (``python -m vision.train --dark-faces 0.25``) beside one without
+do not (vision/README.md).
+
 Features: the model's ``embedding`` output where it has one. A model exported before that
 output existed (the shipped one until it is retrained) is given it here, without retraining,
 by adding the output to a copy of its graph under ``runs/`` (the ``onnx`` package is needed;
@@ -252,7 +260,37 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
     return out
 
 
-def black(model: Path, per_label: int, seed: int = 2024) -> dict:
+def second_opinion(model: Path, photo, crops, truth, p: np.ndarray) -> dict:
+    """The crops the first model's enrolled reading ``p`` is doubtful of (under the half-turn
+    threshold, as :func:`vision.classifier.read_both_ways` judges) read by a second model of
+    another training too, enrolled from the same sheet photo, and the two readings averaged."""
+    from vision.enroll import enroll
+    from vision.tileset import EnrolledClassifier
+
+    base = TileClassifier(with_embedding(model), threads=1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    ts, reading = enroll([("black-sheet", photo)], base, "Black")
+    wall, proc = time.perf_counter() - t0, time.process_time() - c0
+    if ts is None:
+        raise SystemExit(f"bench/enroll.py: the Black sheet did not enroll with {model}: " +
+                         "; ".join(reading.problems))
+    doubtful = np.flatnonzero(p.max(axis=1) < base.half_turn_below)
+    q = p.copy()
+    if doubtful.size:
+        second = EnrolledClassifier(base, ts).probabilities([crops[i] for i in doubtful])
+        q[doubtful] = (p[doubtful] + second) / 2
+    got = [base.labels[i] for i in q.argmax(axis=1)]
+    sure = q.max(axis=1) >= DEFAULT_CONFIDENCE_THRESHOLD
+    return {"second_model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
+            "after_second_model": score(list(zip(got, truth))),
+            "read_by_second_model": int(doubtful.size),
+            "misread_sure_after_second_model": int(sum(s and a != k for a, k, s in
+                                                       zip(got, truth, sure))),
+            "enroll_seconds_second_model": round(wall, 2),
+            "enroll_cpu_seconds_second_model": round(proc, 2)}
+
+
+def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = None) -> dict:
     from vision.enroll import enroll
     from vision.render import TileArt, render_set
     from vision.sheet import A4_PAGES
@@ -270,7 +308,8 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
                          "; ".join(reading.problems))
     crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
     before = read(base, crops)
-    readings = EnrolledClassifier(base, ts).classify(crops)
+    p = EnrolledClassifier(base, ts).probabilities(crops)
+    readings = [(base.labels[i], float(p[k, i])) for k, i in enumerate(p.argmax(axis=1))]
     after = [label for label, _ in readings]
     # never cry wolf: a misread the table would judge as sure, against right readings it
     # would only mark unsure for the referee to check
@@ -291,19 +330,22 @@ def black(model: Path, per_label: int, seed: int = 2024) -> dict:
     for a, k in zip(after, truth):
         if a != k:
             misread[f"{k}->{a}"] += 1
-    return {"model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
-            "measured": len(truth), "before": score(list(zip(before, truth))),
-            "after": score(list(zip(after, truth))),
-            "after_last_layer": score(list(zip(head, truth))),
-            "after_a4": score(list(zip(after_a4, truth))),
-            "shipped_model_trained_on_black": score(list(zip(shipped, truth))),
-            "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
-            "look": ts.adaptation.look,
-            "misread_after": dict(sorted(misread.items())),
-            "misread_sure_after": sum(s and a != k for a, k, s in zip(after, truth, sure)),
-            "right_unsure_after": sum(not s and a == k for a, k, s in zip(after, truth, sure)),
-            "unsure_below": DEFAULT_CONFIDENCE_THRESHOLD,
-            "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
+    r = {"model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
+         "measured": len(truth), "before": score(list(zip(before, truth))),
+         "after": score(list(zip(after, truth))),
+         "after_last_layer": score(list(zip(head, truth))),
+         "after_a4": score(list(zip(after_a4, truth))),
+         "shipped_model_trained_on_black": score(list(zip(shipped, truth))),
+         "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
+         "look": ts.adaptation.look,
+         "misread_after": dict(sorted(misread.items())),
+         "misread_sure_after": sum(s and a != k for a, k, s in zip(after, truth, sure)),
+         "right_unsure_after": sum(not s and a == k for a, k, s in zip(after, truth, sure)),
+         "unsure_below": DEFAULT_CONFIDENCE_THRESHOLD,
+         "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
+    if second is not None:
+        r.update(second_opinion(second, photo, crops, truth, p))
+    return r
 
 
 def main(argv=None) -> int:
@@ -317,6 +359,10 @@ def main(argv=None) -> int:
     p.add_argument("--train-no-black", action="store_true",
                    help="train that model first (python -m vision.train "
                         + " ".join(NO_BLACK_TRAINING) + ")")
+    p.add_argument("--second-model", type=Path, default=None,
+                   help="black: also read the crops the enrolled model is doubtful of with this "
+                        "model (trained without Black too, another way), enrolled alike, and "
+                        "average (after_second_model)")
     p.add_argument("--per-label", type=int, default=100,
                    help="rendered Black crops per label to measure on (default 100)")
     p.add_argument("--sets", default="camerash,black", help="which sets to measure")
@@ -350,7 +396,10 @@ def main(argv=None) -> int:
                   "makes it)", file=sys.stderr)
         else:
             print(f"black with {args.no_black_model}")
-            result["sets"]["black"] = black(args.no_black_model, args.per_label)
+            if args.second_model is not None and not args.second_model.is_file():
+                raise SystemExit(f"bench/enroll.py: --second-model {args.second_model}: no such file")
+            result["sets"]["black"] = black(args.no_black_model, args.per_label,
+                                            second=args.second_model)
     del result["sets"]
     result.update(found)   # one key per set: {"camerash": {"before", "after", ...}, ...}
     for name, r in found.items():
@@ -366,6 +415,11 @@ def main(argv=None) -> int:
                   f"{r['before_one_photo_enrolled_kinds']:.4f} after "
                   f"{r['after_one_photo_enrolled_kinds']:.4f} "
                   f"({r['measured_one_photo_enrolled_kinds']} tiles)")
+        if "after_second_model" in r:
+            print(f"  {name}: doubtful crops ({r['read_by_second_model']}) read by "
+                  f"{r['second_model']} too: after {r['after_second_model']:.4f}, misread and sure "
+                  f"{r['misread_sure_after_second_model']}, its enrollment "
+                  f"{r['enroll_seconds_second_model']} s here")
         if "misread_sure_after" in r:
             print(f"  {name}: of {r['measured']} readings after enrolling, misread and sure (judged "
                   f"as read) {r['misread_sure_after']}, right but unsure (left to the referee) "

@@ -41,7 +41,9 @@ Tried since on the bench's 3900 crops (32 misread as shipped): reading an unsure
 tighter and looser too and averaging (31-33), and turning the lightness over with the light's
 pattern kept (a shadow stays dark; no better on the samples above); training with uneven light,
 and with dark faces (``python -m vision.train --dark-faces``: Black read 99% right before
-enrolling, 27-28 misread after), see vision/README.md.
+enrolling, 21-29 misread after), see vision/README.md. What did reach 18 and fewer: a doubtful
+crop read by a second model of another training too (one trained with dark faces beside one
+without), ``bench/enroll.py --second-model``.
 """
 from __future__ import annotations
 
