@@ -64,7 +64,8 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
                 harsh: bool = False, styles: tuple[str, ...] = STYLES,
                 dark_faces: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
-    indices into :data:`LABELS`; tiles drawn in the art ``styles``."""
+    indices into :data:`LABELS`; tiles drawn in the art ``styles``, a ``dark_faces`` share of
+    the crops as a set with dark faces and light ink (see :func:`vision.render.render_crop`)."""
     which = "all" if labels == LABELS else "-".join(labels)
     only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
     written = "" if art.calligraphy is None else "-fonts"
