@@ -153,6 +153,24 @@ def head_reads(base, crops, labels, measured) -> list[str]:
     return [base.labels[i] for i in (logits + feats @ W.T + b).argmax(axis=1)]
 
 
+def named(path: Path) -> str:
+    """``path`` as the JSON shows it: relative to the project when inside it."""
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def enroll_black(base, photos, what: str):
+    """The rendered Black sheet ``photos`` enrolled with ``base``: the tile set, the reading of
+    the sheet, and the wall and CPU seconds it took; one line and exit if it does not enroll."""
+    from vision.enroll import enroll
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    ts, reading = enroll(photos, base, "Black")
+    wall, proc = time.perf_counter() - t0, time.process_time() - c0
+    if ts is None:
+        raise SystemExit(f"bench/enroll.py: {what} did not enroll: " + "; ".join(reading.problems))
+    return ts, reading, wall, proc
+
+
 def score(pairs) -> float:
     return round(sum(a == b for a, b in pairs) / max(1, len(pairs)), 4)
 
@@ -264,16 +282,11 @@ def second_opinion(model: Path, photo, crops, truth, p: np.ndarray) -> dict:
     """The crops the first model's enrolled reading ``p`` is doubtful of (under the half-turn
     threshold, as :func:`vision.classifier.read_both_ways` judges) read by a second model of
     another training too, enrolled from the same sheet photo, and the two readings averaged."""
-    from vision.enroll import enroll
     from vision.tileset import EnrolledClassifier
 
     base = TileClassifier(with_embedding(model), threads=1)
-    t0, c0 = time.perf_counter(), time.process_time()
-    ts, reading = enroll([("black-sheet", photo)], base, "Black")
-    wall, proc = time.perf_counter() - t0, time.process_time() - c0
-    if ts is None:
-        raise SystemExit(f"bench/enroll.py: the Black sheet did not enroll with {model}: " +
-                         "; ".join(reading.problems))
+    ts, _, wall, proc = enroll_black(base, [("black-sheet", photo)],
+                                     f"the rendered Black sheet, with {model},")
     doubtful = np.flatnonzero(p.max(axis=1) < base.half_turn_below)
     q = p.copy()
     if doubtful.size:
@@ -281,7 +294,7 @@ def second_opinion(model: Path, photo, crops, truth, p: np.ndarray) -> dict:
         q[doubtful] = (p[doubtful] + second) / 2
     got = [base.labels[i] for i in q.argmax(axis=1)]
     sure = q.max(axis=1) >= DEFAULT_CONFIDENCE_THRESHOLD
-    return {"second_model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
+    return {"second_model": named(model),
             "after_second_model": score(list(zip(got, truth))),
             "read_by_second_model": int(doubtful.size),
             "misread_sure_after_second_model": int(sum(s and a != k for a, k, s in
@@ -291,7 +304,6 @@ def second_opinion(model: Path, photo, crops, truth, p: np.ndarray) -> dict:
 
 
 def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = None) -> dict:
-    from vision.enroll import enroll
     from vision.render import TileArt, render_set
     from vision.sheet import A4_PAGES
     from vision.sheet_photo import art_drawer, sheet_photo
@@ -300,12 +312,8 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
     base = TileClassifier(model, threads=1)
     art = TileArt()
     photo = sheet_photo(art_drawer(art, ("Black",)), seed=seed)
-    t0, c0 = time.perf_counter(), time.process_time()
-    ts, reading = enroll([("black-sheet", photo)], base, "Black")
-    wall, proc = time.perf_counter() - t0, time.process_time() - c0
-    if ts is None:
-        raise SystemExit("bench/enroll.py: the rendered Black sheet did not enroll: " +
-                         "; ".join(reading.problems))
+    ts, reading, wall, proc = enroll_black(base, [("black-sheet", photo)],
+                                           "the rendered Black sheet")
     crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
     before = read(base, crops)
     p = EnrolledClassifier(base, ts).probabilities(crops)
@@ -318,10 +326,7 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
     pages = [(f"black-a4-{page.page}", sheet_photo(art_drawer(art, ("Black",)), layout=page,
                                                    seed=seed + 10 + page.page))
              for page in A4_PAGES]
-    ts_a4, reading_a4 = enroll(pages, base, "Black")
-    if ts_a4 is None:
-        raise SystemExit("bench/enroll.py: the rendered Black A4 pages did not enroll: " +
-                         "; ".join(reading_a4.problems))
+    ts_a4 = enroll_black(base, pages, "the rendered Black A4 pages")[0]
     after_a4 = read(EnrolledClassifier(base, ts_a4), crops)
     # what a model that trained on Black reads of the same crops: the ceiling to compare with
     shipped = read(TileClassifier(DEFAULT_MODEL, threads=1), crops)
@@ -330,7 +335,7 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
     for a, k in zip(after, truth):
         if a != k:
             misread[f"{k}->{a}"] += 1
-    r = {"model": str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model),
+    r = {"model": named(model),
          "measured": len(truth), "before": score(list(zip(before, truth))),
          "after": score(list(zip(after, truth))),
          "after_last_layer": score(list(zip(head, truth))),
@@ -371,6 +376,8 @@ def main(argv=None) -> int:
                         "the embedding output is enrolled (the shipped one until retrained)")
     p.add_argument("--out", type=Path, default=None, help="the JSON to write")
     args = p.parse_args(argv)
+    if args.second_model is not None and not args.second_model.is_file():
+        raise SystemExit(f"bench/enroll.py: --second-model {args.second_model}: no such file")
     data = shared_data_dir()
     if data is None:
         raise SystemExit("bench/enroll.py needs ../shared/data (set RIICHI_SHARED_DATA)")
@@ -385,7 +392,7 @@ def main(argv=None) -> int:
             base = TileClassifier(model, threads=1)
             print(f"camerash with {model} ({'embedding' if base.has_embedding else 'logits'})")
             r = camerash(base, args.labels, data)
-            r["model"] = str(model.relative_to(ROOT) if model.is_relative_to(ROOT) else model)
+            r["model"] = named(model)
             r["feature"] = "embedding" if base.has_embedding else "logits"
             result["sets"]["camerash"] = r
     if "black" in sets:
@@ -396,8 +403,6 @@ def main(argv=None) -> int:
                   "makes it)", file=sys.stderr)
         else:
             print(f"black with {args.no_black_model}")
-            if args.second_model is not None and not args.second_model.is_file():
-                raise SystemExit(f"bench/enroll.py: --second-model {args.second_model}: no such file")
             result["sets"]["black"] = black(args.no_black_model, args.per_label,
                                             second=args.second_model)
     del result["sets"]
