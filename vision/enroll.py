@@ -183,9 +183,10 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
-           red_fives: bool | None = True):
+           red_fives: bool | None = True, second=None):
     """The :class:`~vision.tileset.TileSet` the photos teach, or the problems (one line each)
-    and no set. ``red_fives``: whether the set has them (see :func:`read_photos`)."""
+    and no set. ``red_fives``: whether the set has them (see :func:`read_photos`).
+    ``second``: the second-opinion model, which the set is fitted for too."""
     from .tileset import TileSet
 
     reading = read_photos(photos, base, layout, red_fives)
@@ -194,7 +195,7 @@ def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
             reading.problems.append("no photo to enroll from")
         return None, reading
     return TileSet.fit(base, reading.crops, reading.labels, name, reading.photos,
-                       red_fives=reading.red_fives), reading
+                       red_fives=reading.red_fives, second=second), reading
 
 
 def set_has_red_fives(args) -> tuple[bool | None, str]:
@@ -278,14 +279,15 @@ def run(args) -> int:
     if not photos:
         raise RefereeError("give PHOTO(s) of the sheet with the tiles on it, --source, "
                            "--sheet or --clear")
-    from .tileset import base_model
+    from .tileset import base_model, second_base
     base = base_model(args.config, args.model)
+    second = second_base(args.config, args.model)
     if not base.has_embedding:
         print(f"note: {NO_EMBEDDING}", file=sys.stderr)
     t0 = time.monotonic()
     name = args.name or f"set enrolled {now_text()[:16].replace('T', ' ')}"
     red_fives, why = set_has_red_fives(args)
-    tileset, reading = enroll(photos, base, name, red_fives=red_fives)
+    tileset, reading = enroll(photos, base, name, red_fives=red_fives, second=second)
     if tileset is None:
         for line in reading.problems:
             print(f"riichi-referee enroll: {line}", file=sys.stderr)
@@ -296,7 +298,9 @@ def run(args) -> int:
     n = len(reading.labels)
     print(f"enrolled {name!r}: {n} tiles from {len(reading.photos)} photo"
           f"{'s' if len(reading.photos) != 1 else ''} in {seconds:.1f} s; the model alone read "
-          f"{reading.model_right} of them right")
+          f"{reading.model_right} of them right"
+          + (f"; fitted for {second.model_path.name} too, which reads the doubtful tiles again"
+             if second is not None else ""))
     if not tileset.red_fives:
         print(f"the set has no red fives ({why}): a five is never read as a red one")
     if tileset.adaptation.look != "as_is":

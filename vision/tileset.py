@@ -2,7 +2,8 @@
 
 ``riichi-referee enroll`` writes ``tileset.npz`` beside ``table.toml`` and points ``[camera]
 tileset`` at it; ``run``, ``detect --config`` and the tracker read it through
-:func:`load_classifier`. The file holds the enrolled crops themselves (upright, 96 x 128), their
+:func:`load_classifier`, with the second-opinion model beside the table's
+(:mod:`vision.second_opinion`), which the set keeps a fit of its own for. The file holds the enrolled crops themselves (upright, 96 x 128), their
 codes, what was fitted on them (:class:`vision.adapt.Adaptation`) and a description: the set's
 name, when it was enrolled (wall-clock time, for people: nothing is judged on it), from which
 photos, and the fingerprint of the model it was fitted with. A tile set fitted with another
@@ -59,6 +60,10 @@ class TileSet:
     corrections: int = 0
     #: the set has red fives (one per suit); a set without them never shows one
     red_fives: bool = True
+    #: what was fitted for the second-opinion model (:mod:`vision.second_opinion`), and that
+    #: model's fingerprint: the same crops, seen through another model's features
+    second_model: str = ""
+    second_adaptation: Adaptation | None = None
 
     @staticmethod
     def keep(crop: np.ndarray) -> np.ndarray:
@@ -70,17 +75,31 @@ class TileSet:
     @classmethod
     def fit(cls, base: TileClassifier, crops: Sequence[np.ndarray], labels: Sequence[str],
             name: str = "enrolled set", photos: Sequence[str] = (), seed: int = 0,
-            red_fives: bool = True) -> "TileSet":
+            red_fives: bool = True, second: TileClassifier | None = None) -> "TileSet":
+        """The set of ``crops`` (one per place, ``labels`` their codes) fitted for ``base``
+        and, when given, for the ``second`` model that reads the doubtful crops too."""
         kept = np.stack([cls.keep(c) for c in crops]) if len(crops) else \
             np.zeros((0, KEEP_SIZE[1], KEEP_SIZE[0], 3), np.uint8)
         ts = cls(kept, list(labels), name, now_text(), list(photos), red_fives=red_fives)
         ts.refit(base, seed)
+        if second is not None:
+            ts.refit(second, seed, second=True)
         return ts
 
-    def refit(self, base: TileClassifier, seed: int = 0) -> None:
-        """Fit the adaptation again on the kept crops, for ``base``."""
-        self.adaptation = fit_prototypes(base, list(self.crops), self.labels, seed=seed)
-        self.model = model_fingerprint(base.model_path)
+    def refit(self, base: TileClassifier, seed: int = 0, second: bool = False) -> None:
+        """Fit the adaptation again on the kept crops, for ``base`` (``second``: as the
+        second-opinion model)."""
+        a = fit_prototypes(base, list(self.crops), self.labels, seed=seed)
+        if second:
+            self.second_adaptation, self.second_model = a, model_fingerprint(base.model_path)
+        else:
+            self.adaptation, self.model = a, model_fingerprint(base.model_path)
+
+    def fitted(self, second: bool = False) -> tuple[Adaptation | None, str]:
+        """What was fitted for the table's model (``second``: the second-opinion model's),
+        and that model's fingerprint."""
+        return (self.second_adaptation, self.second_model) if second else \
+            (self.adaptation, self.model)
 
     # -- storage ----------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
@@ -88,17 +107,19 @@ class TileSet:
         meta = {"format": FORMAT, "name": self.name, "enrolled_at": self.enrolled_at,
                 "photos": self.photos, "model": self.model, "corrections": self.corrections,
                 "red_fives": self.red_fives}
-        arrays = {"crops": self.crops, "labels": np.array(self.labels, dtype="U8"),
-                  "meta": np.array(json.dumps(meta))}
-        if self.adaptation is not None:
-            meta["feature"] = self.adaptation.feature
-            meta["weight"] = self.adaptation.weight
-            meta["sharpness"] = self.adaptation.sharpness
-            meta["look"] = self.adaptation.look
-            arrays["meta"] = np.array(json.dumps(meta))
-            arrays["proto_labels"] = self.adaptation.proto_labels
-            arrays["prototypes"] = self.adaptation.prototypes
-            arrays["centre"] = self.adaptation.centre
+        arrays = {"crops": self.crops, "labels": np.array(self.labels, dtype="U8")}
+        # the second model's fit under the same names with "second_" before them: a file
+        # without them is read as before
+        for prefix, a in (("", self.adaptation), ("second_", self.second_adaptation)):
+            if a is None:
+                continue
+            if prefix:
+                meta["second_model"] = self.second_model
+            meta.update({prefix + "feature": a.feature, prefix + "weight": a.weight,
+                         prefix + "sharpness": a.sharpness, prefix + "look": a.look})
+            arrays.update({prefix + "proto_labels": a.proto_labels,
+                           prefix + "prototypes": a.prototypes, prefix + "centre": a.centre})
+        arrays["meta"] = np.array(json.dumps(meta))
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
@@ -113,13 +134,8 @@ class TileSet:
                 meta = json.loads(str(z["meta"]))
                 crops = z["crops"]
                 labels = [str(v) for v in z["labels"]]
-                adaptation = None
-                if "prototypes" in z.files:
-                    adaptation = Adaptation(meta["feature"], z["proto_labels"].astype(np.int64),
-                                            z["prototypes"].astype(np.float32),
-                                            z["centre"].astype(np.float32),
-                                            float(meta["weight"]), float(meta["sharpness"]),
-                                            str(meta.get("look", "as_is")))
+                adaptation, second = (_stored_adaptation(z, meta, prefix)
+                                      for prefix in ("", "second_"))
         except FileNotFoundError:
             raise RefereeError(f"tile set {path} does not exist (run riichi-referee enroll, "
                                "or enroll --clear to use the shipped model alone)") from None
@@ -129,7 +145,18 @@ class TileSet:
             raise RefereeError(f"tile set {path} is not one this version reads; enroll again")
         return cls(crops, labels, str(meta.get("name", "")), str(meta.get("enrolled_at", "")),
                    list(meta.get("photos", [])), str(meta.get("model", "")), adaptation,
-                   int(meta.get("corrections", 0)), bool(meta.get("red_fives", True)))
+                   int(meta.get("corrections", 0)), bool(meta.get("red_fives", True)),
+                   str(meta.get("second_model", "")), second)
+
+
+def _stored_adaptation(z, meta: dict, prefix: str) -> Adaptation | None:
+    """The adaptation stored under ``prefix`` in an open ``.npz`` (None: none there)."""
+    if prefix + "prototypes" not in z.files:
+        return None
+    return Adaptation(meta[prefix + "feature"], z[prefix + "proto_labels"].astype(np.int64),
+                      z[prefix + "prototypes"].astype(np.float32),
+                      z[prefix + "centre"].astype(np.float32), float(meta[prefix + "weight"]),
+                      float(meta[prefix + "sharpness"]), str(meta.get(prefix + "look", "as_is")))
 
 
 def now_text() -> str:
@@ -213,22 +240,27 @@ class EnrolledClassifier:
 
     ``base``: the :class:`~vision.classifier.TileClassifier`. ``tileset``: the enrolled set;
     fitted again for ``base`` when it was fitted with another model. ``path``: where the set
-    is stored (a referee's correction, :meth:`learn`, is saved there).
+    is stored (a referee's correction, :meth:`learn`, is saved there). ``second``: ``base`` is
+    the second-opinion model (:mod:`vision.second_opinion`), which the set keeps a fit of its
+    own for.
     """
 
-    def __init__(self, base: TileClassifier, tileset: TileSet, path: str | Path | None = None):
+    def __init__(self, base: TileClassifier, tileset: TileSet, path: str | Path | None = None,
+                 second: bool = False):
         self.base = base
         self.tileset = tileset
         self.path = Path(path) if path is not None else None
+        self.second = second
         self.labels = base.labels
         self.model_path = base.model_path
         self.input_width = base.input_width
         feature = "embedding" if base.has_embedding else "logits"
-        if tileset.adaptation is None or tileset.adaptation.feature != feature or \
-                tileset.model != model_fingerprint(base.model_path):
-            log.info("tile set %r was fitted with another model: fitting it again",
-                     tileset.name)
-            tileset.refit(base)
+        adaptation, model = tileset.fitted(second)
+        if adaptation is None or adaptation.feature != feature or \
+                model != model_fingerprint(base.model_path):
+            log.info("tile set %r was fitted with another model: fitting it again for %s",
+                     tileset.name, base.model_path.name)
+            tileset.refit(base, second=second)
         if not base.has_embedding:
             log.warning("%s", NO_EMBEDDING)
         # a set without red fives never shows one: what looks like one is its suit's five
@@ -236,10 +268,14 @@ class EnrolledClassifier:
         self._reds_as_fives = [(i, index["5" + label[1]]) for label, i in index.items()
                                if is_red(label) and "5" + label[1] in index]
 
+    @property
+    def adaptation(self) -> Adaptation:
+        return self.tileset.fitted(self.second)[0]
+
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32)
-        a = self.tileset.adaptation
+        a = self.adaptation
 
         def read(cs):
             logits, feats, _ = features(self.base, a.shown(cs))
@@ -266,9 +302,18 @@ class EnrolledClassifier:
         ts.corrections += 1
         if is_red(label):
             ts.red_fives = True   # the referee says this set has a red five
-        ts.refit(self.base)
-        if save and self.path is not None:
-            ts.save(self.path)
+        self.refit()
+        if save:
+            self.save()
+
+    def refit(self) -> None:
+        """Fit this model's adaptation again on the set's crops as they now are."""
+        self.tileset.refit(self.base, second=self.second)
+
+    def save(self) -> None:
+        """Store the set where it was read from (nothing when it has no file)."""
+        if self.path is not None:
+            self.tileset.save(self.path)
 
 
 def ranked(classifier, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
@@ -292,12 +337,30 @@ def base_model(config_path: str | Path | None = None, model: str | Path | None =
     return TileClassifier(model, threads=threads)
 
 
+def second_base(config_path: str | Path | None = None, model: str | Path | None = None,
+                threads: int | None = None) -> TileClassifier | None:
+    """The second-opinion model a table reads doubtful crops with (None: none), by
+    :func:`vision.second_opinion.second_model_path`."""
+    from .second_opinion import second_model_path
+
+    path = second_model_path(config_path, model)
+    return TileClassifier(path, threads=threads) if path is not None else None
+
+
 def load_classifier(config_path: str | Path | None = None, model: str | Path | None = None,
                     threads: int | None = None):
     """The classifier a table uses: :func:`base_model` adapted to the config's enrolled tile
-    set when it has one."""
+    set when it has one, with the second model (:func:`second_base`) reading the crops it
+    is doubtful of, when there is one."""
+    from .second_opinion import SecondOpinion
+
     base = base_model(config_path, model, threads)
+    second = second_base(config_path, model, threads)
     path = tileset_path(config_path) if config_path is not None else None
     if path is None:
-        return base
-    return EnrolledClassifier(base, TileSet.load(path), path)
+        first, other = base, second
+    else:
+        ts = TileSet.load(path)
+        first = EnrolledClassifier(base, ts, path)
+        other = EnrolledClassifier(second, ts, path, second=True) if second is not None else None
+    return SecondOpinion(first, other) if other is not None else first

@@ -1,0 +1,167 @@
+"""A second model reads the tiles the table's model doubts: only those, averaged with the
+first reading; the table's config names it; an enrolled set is fitted for both and a referee's
+correction teaches both."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cli import main
+from referee.errors import RefereeError
+from vision import second_opinion
+from vision.classifier import TRAINED_MODEL, TileClassifier
+from vision.second_opinion import SecondOpinion, second_model_path
+from vision.sheet import PLACE_CODES, read_sheet
+from vision.sheet_photo import sheet_photo
+from vision.tileset import EnrolledClassifier, TileSet, load_classifier, tileset_path
+from test_enroll import other_inks
+
+LABELS = ("1m", "2m", "3m")
+
+
+class Fixed:
+    """A classifier that reads crop ``i`` (an int standing for a crop) as ``table[i]``, and
+    remembers which crops it was shown."""
+
+    def __init__(self, table, labels=LABELS, name="fixed.onnx"):
+        self.table = np.asarray(table, np.float32)
+        self.labels, self.model_path, self.input_width = labels, Path(name), 48
+        self.shown = []
+
+    def probabilities(self, crops):
+        self.shown += list(crops)
+        return self.table[list(crops)].copy()
+
+
+@pytest.mark.parametrize("first, second, read", [
+    # sure (0.95): the second model is not asked, the first reading stands
+    ([0.95, 0.03, 0.02], [0.0, 1.0, 0.0], [0.95, 0.03, 0.02]),
+    # doubtful (0.6) and the second model agrees: more sure of the same tile
+    ([0.6, 0.4, 0.0], [0.9, 0.1, 0.0], [0.75, 0.25, 0.0]),
+    # doubtful and misread by the first; the second reads it surely as the other tile
+    ([0.55, 0.45, 0.0], [0.05, 0.95, 0.0], [0.30, 0.70, 0.0]),
+    # just under the threshold counts as doubtful
+    ([0.89, 0.11, 0.0], [0.0, 0.0, 1.0], [0.445, 0.055, 0.5]),
+])
+def test_only_a_doubtful_tile_gets_the_second_reading(first, second, read):
+    pair = SecondOpinion(Fixed([first]), Fixed([second]))
+    assert np.allclose(pair.probabilities([0])[0], read)
+    assert pair.second.shown == ([] if max(first) >= 0.9 else [0])
+
+
+def test_the_second_model_reads_only_the_doubtful_crops_of_a_frame():
+    first = Fixed([[0.99, 0.01, 0], [0.5, 0.5, 0], [0.2, 0.3, 0.5], [0, 0, 1]])
+    second = Fixed([[0, 1, 0]] * 4)
+    pair = SecondOpinion(first, second)
+    assert [label for label, _ in pair.classify([0, 1, 2, 3])] == ["1m", "2m", "2m", "3m"]
+    assert second.shown == [1, 2]
+    assert (pair.read, pair.read_twice) == (4, 2)
+    assert pair.classify([]) == [] and second.shown == [1, 2]
+
+
+def test_two_models_that_name_other_tiles_are_not_paired():
+    with pytest.raises(RefereeError, match="labels are not those of"):
+        SecondOpinion(Fixed([[1, 0, 0]]), Fixed([[1, 0]], labels=("1m", "2m")))
+
+
+# -- the config ------------------------------------------------------------------------------
+
+def test_the_config_names_the_second_model_or_none(tmp_path, monkeypatch):
+    shipped = tmp_path / "shipped-second.onnx"
+    monkeypatch.setattr(second_opinion, "SECOND_MODEL", shipped)
+    config = tmp_path / "table.toml"
+    config.write_text('[camera]\nsource = "picamera"\n')
+    assert second_model_path(config) is None                 # none shipped
+    shipped.write_bytes(b"model")
+    assert second_model_path(config) == shipped              # the shipped pair
+    assert second_model_path(None) == shipped
+    assert second_model_path(config, model="mine.onnx") is None   # a model of the table's own
+    config.write_text('[camera]\nmodel = "mine.onnx"\n')
+    assert second_model_path(config) is None
+    (tmp_path / "other.onnx").write_bytes(b"model")
+    config.write_text('[camera]\nmodel = "mine.onnx"\nsecond_model = "other.onnx"\n')
+    assert second_model_path(config) == tmp_path / "other.onnx"
+    config.write_text('[camera]\nsecond_model = ""\n')
+    assert second_model_path(config) is None
+
+
+@pytest.mark.parametrize("value, says", [
+    ('"gone.onnx"', "second_model .*gone.onnx: no such file"),
+    ("3", "second_model must be a file name"),
+])
+def test_a_wrong_second_model_is_one_line_naming_the_config(tmp_path, value, says):
+    config = tmp_path / "table.toml"
+    config.write_text(f"[camera]\nsecond_model = {value}\n")
+    with pytest.raises(RefereeError, match=says) as err:
+        load_classifier(config)
+    assert str(config) in str(err.value) and "\n" not in str(err.value)
+
+
+# -- with the models and an enrolled set ------------------------------------------------------
+
+def paired_config(folder: Path) -> Path:
+    """A table config that pairs the table's model with a second one. The shipped float model
+    stands in for the second: another file, the same labels."""
+    config = folder / "table.toml"
+    config.write_text(f'[camera]\nsecond_model = "{TRAINED_MODEL}"\n')
+    return config
+
+
+def test_the_table_reads_with_the_pair_its_config_names(tmp_path):
+    clf = load_classifier(paired_config(tmp_path), threads=1)
+    assert isinstance(clf, SecondOpinion)
+    assert isinstance(clf.first, TileClassifier) and clf.second.model_path == TRAINED_MODEL
+    assert clf.tileset is None and getattr(clf, "learn", None) is None
+
+
+@pytest.fixture(scope="module")
+def enrolled_pair(tmp_path_factory, shared_data):
+    folder = tmp_path_factory.mktemp("pair")
+    photo = folder / "sheet.jpg"
+    cv2.imwrite(str(photo), sheet_photo(other_inks, seed=11))
+    config = paired_config(folder)
+    assert main(["enroll", str(photo), "--config", str(config), "--name", "Hall B set"]) == 0
+    return config
+
+
+def test_enrolling_fits_the_set_for_both_models(enrolled_pair, monkeypatch):
+    ts = TileSet.load(tileset_path(enrolled_pair))
+    assert ts.adaptation is not None and ts.second_adaptation is not None
+    assert ts.second_model and ts.second_model != ts.model
+    # loading the table's classifier fits nothing again: the start of play is not delayed
+    monkeypatch.setattr(TileSet, "refit", lambda *a, **k: pytest.fail("fitted again on load"))
+    clf = load_classifier(enrolled_pair, threads=1)
+    assert isinstance(clf, SecondOpinion)
+    assert isinstance(clf.first, EnrolledClassifier) and not clf.first.second
+    assert isinstance(clf.second, EnrolledClassifier) and clf.second.second
+    assert clf.tileset.name == "Hall B set"
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
+def test_a_set_enrolled_before_the_pair_is_fitted_for_the_second_model_on_load(
+        enrolled_pair, tmp_path):
+    ts = TileSet.load(tileset_path(enrolled_pair))
+    ts.second_model, ts.second_adaptation = "", None     # as a set enrolled for one model
+    ts.save(tmp_path / "tileset.npz")
+    config = paired_config(tmp_path)
+    clf = load_classifier(config, threads=1)
+    assert clf.second.adaptation is not None
+    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
+
+
+def test_a_referee_correction_teaches_both_models_and_is_saved_once(enrolled_pair, tmp_path):
+    path = tmp_path / "tileset.npz"
+    path.write_bytes(tileset_path(enrolled_pair).read_bytes())
+    clf = load_classifier(paired_config(tmp_path), threads=1)
+    before = clf.tileset.second_adaptation.prototypes.copy()
+    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("7s")].crop
+    clf.learn(crop, "7s")
+    kept = TileSet.load(path)
+    assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
+    assert kept.second_adaptation is not None
+    assert not np.allclose(kept.second_adaptation.prototypes, before)

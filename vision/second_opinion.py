@@ -1,0 +1,125 @@
+"""A doubtful tile read by a second model of another training too.
+
+Two models trained the same way doubt and misread much the same crops; two trained
+differently do not. Beside the table's model (``tiles``) ships ``tiles-dark``, made by the same
+command with a quarter of its training crops drawn with each face's lightness turned over, dark
+faces with light ink (``python -m vision.train --dark-faces 0.25 --out
+vision/models/tiles-dark.onnx``). A crop the table's model reads with less confidence than
+:data:`~vision.classifier.HALF_TURN_BELOW` (a twentieth of the crops, about) is read by the
+second model too, and the two readings are averaged; a crop read surely costs nothing more.
+
+On the rendered Black set, which neither model of the pair trained on, enrolled from one
+photo of the sheet, this is what took the misread crops from 32 to 15-18 of 3900
+(``bench/enroll.py --second-model``; vision/README.md has the table). The second model is
+enrolled from the same crops as the first: an enrolled set keeps a fit for each
+(:class:`vision.tileset.TileSet`).
+
+``[camera] second_model`` in the table's config names the second model (relative to the
+config's folder); ``""`` reads with the table's model alone. Unset, a table that runs the
+shipped model gets the shipped second model; a table given a model of its own gets none (a
+pair is measured together, not assumed).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from referee.errors import RefereeError
+
+from .classifier import HALF_TURN_BELOW, MODEL_DIR
+
+#: What ``python -m vision.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx`` writes
+#: (float weights) and the eight-bit copy the table runs.
+TRAINED_SECOND_MODEL = MODEL_DIR / "tiles-dark.onnx"
+SECOND_MODEL = MODEL_DIR / "tiles-dark-int8.onnx"
+CONFIG_KEY = "second_model"
+
+
+class SecondOpinion:
+    """Reads crops with ``first``; the crops it is doubtful of (best probability under
+    ``below``) with ``second`` too, and gives the average of the two readings for those.
+
+    ``first``, ``second``: classifiers with ``probabilities(crops)`` over the same labels (a
+    :class:`~vision.classifier.TileClassifier` or a :class:`~vision.tileset.EnrolledClassifier`
+    each). It has their interface: ``classify``, ``probabilities``, ``ranked``, ``labels``;
+    and ``learn`` when ``first`` learns (an enrolled set): a referee's correction is then
+    fitted for both models and saved once.
+    """
+
+    def __init__(self, first, second, below: float = HALF_TURN_BELOW):
+        if tuple(first.labels) != tuple(second.labels):
+            raise RefereeError(f"second tile model {second.model_path}: its labels are not those "
+                               f"of {first.model_path}; the two cannot be averaged")
+        if not 0.0 <= below <= 1.0:
+            raise RefereeError(f"a second opinion's threshold must be between 0 and 1, got {below}")
+        self.first, self.second, self.below = first, second, float(below)
+        self.labels = first.labels
+        self.model_path = first.model_path
+        self.input_width = first.input_width
+        #: crops read so far, and how many of them the second model read too
+        self.read = 0
+        self.read_twice = 0
+        if getattr(first, "learn", None) is not None:
+            self.learn = self._learn   # the tracker feeds corrections to what has ``learn``
+
+    @property
+    def tileset(self):
+        """The enrolled set (None: the models read as shipped)."""
+        return getattr(self.first, "tileset", None)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        p = self.first.probabilities(crops)
+        doubtful = np.flatnonzero(p.max(axis=1) < self.below) if len(p) else np.zeros(0, int)
+        self.read += len(p)
+        self.read_twice += int(doubtful.size)
+        if doubtful.size:
+            p[doubtful] = (p[doubtful] + self.second.probabilities([crops[i] for i in doubtful])) / 2
+        return p
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        p = self.probabilities(crops)
+        best = p.argmax(axis=1)
+        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]
+
+    def ranked(self, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
+        """The ``k`` likeliest labels of each crop, best first."""
+        from .tileset import ranked
+        return ranked(self, crops, k)
+
+    def _learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
+        self.first.learn(crop, label, save=False)
+        refit = getattr(self.second, "refit", None)
+        if refit is not None and getattr(self.second, "tileset", None) is self.first.tileset:
+            refit()
+        if save:
+            self.first.save()
+
+
+def second_model_path(config_path: str | Path | None = None,
+                      model: str | Path | None = None) -> Path | None:
+    """The second model a table reads doubtful crops with: the config's ``[camera]
+    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one
+    when the table runs the shipped model (no ``model`` given, no ``[camera] model``) and it is
+    there; else None."""
+    from .calibration import read_config
+
+    camera = read_config(config_path).get("camera", {}) if config_path is not None else {}
+    if not isinstance(camera, dict):
+        raise RefereeError(f"config {config_path}: [camera] must be a table")
+    name = camera.get(CONFIG_KEY)
+    if name is None:
+        own = model is not None or camera.get("model") is not None
+        return None if own or not SECOND_MODEL.is_file() else SECOND_MODEL
+    if not isinstance(name, str):
+        raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name "
+                           "(\"\" for none)")
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    p = p if p.is_absolute() else Path(config_path).parent / p
+    if not p.is_file():
+        raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} {p}: no such file "
+                           "(\"\" reads with the table's model alone)")
+    return p
