@@ -39,11 +39,14 @@ alternative measured against them: a last layer fine-tuned on the same features)
   machine. ``shipped_model_trained_on_black``: what the shipped model, which
   trained on Black, reads of the same crops, about the ceiling of this measure.
 
-``--second-model M`` (black only): the crops the enrolled model is doubtful of (under the
-half-turn threshold, 0.9) are read by a second model ``M`` too, trained without Black another
-way and enrolled from the same sheet photo, and the two readings averaged: ``after_second_model``,
-``read_by_second_model`` (how many crops), ``misread_sure_after_second_model``,
-``enroll_seconds_second_model``. Two models of one recipe misread much the same crops;
+``--second-model M``: the crops the enrolled model is doubtful of (under the half-turn
+threshold, 0.9) are read by a second model ``M`` too, enrolled from the same tiles, and the two
+readings averaged, as the table reads with the shipped pair (:mod:`vision.second_opinion`).
+For ``black``, ``M`` is trained without Black another way and enrolled from the same sheet
+photo: ``after_second_model``, ``read_by_second_model`` (how many crops),
+``misread_sure_after_second_model``, ``enroll_seconds_second_model``. For ``camerash``,
+``before_second_model`` and ``after_second_model`` beside ``before`` and ``after``, and
+``enroll_seconds_second_model`` (the second fit alone). Two models of one recipe misread much the same crops;
 one trained with dark faces (``python -m vision.train --dark-faces 0.25``) beside one without
 do not (vision/README.md).
 
@@ -204,19 +207,22 @@ def one_of_each(photos, r: int):
     return enrolled, rest
 
 
-def camerash(base, labels_path: Path, data: Path) -> dict:
+def camerash(base, labels_path: Path, data: Path, second=None) -> dict:
     """Per set: enrolled as from the sheet, one tile of each kind it has, the set's other tiles
     read (``before``, ``after``; every choice of which copy enrolls, pooled); and, as the
     issue words it, each photo of the set enrolling in turn and the others read
     (``after_one_photo``; the photos of sets 2 and 6 hold different kinds each, so there it
     cannot help; ``after_one_photo_enrolled_kinds`` is the same over the tiles of the kinds the
-    enrolling photo holds, which is what enrolling it can act on)."""
+    enrolling photo holds, which is what enrolling it can act on). ``second``: a second
+    model that reads the crops the first doubts, fitted for the same enrolled tiles, as the
+    table reads with it (``before_second_model``, ``after_second_model``)."""
+    from vision.second_opinion import SecondOpinion
     from vision.tileset import EnrolledClassifier
 
     groups = camerash_photos(labels_path, data)
     out: dict = {"sets": {}}
     pooled = defaultdict(list)
-    seconds, cpu = [], []
+    seconds, cpu, seconds2, cpu2 = [], [], [], []
     for group, photos in sorted(groups.items()):
         copies = max(Counter(k for _, _, codes in photos for k in codes).values())
         row = {"photos": [p[0] for p in photos], "copies": copies, "one_of_each": [],
@@ -233,6 +239,15 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
             before = list(zip(read(base, mcrops), mcodes))
             after = list(zip(read(EnrolledClassifier(base, ts), mcrops), mcodes))
             head = list(zip(head_reads(base, crops, codes, mcrops), mcodes))
+            if second is not None:
+                t0, c0 = time.perf_counter(), time.process_time()
+                ts.refit(second, second=True)
+                seconds2.append(time.perf_counter() - t0)
+                cpu2.append(time.process_time() - c0)
+                pooled["before_pair"] += zip(read(SecondOpinion(base, second), mcrops), mcodes)
+                pooled["after_pair"] += zip(read(SecondOpinion(
+                    EnrolledClassifier(base, ts), EnrolledClassifier(second, ts, second=True)),
+                    mcrops), mcodes)
             pooled["before"] += before
             pooled["after"] += after
             pooled["head"] += head
@@ -275,28 +290,32 @@ def camerash(base, labels_path: Path, data: Path) -> dict:
                measured_one_photo_enrolled_kinds=len(pooled["photo_kinds_after"]),
                enroll_seconds=round(statistics.median(seconds), 2) if seconds else None,
                enroll_cpu_seconds=round(statistics.median(cpu), 2) if cpu else None)
+    if second is not None:
+        out.update(second_model=named(second.model_path),
+                   before_second_model=score(pooled["before_pair"]),
+                   after_second_model=score(pooled["after_pair"]),
+                   enroll_seconds_second_model=round(statistics.median(seconds2), 2),
+                   enroll_cpu_seconds_second_model=round(statistics.median(cpu2), 2))
     return out
 
 
-def second_opinion(model: Path, photo, crops, truth, p: np.ndarray) -> dict:
-    """The crops the first model's enrolled reading ``p`` is doubtful of (under the half-turn
-    threshold, as :func:`vision.classifier.read_both_ways` judges) read by a second model of
-    another training too, enrolled from the same sheet photo, and the two readings averaged."""
+def second_opinion(model: Path, photo, crops, truth, first) -> dict:
+    """The crops the enrolled ``first`` classifier is doubtful of read by a second model of
+    another training too, enrolled from the same sheet photo, and the two readings averaged,
+    as the table reads (:class:`vision.second_opinion.SecondOpinion`)."""
+    from vision.second_opinion import SecondOpinion
     from vision.tileset import EnrolledClassifier
 
     base = TileClassifier(with_embedding(model), threads=1)
     ts, _, wall, proc = enroll_black(base, [("black-sheet", photo)],
                                      f"the rendered Black sheet, with {model},")
-    doubtful = np.flatnonzero(p.max(axis=1) < base.half_turn_below)
-    q = p.copy()
-    if doubtful.size:
-        second = EnrolledClassifier(base, ts).probabilities([crops[i] for i in doubtful])
-        q[doubtful] = (p[doubtful] + second) / 2
+    pair = SecondOpinion(first, EnrolledClassifier(base, ts))
+    q = pair.probabilities(crops)
     got = [base.labels[i] for i in q.argmax(axis=1)]
     sure = q.max(axis=1) >= DEFAULT_CONFIDENCE_THRESHOLD
     return {"second_model": named(model),
             "after_second_model": score(list(zip(got, truth))),
-            "read_by_second_model": int(doubtful.size),
+            "read_by_second_model": pair.read_twice,
             "misread_sure_after_second_model": int(sum(s and a != k for a, k, s in
                                                        zip(got, truth, sure))),
             "enroll_seconds_second_model": round(wall, 2),
@@ -316,7 +335,8 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
                                            "the rendered Black sheet")
     crops, truth = render_set(art, per_label, seed + 1, backgrounds="holdout", styles=("Black",))
     before = read(base, crops)
-    p = EnrolledClassifier(base, ts).probabilities(crops)
+    enrolled = EnrolledClassifier(base, ts)
+    p = enrolled.probabilities(crops)
     readings = [(base.labels[i], float(p[k, i])) for k, i in enumerate(p.argmax(axis=1))]
     after = [label for label, _ in readings]
     # never cry wolf: a misread the table would judge as sure, against right readings it
@@ -349,7 +369,7 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
          "unsure_below": DEFAULT_CONFIDENCE_THRESHOLD,
          "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
     if second is not None:
-        r.update(second_opinion(second, photo, crops, truth, p))
+        r.update(second_opinion(second, photo, crops, truth, enrolled))
     return r
 
 
@@ -365,9 +385,9 @@ def main(argv=None) -> int:
                    help="train that model first (python -m vision.train "
                         + " ".join(NO_BLACK_TRAINING) + ")")
     p.add_argument("--second-model", type=Path, default=None,
-                   help="black: also read the crops the enrolled model is doubtful of with this "
-                        "model (trained without Black too, another way), enrolled alike, and "
-                        "average (after_second_model)")
+                   help="also read the crops the enrolled model is doubtful of with this model, "
+                        "enrolled alike, and average (after_second_model); for black, one "
+                        "trained without Black too, another way")
     p.add_argument("--per-label", type=int, default=100,
                    help="rendered Black crops per label to measure on (default 100)")
     p.add_argument("--sets", default="camerash,black", help="which sets to measure")
@@ -391,7 +411,11 @@ def main(argv=None) -> int:
             model = args.model if args.logits else with_embedding(args.model)
             base = TileClassifier(model, threads=1)
             print(f"camerash with {model} ({'embedding' if base.has_embedding else 'logits'})")
-            r = camerash(base, args.labels, data)
+            second = None
+            if args.second_model is not None:
+                second = TileClassifier(args.second_model if args.logits
+                                        else with_embedding(args.second_model), threads=1)
+            r = camerash(base, args.labels, data, second)
             r["model"] = named(model)
             r["feature"] = "embedding" if base.has_embedding else "logits"
             result["sets"]["camerash"] = r
@@ -420,11 +444,15 @@ def main(argv=None) -> int:
                   f"{r['before_one_photo_enrolled_kinds']:.4f} after "
                   f"{r['after_one_photo_enrolled_kinds']:.4f} "
                   f"({r['measured_one_photo_enrolled_kinds']} tiles)")
-        if "after_second_model" in r:
+        if "read_by_second_model" in r:
             print(f"  {name}: doubtful crops ({r['read_by_second_model']}) read by "
                   f"{r['second_model']} too: after {r['after_second_model']:.4f}, misread and sure "
                   f"{r['misread_sure_after_second_model']}, its enrollment "
                   f"{r['enroll_seconds_second_model']} s here")
+        elif "after_second_model" in r:
+            print(f"  {name}: doubtful crops read by {r['second_model']} too: before "
+                  f"{r['before_second_model']:.4f} after {r['after_second_model']:.4f}, its "
+                  f"enrollment {r['enroll_seconds_second_model']} s here")
         if "misread_sure_after" in r:
             print(f"  {name}: of {r['measured']} readings after enrolling, misread and sure (judged "
                   f"as read) {r['misread_sure_after']}, right but unsure (left to the referee) "

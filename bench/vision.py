@@ -25,6 +25,11 @@ Prints the figures and writes them to bench/results/vision.json:
   finder = "felt"``);
 - model sizes on disk and the memory the two models add.
 
+Every figure is read as the table reads: with the second model that reads the crops the first
+is doubtful of (:mod:`vision.second_opinion`) when the table pairs one with ``--model`` (the
+shipped pair), ``--second-model none`` for the first model alone, ``--second-model M`` for
+another; ``second_model`` says which, ``read_by_second_model`` the share of crops it read.
+
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
 """
 from __future__ import annotations
@@ -264,8 +269,31 @@ def full_table_frame():
     return frame, calibrate(frame)
 
 
+def table_classifier(model: Path | None, second: Path | None, threads: int):
+    """The classifier as the table runs it: ``model``, and ``second`` reading the crops it
+    doubts (None: ``model`` alone)."""
+    from vision.second_opinion import SecondOpinion
+
+    first = TileClassifier(model, threads=threads)
+    return first if second is None else SecondOpinion(first, TileClassifier(second, threads=threads))
+
+
+def second_for(model: Path, choice: str) -> Path | None:
+    """``--second-model``: ``table`` (what the table pairs with ``model``), ``none``, or a file."""
+    from vision.second_opinion import second_model_path
+
+    if choice == "table":
+        return second_model_path(None, None if model == DEFAULT_MODEL else model)
+    if choice in ("none", ""):
+        return None
+    if not Path(choice).is_file():
+        raise SystemExit(f"bench/vision.py: --second-model {choice}: no such file")
+    return Path(choice)
+
+
 def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
-                 model: Path | None = None, finder_model: Path | None = None) -> dict:
+                 model: Path | None = None, finder_model: Path | None = None,
+                 second: Path | None = None) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
     ``learned``: with the learned finder (the table camera's default); else with the
@@ -274,7 +302,7 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     from vision.zones import default_zones, zone_at
 
     finder = TileFinder(finder_model, threads=threads) if learned else None
-    classifier = TileClassifier(model, threads=threads)
+    classifier = table_classifier(model, second, threads)
     zones = default_zones()
     ppm = cal.px_per_mm
     parts = {"warp": [], "finder": [], "classifier": []}
@@ -313,14 +341,19 @@ def main(argv=None) -> int:
                    help="JSON file to write (default bench/results/vision.json)")
     p.add_argument("--misread", type=Path, default=None,
                    help="folder to write the misread held-out crops to, enlarged, as PNG")
+    p.add_argument("--second-model", default="table",
+                   help="the model that reads the crops --model doubts: 'table' (what the table "
+                        "pairs with --model; the shipped pair), 'none', or an .onnx file")
     p.add_argument("--misses", type=Path, default=None,
                    help="folder to draw each real photo's found, misread, missed and false tiles in")
     args = p.parse_args(argv)
 
-    results: dict = {"model": str(args.model), "finder_model": str(args.finder)}
+    second = second_for(args.model, args.second_model)
+    results: dict = {"model": str(args.model), "finder_model": str(args.finder),
+                     "second_model": str(second) if second is not None else None}
     # Memory first, before the rendering below grows the process.
     rss0 = rss_kb()
-    clf = TileClassifier(args.model, threads=1)
+    clf = table_classifier(args.model, second, 1)
     clf.classify([np.full((64, 48, 3), 200, np.uint8)] * FRAME_TILES)
     rss1 = rss_kb()
     finder = TileFinder(args.finder, threads=1)
@@ -328,6 +361,8 @@ def main(argv=None) -> int:
     results["memory_classifier_mb"] = round((rss1 - rss0) / 1024, 1)
     results["memory_finder_mb"] = round((rss_kb() - rss1) / 1024, 1)
     results["model_size_mb"] = round(args.model.stat().st_size / 1e6, 3)
+    if second is not None:
+        results["second_model_size_mb"] = round(second.stat().st_size / 1e6, 3)
     results["finder_size_mb"] = round(args.finder.stat().st_size / 1e6, 3)
     print(f"models: finder {results['finder_size_mb']:.2f} MB, classifier {results['model_size_mb']:.2f} MB; "
           f"memory added: finder {results['memory_finder_mb']:.1f} MB, classifier "
@@ -429,18 +464,23 @@ def main(argv=None) -> int:
 
     frame, cal = full_table_frame()
     for threads in (1, 2):
-        timing = frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder)
+        timing = frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder,
+                              second=second)
         results[f"frame_ms_{threads}t"] = timing["total"]
         results[f"frame_parts_{threads}t"] = timing
         print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
               f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
               f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
-        by_felt = frame_timing(frame, cal, threads, learned=False, model=args.model)
+        by_felt = frame_timing(frame, cal, threads, learned=False, model=args.model, second=second)
         results[f"frame_felt_ms_{threads}t"] = by_felt["total"]
         results[f"frame_felt_parts_{threads}t"] = by_felt
         print(f"  the same with the felt-colour finder ([camera] finder = \"felt\"): "
               f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
               f"{by_felt['classifier']})")
+    if second is not None:
+        results["read_by_second_model"] = round(clf.read_twice / max(1, clf.read), 4)
+        print(f"the second model ({second.name}) read {clf.read_twice} of the {clf.read} crops "
+              f"read above ({results['read_by_second_model']:.1%})")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
     write_results("vision", results, args.out)
     return 0
