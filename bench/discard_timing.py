@@ -154,10 +154,10 @@ def main(argv=None) -> int:
     from referee.paths import shared_data_dir
     from referee.tenhou import import_log
     from vision.change import ChangeDetector, topdown_to_table
-    from vision.classifier import TileClassifier
     from vision.finder import TileFinder
     from vision.schedule import RecognitionScheduler
     from vision.sources import VideoFileSource
+    from vision.tileset import load_classifier
     from vision.tracker import TableTracker
     from vision.zone_finder import ZoneFinder
     from vision.zones import default_zones
@@ -178,7 +178,8 @@ def main(argv=None) -> int:
     ppm = 2.0
     zones = default_zones()
     finder = TileFinder(threads=1) if args.finder == "learned" else None
-    tracker = TableTracker(zones, TileClassifier(threads=1), ppm, stable_frames=args.stable_frames,
+    # the table's classifier: the shipped model and its second opinion on doubtful tiles
+    tracker = TableTracker(zones, load_classifier(threads=1), ppm, stable_frames=args.stable_frames,
                            finder=finder)
     zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
     size = int(800 * ppm)

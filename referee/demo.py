@@ -133,8 +133,8 @@ class SimulatedCamera:
     frame through the real tracker (:class:`vision.tracker.TableTracker`), yielding per frame
     ``(t_mono, events)`` as :func:`vision.service_feed.camera_feed` does on a real table.
 
-    Tiles are read by the shipped model (:class:`vision.classifier.TileClassifier`), as on a
-    real table; over the whole first Tenhou game it reads all 811 discards with no false
+    Tiles are read by the shipped models (:func:`vision.tileset.load_classifier`: the table's
+    model, and its second opinion on the tiles it doubts), as on a real table; over the whole first Tenhou game it reads all 811 discards with no false
     report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and
     revealed hands reach the table directly), so the tracker reports discards, riichi
     included.
@@ -143,14 +143,14 @@ class SimulatedCamera:
     FRAMES_PER_CHANGE = 3  # the tracker confirms a tile seen in 3 frames in a row
 
     def __init__(self, speed: float):
-        from vision.classifier import TileClassifier
         from vision.finder import shared_finder
         from vision.synthetic import TableState
         from vision.tracker import TableTracker
+        from vision.tileset import load_classifier
         from vision.zones import default_zones
 
         self._state_type = TableState
-        self.tracker = TableTracker(default_zones(), TileClassifier(threads=1), px_per_mm=2.0,
+        self.tracker = TableTracker(default_zones(), load_classifier(threads=1), px_per_mm=2.0,
                                     stable_frames=self.FRAMES_PER_CHANGE,
                                     finder=shared_finder(threads=1))
         self.state = self._new_state()

@@ -12,7 +12,7 @@ import pytest
 from referee.cli import main
 from referee.errors import RefereeError
 from vision import second_opinion
-from vision.classifier import TRAINED_MODEL, TileClassifier
+from vision.classifier import HALF_TURN_BELOW, TRAINED_MODEL, TileClassifier
 from vision.second_opinion import SecondOpinion, second_model_path
 from vision.sheet import PLACE_CODES, read_sheet
 from vision.sheet_photo import sheet_photo
@@ -165,3 +165,62 @@ def test_a_referee_correction_teaches_both_models_and_is_saved_once(enrolled_pai
     assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
     assert kept.second_adaptation is not None
     assert not np.allclose(kept.second_adaptation.prototypes, before)
+
+
+# -- the shipped pair -------------------------------------------------------------------------
+
+def test_the_shipped_second_model_is_the_dark_faces_training_and_its_eight_bit_copy():
+    import json
+
+    from vision.quantize import int8_path
+
+    assert second_opinion.SECOND_MODEL == int8_path(second_opinion.TRAINED_SECOND_MODEL)
+    meta = json.loads(second_opinion.TRAINED_SECOND_MODEL.with_suffix(".json").read_text())
+    shipped = json.loads(TRAINED_MODEL.with_suffix(".json").read_text())
+    # the project's command with its defaults, but for the dark faces: the same labels, crops
+    # and epochs as the table's model, so that it differs in that one thing
+    assert meta["trained_by"] == "python -m vision.train" and meta["dark_faces"] == 0.25
+    assert {k: meta[k] for k in ("labels", "seed", "per_label", "epochs", "widths")} == \
+        {k: shipped[k] for k in ("labels", "seed", "per_label", "epochs", "widths")}
+    assert second_opinion.SECOND_MODEL.stat().st_size < 0.3 * \
+        second_opinion.TRAINED_SECOND_MODEL.stat().st_size
+
+
+def test_a_table_with_the_shipped_model_reads_with_the_shipped_pair(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[camera]\nsource = "picamera"\n')
+    clf = load_classifier(config, threads=1)
+    assert isinstance(clf, SecondOpinion)
+    assert clf.second.model_path == second_opinion.SECOND_MODEL
+
+
+def test_the_pair_reads_real_tiles_no_worse_than_the_table_model_alone(shared_data):
+    """The second model only ever sees the crops the first doubts; on the real Camerash crops
+    (other sets' designs than any the models trained on) the pair must not lose a tile the
+    table's model alone reads right, on balance."""
+    from bench.vision import camerash_crops
+
+    crops, truth = camerash_crops(shared_data)
+    pair = load_classifier(None, threads=1)
+    alone = sum(label == t for (label, _), t in zip(pair.first.classify(crops), truth))
+    both = sum(label == t for (label, _), t in zip(pair.classify(crops), truth))
+    doubted = int((pair.first.probabilities(crops).max(axis=1) < HALF_TURN_BELOW).sum())
+    assert 0 < pair.read_twice == doubted < len(crops)
+    assert both >= alone, (both, alone)
+
+
+def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_path, shared_data):
+    pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
+    import shutil
+
+    from vision.quantize import quantize_classifier
+    from vision.render import TileArt, render_set
+
+    trained = second_opinion.TRAINED_SECOND_MODEL
+    for f in (trained, trained.with_suffix(".json")):
+        shutil.copy(f, tmp_path / f.name)
+    remade = TileClassifier(quantize_classifier(tmp_path / trained.name), threads=1)
+    crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
+                          backgrounds="holdout")
+    shipped = TileClassifier(second_opinion.SECOND_MODEL, threads=1)
+    assert np.allclose(remade.probabilities(crops), shipped.probabilities(crops), atol=1e-4)
