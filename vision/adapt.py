@@ -43,7 +43,7 @@ pattern kept (a shadow stays dark; no better on the samples above); training wit
 and with dark faces (``python -m vision.train --dark-faces``: Black read 99% right before
 enrolling, 21-29 misread after), see vision/README.md. What did reach 18 and fewer: a doubtful
 crop read by a second model of another training too (one trained with dark faces beside one
-without), ``bench/enroll.py --second-model``.
+without), ``bench/enroll.py --second-model``; the table reads so (:mod:`vision.second_opinion`).
 """
 from __future__ import annotations
 
