@@ -178,7 +178,7 @@ def main(argv=None) -> int:
     ppm = 2.0
     zones = default_zones()
     finder = TileFinder(threads=1) if args.finder == "learned" else None
-    # the table's classifier: the shipped model and its second opinion on doubtful tiles
+    # as a table with no set enrolled reads (vision.tileset.load_classifier)
     tracker = TableTracker(zones, load_classifier(threads=1), ppm, stable_frames=args.stable_frames,
                            finder=finder)
     zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)

@@ -25,11 +25,13 @@ Prints the figures and writes them to bench/results/vision.json:
   finder = "felt"``);
 - model sizes on disk and the memory the two models add.
 
-Every figure is read as the table reads: with the second model that reads the crops the first
-is doubtful of (:mod:`vision.second_opinion`) when the table pairs one with ``--model`` (the
-shipped pair), ``--second-model none`` for the first model alone, ``--second-model M`` for
-another; ``second_model`` says which, ``real_read_by_second_model`` the share of the real
-photographs' crops it read and the frame timings' ``read_by_second_model`` that of the frame's.
+Every figure is read as the table reads a set not enrolled: with ``--model`` alone (the
+second model that reads the crops the table's model doubts, :mod:`vision.second_opinion`,
+joins it on an enrolled set). ``--second-model M`` has ``M`` read them here too:
+``second_model`` says which, ``real_read_by_second_model`` the share of the real photographs'
+crops it read and the frame timings' ``read_by_second_model`` that of the frame's; the frame
+is then timed with ``--model`` alone right after too (``frame_parts_1t_one_model``,
+``frame_parts_2t_one_model``).
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
 """
@@ -279,19 +281,6 @@ def table_classifier(model: Path | None, second: Path | None, threads: int):
     return first if second is None else SecondOpinion(first, TileClassifier(second, threads=threads))
 
 
-def second_for(model: Path, choice: str) -> Path | None:
-    """``--second-model``: ``table`` (what the table pairs with ``model``), ``none``, or a file."""
-    from vision.second_opinion import second_model_path
-
-    if choice == "table":
-        return second_model_path(None, None if model == DEFAULT_MODEL else model)
-    if choice in ("none", ""):
-        return None
-    if not Path(choice).is_file():
-        raise SystemExit(f"bench/vision.py: --second-model {choice}: no such file")
-    return Path(choice)
-
-
 def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
                  model: Path | None = None, finder_model: Path | None = None,
                  second: Path | None = None) -> dict:
@@ -345,14 +334,17 @@ def main(argv=None) -> int:
                    help="JSON file to write (default bench/results/vision.json)")
     p.add_argument("--misread", type=Path, default=None,
                    help="folder to write the misread held-out crops to, enlarged, as PNG")
-    p.add_argument("--second-model", default="table",
-                   help="the model that reads the crops --model doubts: 'table' (what the table "
-                        "pairs with --model; the shipped pair), 'none', or an .onnx file")
+    p.add_argument("--second-model", type=Path, default=None,
+                   help="a second model that reads the crops --model doubts, as the table "
+                        "reads an enrolled set (vision/models/tiles-dark-int8.onnx: the shipped "
+                        "pair); default: --model alone, as the table reads a set not enrolled")
     p.add_argument("--misses", type=Path, default=None,
                    help="folder to draw each real photo's found, misread, missed and false tiles in")
     args = p.parse_args(argv)
 
-    second = second_for(args.model, args.second_model)
+    second = args.second_model
+    if second is not None and not second.is_file():
+        raise SystemExit(f"bench/vision.py: --second-model {second}: no such file")
     results: dict = {"model": str(args.model), "finder_model": str(args.finder),
                      "second_model": str(second) if second is not None else None}
     # Memory first, before the rendering below grows the process.
@@ -484,6 +476,14 @@ def main(argv=None) -> int:
         print(f"one 1280x960 frame, {threads} thread{'s' if threads > 1 else ''}: {timing['total']:.1f} ms "
               f"(warp {timing['warp']}, finder {timing['finder']}, classifier {timing['classifier']} "
               f"for {timing['tiles_classified']} of {timing['tiles_found']} tiles found)")
+        if second is not None:
+            # the model alone right after, in the same process: frames timed in separate runs
+            # move by more than the second model costs
+            alone = frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder)
+            results[f"frame_parts_{threads}t_one_model"] = alone
+            print(f"  the model alone, right after: {alone['total']:.1f} ms (classifier "
+                  f"{alone['classifier']}); the second model read "
+                  f"{timing['read_by_second_model']:.1%} of the frame's crops")
         by_felt = frame_timing(frame, cal, threads, learned=False, model=args.model, second=second)
         results[f"frame_felt_ms_{threads}t"] = by_felt["total"]
         results[f"frame_felt_parts_{threads}t"] = by_felt

@@ -133,8 +133,8 @@ class SimulatedCamera:
     frame through the real tracker (:class:`vision.tracker.TableTracker`), yielding per frame
     ``(t_mono, events)`` as :func:`vision.service_feed.camera_feed` does on a real table.
 
-    Tiles are read by the shipped models (:func:`vision.tileset.load_classifier`: the table's
-    model, and its second opinion on the tiles it doubts), as on a real table; over the whole first Tenhou game it reads all 811 discards with no false
+    Tiles are read as on a real table with no set enrolled (:func:`vision.tileset.load_classifier`:
+    the shipped model); over the whole first Tenhou game it reads all 811 discards with no false
     report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and
     revealed hands reach the table directly), so the tracker reports discards, riichi
     included.

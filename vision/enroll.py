@@ -281,7 +281,7 @@ def run(args) -> int:
                            "--sheet or --clear")
     from .tileset import base_model, second_base
     base = base_model(args.config, args.model)
-    second = second_base(args.config, args.model)
+    second = second_base(args.config, args.model, enrolled=True)   # the set being enrolled
     if not base.has_embedding:
         print(f"note: {NO_EMBEDDING}", file=sys.stderr)
     t0 = time.monotonic()

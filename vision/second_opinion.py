@@ -16,8 +16,11 @@ enrolled from the same crops as the first: an enrolled set keeps a fit for each
 
 ``[camera] second_model`` in the table's config names the second model (relative to the
 config's folder); ``""`` reads with the table's model alone. Unset, a table that runs the
-shipped model gets the shipped second model; a table given a model of its own gets none (a
-pair is measured together, not assumed).
+shipped model on an enrolled set gets the shipped second model; a table given a model of its
+own gets none (a pair is measured together, not assumed), and so does a table with no set
+enrolled: on real photographs of sets neither model trained on, read as shipped, the pair was
+a wash (a tile or two more right of 541-1580, and two fewer of one set's 33 in
+``tests/test_detect.py``), where enrolled it reads every tile (vision/README.md).
 """
 from __future__ import annotations
 
@@ -97,21 +100,21 @@ class SecondOpinion:
             self.first.save()
 
 
-def second_model_path(config_path: str | Path | None = None,
-                      model: str | Path | None = None) -> Path | None:
+def second_model_path(config_path: str | Path | None = None, model: str | Path | None = None,
+                      enrolled: bool = False) -> Path | None:
     """The second model a table reads doubtful crops with: the config's ``[camera]
-    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one
-    when the table runs the shipped model (no ``model`` given, no ``[camera] model``) and it is
-    there; else None."""
+    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one when
+    the table runs the shipped model (no ``model`` given, no ``[camera] model``) on an
+    ``enrolled`` set and the file is there; else None."""
     from .calibration import read_config
 
     camera = read_config(config_path).get("camera", {}) if config_path is not None else {}
     if not isinstance(camera, dict):
-        raise RefereeError(f"config {config_path}: [camera] must be a table")
+        camera = {}   # the config's own error, said where the camera section is read
     name = camera.get(CONFIG_KEY)
     if name is None:
         own = model is not None or camera.get("model") is not None
-        return None if own or not SECOND_MODEL.is_file() else SECOND_MODEL
+        return None if own or not enrolled or not SECOND_MODEL.is_file() else SECOND_MODEL
     if not isinstance(name, str):
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name "
                            "(\"\" for none)")

@@ -338,12 +338,13 @@ def base_model(config_path: str | Path | None = None, model: str | Path | None =
 
 
 def second_base(config_path: str | Path | None = None, model: str | Path | None = None,
-                threads: int | None = None) -> TileClassifier | None:
+                threads: int | None = None, enrolled: bool = False) -> TileClassifier | None:
     """The second-opinion model a table reads doubtful crops with (None: none), by
-    :func:`vision.second_opinion.second_model_path`."""
+    :func:`vision.second_opinion.second_model_path`; ``enrolled``: the table reads an enrolled
+    set."""
     from .second_opinion import second_model_path
 
-    path = second_model_path(config_path, model)
+    path = second_model_path(config_path, model, enrolled)
     return TileClassifier(path, threads=threads) if path is not None else None
 
 
@@ -351,12 +352,12 @@ def load_classifier(config_path: str | Path | None = None, model: str | Path | N
                     threads: int | None = None):
     """The classifier a table uses: :func:`base_model` adapted to the config's enrolled tile
     set when it has one, with the second model (:func:`second_base`) reading the crops it
-    is doubtful of, when there is one."""
+    is doubtful of, when there is one (by default: with the shipped model on an enrolled set)."""
     from .second_opinion import SecondOpinion
 
     base = base_model(config_path, model, threads)
-    second = second_base(config_path, model, threads)
     path = tileset_path(config_path) if config_path is not None else None
+    second = second_base(config_path, model, threads, enrolled=path is not None)
     if path is None:
         first, other = base, second
     else:
