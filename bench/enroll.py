@@ -36,8 +36,8 @@ alternative measured against them: a last layer fine-tuned on the same features)
   right readings below it, only marked unsure for the referee to check.
   That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
   under ``nice``): the default training in every respect but the styles (the same crops,
-  1500 + 500 per label, and all 18 epochs), Regular alone: 1 h 57 min on a 2-core x86
-  machine. ``shipped_model_trained_on_black``: what the shipped model, which
+  1500 + 500 per label, and all 18 epochs), Regular alone: 46 min on a 2-core x86
+  machine with the crops' renders cached (an earlier run beside other work took 1 h 57 min). ``shipped_model_trained_on_black``: what the shipped model, which
   trained on Black, reads of the same crops, about the ceiling of this measure.
 
 ``--second-model``: the crops the enrolled model is doubtful of (under the half-turn threshold,
@@ -94,8 +94,8 @@ from vision.tileset import TileSet  # noqa: E402
 PI5_SLOWDOWN = 6.0
 NO_BLACK_MODEL = ROOT / "runs" / "tiles-no-black.onnx"
 #: The training run behind the ``black`` figures: the default training with Regular tiles only,
-#: so that the set is new to a model as strong as the shipped one (1 h 57 min on a 2-core x86
-#: machine with the crops' renders cached). Black enrolled with weaker stand-ins measured 0.982
+#: so that the set is new to a model as strong as the shipped one (46 min on a 2-core x86
+#: machine with the crops' renders cached, November 2026). Black enrolled with weaker stand-ins measured 0.982
 #: (a twelfth of the work), 0.989 (8 of the 18 epochs) and with this one 0.987: past 8 epochs
 #: the model's strength no longer moves the figure. Since doubtful crops are read turned half
 #: round too (vision.classifier.read_both_ways), the 8-epoch stand-in (``--epochs 8``, 41 min
