@@ -37,8 +37,9 @@ alternative measured against them: a last layer fine-tuned on the same features)
   That model is the training option ``NO_BLACK_TRAINING`` below (``--train-no-black`` runs it,
   under ``nice``): the default training in every respect but the styles (the same crops,
   1500 + 500 per label, and all 18 epochs), Regular alone: 46 min on a 2-core x86
-  machine with the crops' renders cached (an earlier run beside other work took 1 h 57 min). ``shipped_model_trained_on_black``: what the shipped model, which
-  trained on Black, reads of the same crops, about the ceiling of this measure.
+  machine with the crops' renders cached (an earlier run beside other work took 1 h 57 min).
+  ``shipped_model_trained_on_black``: what the shipped model, which trained on Black, reads of
+  the same crops, about the ceiling of this measure.
 
 ``--second-model``: the crops the enrolled model is doubtful of (under the half-turn threshold,
 0.9) are read by a second model too, enrolled from the same tiles, and the two readings

@@ -5,12 +5,14 @@ differently do not. Beside the table's model (``tiles``) ships ``tiles-dark``, m
 command with a quarter of its training crops drawn with each face's lightness turned over, dark
 faces with light ink (``python -m vision.train --dark-faces 0.25 --out
 vision/models/tiles-dark.onnx``). A crop the table's model reads with less confidence than
-:data:`~vision.classifier.HALF_TURN_BELOW` (a twentieth of the crops, about) is read by the
-second model too, and the two readings are averaged; a crop read surely costs nothing more.
+:data:`~vision.classifier.HALF_TURN_BELOW` (3-5% of an enrolled set's crops on the bench) is
+read by the second model too, and the two readings are averaged; a crop read surely costs
+nothing more.
 
 On the rendered Black set, which neither model of the pair trained on, enrolled from one
-photo of the sheet, this is what took the misread crops from 32 to 15-18 of 3900
-(``bench/enroll.py --second-model``; vision/README.md has the table). The second model is
+photo of the sheet, this is what took the misread crops from 32 to 15-18 of 3900 with 8-epoch
+models, and from 29 to 16 with the full training as first model (``bench/enroll.py``;
+vision/README.md has the table). The second model is
 enrolled from the same crops as the first: an enrolled set keeps a fit for each
 (:class:`vision.tileset.TileSet`).
 
@@ -78,7 +80,8 @@ class SecondOpinion:
         self.read += len(p)
         self.read_twice += int(doubtful.size)
         if doubtful.size:
-            p[doubtful] = (p[doubtful] + self.second.probabilities([crops[i] for i in doubtful])) / 2
+            again = self.second.probabilities([crops[i] for i in doubtful])
+            p[doubtful] = (p[doubtful] + again) / 2
         return p
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:

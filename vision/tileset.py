@@ -3,10 +3,11 @@
 ``riichi-referee enroll`` writes ``tileset.npz`` beside ``table.toml`` and points ``[camera]
 tileset`` at it; ``run``, ``detect --config`` and the tracker read it through
 :func:`load_classifier`, with the second-opinion model beside the table's
-(:mod:`vision.second_opinion`), which the set keeps a fit of its own for. The file holds the enrolled crops themselves (upright, 96 x 128), their
-codes, what was fitted on them (:class:`vision.adapt.Adaptation`) and a description: the set's
-name, when it was enrolled (wall-clock time, for people: nothing is judged on it), from which
-photos, and the fingerprint of the model it was fitted with. A tile set fitted with another
+(:mod:`vision.second_opinion`), which the set keeps a fit of its own for. The file holds the
+enrolled crops themselves (upright, 96 x 128), their codes, what was fitted on them
+(:class:`vision.adapt.Adaptation`) and a description: the set's name, when it was enrolled
+(wall-clock time, for people: nothing is judged on it), from which photos, and the
+fingerprint of the model it was fitted with. A tile set fitted with another
 model (the shipped model was retrained) is fitted again from its crops when loaded, so
 enrolling never has to be repeated for a new model. ``enroll --clear`` removes the file and
 sets ``tileset = ""``: the shipped model alone.
