@@ -87,7 +87,7 @@ from bench.photos import tile_crop  # noqa: E402
 from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD  # noqa: E402
 from referee.paths import shared_data_dir  # noqa: E402
 from vision import adapt  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier  # noqa: E402
+from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier, best  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
 
 #: This machine runs the classifier about 6 times as fast as a Raspberry Pi 5 (the figure
@@ -312,10 +312,24 @@ def camerash(base, labels_path: Path, data: Path, second=None) -> dict:
     return out
 
 
-def second_opinion(model: Path, photo, crops, truth, first) -> dict:
-    """The crops the enrolled ``first`` classifier is doubtful of read by a second model of
-    another training too, enrolled from the same sheet photo, and the two readings averaged,
-    as the table reads (:class:`vision.second_opinion.SecondOpinion`)."""
+def judged(p: np.ndarray, labels, truth) -> dict:
+    """The readings ``p`` (N x labels probabilities) of crops whose codes are ``truth``, as
+    the table judges them: right, misread (by confusion), and, never to cry wolf, misreads it
+    would judge as sure against right readings it would only mark unsure for the referee."""
+    readings = best(labels, p)
+    got = [label for label, _ in readings]
+    sure = [conf >= DEFAULT_CONFIDENCE_THRESHOLD for _, conf in readings]
+    misread = Counter(f"{k}->{a}" for a, k in zip(got, truth) if a != k)
+    return {"after": score(list(zip(got, truth))),
+            "misread_after": dict(sorted(misread.items())),
+            "misread_sure_after": sum(s and a != k for a, k, s in zip(got, truth, sure)),
+            "right_unsure_after": sum(not s and a == k for a, k, s in zip(got, truth, sure))}
+
+
+def second_opinion(model: Path, photo, crops, truth, first, p: np.ndarray) -> dict:
+    """``p``, the enrolled ``first`` classifier's reading of ``crops``, with the crops it doubts
+    read by a second model of another training too, enrolled from the same sheet photo, and the
+    two readings averaged, as the table reads (:class:`vision.second_opinion.SecondOpinion`)."""
     from vision.second_opinion import SecondOpinion
     from vision.tileset import EnrolledClassifier
 
@@ -323,18 +337,9 @@ def second_opinion(model: Path, photo, crops, truth, first) -> dict:
     ts, _, wall, proc = enroll_black(base, [("black-sheet", photo)],
                                      f"the rendered Black sheet, with {model},")
     pair = SecondOpinion(first, EnrolledClassifier(base, ts))
-    q = pair.probabilities(crops)
-    got = [base.labels[i] for i in q.argmax(axis=1)]
-    sure = q.max(axis=1) >= DEFAULT_CONFIDENCE_THRESHOLD
-    misread = Counter(f"{k}->{a}" for a, k in zip(got, truth) if a != k)
-    return {"second_model": named(model),
-            "after_second_model": score(list(zip(got, truth))),
-            "read_by_second_model": pair.read_twice,
-            "misread_after_second_model": dict(sorted(misread.items())),
-            "misread_sure_after_second_model": int(sum(s and a != k for a, k, s in
-                                                       zip(got, truth, sure))),
-            "right_unsure_after_second_model": int(sum(not s and a == k for a, k, s in
-                                                       zip(got, truth, sure))),
+    figures = judged(pair.reconsider(crops, p.copy()), base.labels, truth)
+    return {"second_model": named(model), "read_by_second_model": pair.read_twice,
+            **{f"{k}_second_model": v for k, v in figures.items()},
             "enroll_seconds_second_model": round(wall, 2),
             "enroll_cpu_seconds_second_model": round(proc, 2)}
 
@@ -354,11 +359,6 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
     before = read(base, crops)
     enrolled = EnrolledClassifier(base, ts)
     p = enrolled.probabilities(crops)
-    readings = [(base.labels[i], float(p[k, i])) for k, i in enumerate(p.argmax(axis=1))]
-    after = [label for label, _ in readings]
-    # never cry wolf: a misread the table would judge as sure, against right readings it
-    # would only mark unsure for the referee to check
-    sure = [conf >= DEFAULT_CONFIDENCE_THRESHOLD for _, conf in readings]
     # the same set enrolled from the sheet printed on two A4 pages, one photo of each
     pages = [(f"black-a4-{page.page}", sheet_photo(art_drawer(art, ("Black",)), layout=page,
                                                    seed=seed + 10 + page.page))
@@ -368,25 +368,18 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
     # what a model that trained on Black reads of the same crops: the ceiling to compare with
     shipped = read(TileClassifier(DEFAULT_MODEL, threads=1), crops)
     head = head_reads(base, reading.crops, reading.labels, crops)
-    misread = defaultdict(int)
-    for a, k in zip(after, truth):
-        if a != k:
-            misread[f"{k}->{a}"] += 1
     r = {"model": named(model),
          "measured": len(truth), "before": score(list(zip(before, truth))),
-         "after": score(list(zip(after, truth))),
+         **judged(p, base.labels, truth),
          "after_last_layer": score(list(zip(head, truth))),
          "after_a4": score(list(zip(after_a4, truth))),
          "shipped_model_trained_on_black": score(list(zip(shipped, truth))),
          "sheet_read_by_model_alone": f"{reading.model_right}/{len(reading.labels)}",
          "look": ts.adaptation.look,
-         "misread_after": dict(sorted(misread.items())),
-         "misread_sure_after": sum(s and a != k for a, k, s in zip(after, truth, sure)),
-         "right_unsure_after": sum(not s and a == k for a, k, s in zip(after, truth, sure)),
          "unsure_below": DEFAULT_CONFIDENCE_THRESHOLD,
          "enroll_seconds": round(wall, 2), "enroll_cpu_seconds": round(proc, 2)}
     if second is not None:
-        r.update(second_opinion(second, photo, crops, truth, enrolled))
+        r.update(second_opinion(second, photo, crops, truth, enrolled, p))
     return r
 
 

@@ -315,7 +315,7 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     out = {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
            "tiles_found": len(finding.tiles), "tiles_classified": n}
     if second is not None:
-        out["read_by_second_model"] = round(classifier.read_twice / max(1, classifier.read), 4)
+        out["read_by_second_model"] = classifier.share_read_twice
     return out
 
 
@@ -381,7 +381,7 @@ def main(argv=None) -> int:
         real, per_photo = score_reader(photos, ours(finder, clf), misses=args.misses, label="ours")
         results.update({f"real_{k}": v for k, v in real.items()})
         if second is not None:
-            results["real_read_by_second_model"] = round(clf.read_twice / max(1, clf.read), 4)
+            results["real_read_by_second_model"] = clf.share_read_twice
             print(f"  the second model read {clf.read_twice} of the {clf.read} crops the "
                   f"finder cut ({results['real_read_by_second_model']:.1%})")
         results["real_per_photo"] = per_photo

@@ -81,6 +81,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
+def best(labels: Sequence[str], p: np.ndarray) -> list[tuple[str, float]]:
+    """``(label, probability)`` of the likeliest of ``labels`` in each row of ``p``."""
+    return [(labels[i], float(p[k, i])) for k, i in enumerate(p.argmax(axis=1))]
+
+
 def read_both_ways(read, crops: Sequence[np.ndarray], below: float) -> np.ndarray:
     """``read(crops)`` (N x C probabilities), where a crop whose best probability is under
     ``below`` gets the average of its reading and that of the crop turned half round."""
@@ -164,6 +169,4 @@ class TileClassifier:
 
         A label is an mpsz tile code, ``"back"`` (face down) or ``"none"`` (not a whole tile).
         """
-        p = self.probabilities(crops)
-        best = p.argmax(axis=1)
-        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]
+        return best(self.labels, self.probabilities(crops))

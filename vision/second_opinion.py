@@ -33,7 +33,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .classifier import HALF_TURN_BELOW, MODEL_DIR
+from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
 
 #: What ``python -m vision.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx`` writes
 #: (float weights) and the eight-bit copy the table runs.
@@ -48,7 +48,7 @@ class SecondOpinion:
 
     ``first``, ``second``: classifiers with ``probabilities(crops)`` over the same labels (a
     :class:`~vision.classifier.TileClassifier` or a :class:`~vision.tileset.EnrolledClassifier`
-    each). It has their interface: ``classify``, ``probabilities``, ``ranked``, ``labels``;
+    each). It has their interface: ``classify``, ``probabilities``, ``labels``;
     and ``learn`` when ``first`` learns (an enrolled set): a referee's correction is then
     fitted for both models and saved once.
     """
@@ -75,7 +75,11 @@ class SecondOpinion:
         return getattr(self.first, "tileset", None)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        p = self.first.probabilities(crops)
+        return self.reconsider(crops, self.first.probabilities(crops))
+
+    def reconsider(self, crops: Sequence[np.ndarray], p: np.ndarray) -> np.ndarray:
+        """``p``, the first model's reading of ``crops``, with each doubtful crop's row the
+        average of it and the second model's reading."""
         doubtful = np.flatnonzero(p.max(axis=1) < self.below) if len(p) else np.zeros(0, int)
         self.read += len(p)
         self.read_twice += int(doubtful.size)
@@ -84,15 +88,13 @@ class SecondOpinion:
             p[doubtful] = (p[doubtful] + again) / 2
         return p
 
-    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
-        p = self.probabilities(crops)
-        best = p.argmax(axis=1)
-        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]
+    @property
+    def share_read_twice(self) -> float:
+        """Of the crops read so far, the share the second model read too."""
+        return round(self.read_twice / max(1, self.read), 4)
 
-    def ranked(self, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
-        """The ``k`` likeliest labels of each crop, best first."""
-        from .tileset import ranked
-        return ranked(self, crops, k)
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return best(self.labels, self.probabilities(crops))
 
     def _learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
         self.first.learn(crop, label, save=False)

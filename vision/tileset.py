@@ -30,7 +30,7 @@ from referee.tiles import is_red
 
 from .adapt import Adaptation, adapted_probabilities, features, fit_prototypes, \
     model_fingerprint
-from .classifier import TileClassifier, read_both_ways
+from .classifier import TileClassifier, best, read_both_ways
 
 log = logging.getLogger(__name__)
 
@@ -286,9 +286,7 @@ class EnrolledClassifier:
         return read_both_ways(read, crops, self.base.half_turn_below)
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
-        p = self.probabilities(crops)
-        best = p.argmax(axis=1)
-        return [(self.labels[i], float(p[k, i])) for k, i in enumerate(best)]
+        return best(self.labels, self.probabilities(crops))
 
     def ranked(self, crops: Sequence[np.ndarray], k: int = 3) -> list[list[tuple[str, float]]]:
         """The ``k`` likeliest labels of each crop, best first."""
