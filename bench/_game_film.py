@@ -2,7 +2,7 @@
 that first shows every discard.
 
 The table events of a Tenhou game (:func:`referee.tenhou.import_log`) are acted out by hands
-over a top-down rendering (:mod:`vision.synthetic`): each turn the player reaches to the wall
+over a top-down rendering (:mod:`vision.synthesis.synthetic`): each turn the player reaches to the wall
 to draw (an arm often crosses other ponds and the dora on its way), then brings the tile to its
 pond, lays it (sideways for riichi) and lifts away, the fingers still at the tile's edge on the
 frame it lands; a caller takes the tile out of the pond and lays the meld in its corner; kan
@@ -23,8 +23,15 @@ import cv2
 import numpy as np
 
 from referee.tiles import same_kind
-from vision.synthetic import Hand, PlacedTile, TableState, overlay, pond_slot, render_state
-from vision.zones import TILE_W_MM, to_seat
+from vision.camera.zones import TILE_W_MM, to_seat
+from vision.synthesis.synthetic import (
+    Hand,
+    PlacedTile,
+    TableState,
+    overlay,
+    pond_slot,
+    render_state,
+)
 
 #: Bump when the film changes, so a cached video is made again.
 FILM_VERSION = 1

@@ -29,13 +29,12 @@ import statistics
 import threading
 import time
 
+from _results import write_results  # bench/ is on sys.path when run as a script
 from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonFault, SeatButtons
 from hardware.config import SAMPLE_CONFIG, load_table_config
-from referee.live import monotonic
-
-from _results import write_results  # bench/ is on sys.path when run as a script
+from table.clock import monotonic
 
 
 def rss_kib() -> int:

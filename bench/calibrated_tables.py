@@ -4,9 +4,9 @@
 
 The table camera reads a top-down view of the table (``Calibration.warp``, 2 px/mm), and there
 the felt-colour finder is the default (``[camera] finder``). Every other figure that compares
-the two finders on that path is measured on the simulated camera's table (``vision.synthetic``:
+the two finders on that path is measured on the simulated camera's table (``vision.synthesis.synthetic``:
 flat art pasted on green felt), which is what the felt finder was made for. This bench looks at
-tables as a camera over a real one sees them: the held-out scenes of ``vision.scene`` (tiles with
+tables as a camera over a real one sees them: the held-out scenes of ``vision.synthesis.scene`` (tiles with
 thickness and a coloured back, walls, melds, hands standing, sticks, arms over the table, table
 tops of other colours than training, some with an automatic table's centre panel, uneven light,
 shadow, glare, a real camera's blur and noise), seen by a camera from 60 to 90 degrees above the
@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
 
-PX_PER_MM = 2.0                 # the tracker's top-down view (vision.calibration)
+PX_PER_MM = 2.0                 # the tracker's top-down view (vision.camera.calibration)
 FRAME = (1280, 960)
 
 
 def table_camera(rng, extent, size=FRAME):
     """A camera over the table, 60 to 90 degrees above it, holding the whole table."""
-    from vision.scene import look_at
+    from vision.synthesis.scene import look_at
 
     e = max(abs(v) for v in extent)
     f = max(size) * rng.uniform(0.6, 1.2)
@@ -54,8 +54,14 @@ def table_camera(rng, extent, size=FRAME):
 def scenes(n: int, seed: int):
     """``n`` held-out table scenes: (top-down view, truth quads face up, their codes, quads to
     ignore, which top)."""
-    from vision.render import TileArt
-    from vision.scene import POSITIVE, FaceBank, draw_scene, layout_table, tile_set
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import (
+        POSITIVE,
+        FaceBank,
+        draw_scene,
+        layout_table,
+        tile_set,
+    )
 
     bank = FaceBank(TileArt())
     rng = np.random.default_rng(seed)
@@ -82,7 +88,7 @@ def scenes(n: int, seed: int):
 
 def readers(classifier):
     """The two finders of the calibrated path, each then the classifier: view -> [(quad, code)]."""
-    from vision.finder import find_tiles_topdown, shared_finder
+    from vision.finding.learned import find_tiles_topdown, shared_finder
 
     finder = shared_finder()
 
@@ -113,8 +119,8 @@ def main(argv=None) -> int:
                    help="write each view with what each finder found (green: found, red: missed)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
-    from vision.classifier import TileClassifier
-    from vision.finder import match_boxes
+    from vision.finding.learned import match_boxes
+    from vision.reading.classifier import TileClassifier
 
     classifier = TileClassifier()
     reads = readers(classifier)

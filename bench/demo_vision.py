@@ -15,9 +15,9 @@ unless ``--finder`` names another model or ``felt`` (the felt-colour finder).
 ``--tiles solid`` draws the frames as a camera over a real table sees it instead of the demo's
 flat art on green felt: solid tiles with coloured sides on a held-out table top, one light and
 its shadows, a camera 75-90 degrees above the table, warped top-down
-(:class:`vision.solid_table.SolidTable`; ``--seed`` picks the set, table, light and camera).
+(:class:`vision.synthesis.solid_table.SolidTable`; ``--seed`` picks the set, table, light and camera).
 The JSON then also says ``tiles`` and ``seed``. ``--weighed`` reads through the table
-service's :class:`vision.readings.WeighedTracker` and adds ``read_unsure`` and
+service's :class:`vision.tracking.readings.WeighedTracker` and adds ``read_unsure`` and
 ``false_reports_unsure``: the reports it marks unsure (below the confidence threshold), which
 the referee is shown to check rather than trust.
 """
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._results import write_results  # noqa: E402
 from referee.errors import RefereeError  # noqa: E402
-from referee.paths import shared_data_dir  # noqa: E402
+from table.paths import shared_data_dir
 
 
 def _shown(event: dict) -> dict:
@@ -53,15 +53,15 @@ def main(argv=None) -> int:
                         "seen by a camera over a real-looking table")
     p.add_argument("--seed", type=int, default=0, help="the solid table's look (--tiles solid)")
     p.add_argument("--weighed", action="store_true",
-                   help="read through the table service's WeighedTracker (vision/readings.py), "
+                   help="read through the table service's WeighedTracker (vision/tracking/readings.py), "
                         "which weighs each reading with what the game allows, and count the "
                         "reports it marks unsure")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
-    from referee.demo import SimulatedCamera, _take_from_pond
+    from app.demo import SimulatedCamera, _take_from_pond
     from referee.tenhou import import_log
-    from vision.synthetic import render_state
+    from vision.synthesis.synthetic import render_state
 
     game = args.game
     if game is None:
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     if args.finder == "felt":
         tracker.finder = None
     elif args.finder is not None:
-        from vision.finder import TileFinder
+        from vision.finding.learned import TileFinder
 
         try:
             tracker.finder = TileFinder(args.finder, threads=1)
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
             raise SystemExit(f"bench/demo_vision.py: {exc}")
     used = "felt-colour" if tracker.finder is None else str(tracker.finder.model_path)
     if args.weighed:
-        from vision.readings import WeighedTracker
+        from vision.tracking.readings import WeighedTracker
         tracker = WeighedTracker(tracker)
 
     def unsure(event: dict) -> bool:
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
 
     draw = render_state
     if args.tiles == "solid":
-        from vision.solid_table import SolidTable
+        from vision.synthesis.solid_table import SolidTable
         draw = SolidTable(args.seed).render
 
     def show(change) -> list[dict]:

@@ -33,7 +33,6 @@ import argparse
 import os
 import queue
 import resource
-import statistics
 import sys
 import threading
 import time
@@ -41,7 +40,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from _pi_core import SlowCore  # bench/ is on sys.path when run as a script
 from _results import RESULTS, write_results
 
@@ -151,16 +149,17 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)
 
     from _game_film import write_film
-    from referee.paths import shared_data_dir
+
     from referee.tenhou import import_log
-    from vision.change import ChangeDetector, topdown_to_table
-    from vision.finder import TileFinder
-    from vision.schedule import RecognitionScheduler
-    from vision.sources import VideoFileSource
-    from vision.tileset import load_classifier
-    from vision.tracker import TableTracker
-    from vision.zone_finder import ZoneFinder
-    from vision.zones import default_zones
+    from table.paths import shared_data_dir
+    from vision.camera.sources import VideoFileSource
+    from vision.camera.zones import default_zones
+    from vision.finding.learned import TileFinder
+    from vision.reading.tileset import load_classifier
+    from vision.tracking.change import ChangeDetector, topdown_to_table
+    from vision.tracking.schedule import RecognitionScheduler
+    from vision.tracking.tracker import TableTracker
+    from vision.tracking.zone_finder import ZoneFinder
 
     data = shared_data_dir()
     if data is None:
@@ -178,7 +177,7 @@ def main(argv=None) -> int:
     ppm = 2.0
     zones = default_zones()
     finder = TileFinder(threads=1) if args.finder == "learned" else None
-    # as a table with no set enrolled reads (vision.tileset.load_classifier)
+    # as a table with no set enrolled reads (vision.reading.tileset.load_classifier)
     tracker = TableTracker(zones, load_classifier(threads=1), ppm, stable_frames=args.stable_frames,
                            finder=finder)
     zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)

@@ -7,7 +7,7 @@ and after enrolling it, and how long enrolling takes.
                            [--per-label 100] [--out bench/results/enroll.json]
 
 Writes bench/results/enroll.json with, per set, ``before`` (the model alone), ``after`` (the
-model with the enrolled set, :mod:`vision.adapt`'s prototypes), ``after_last_layer`` (the
+model with the enrolled set, :mod:`vision.reading.adapt`'s prototypes), ``after_last_layer`` (the
 alternative measured against them: a last layer fine-tuned on the same features) and
 ``enroll_seconds``:
 
@@ -26,7 +26,7 @@ alternative measured against them: a last layer fine-tuned on the same features)
   with ``--styles Regular`` has never seen: enrolled from a rendered photo of the enrollment
   sheet with one Black tile on each place, through the same path as ``riichi-referee enroll``
   (markers, places, checks, fit), then measured on crops of every label rendered on held-out
-  tables (``vision.render.render_set(..., backgrounds="holdout", styles=("Black",))``), 100
+  tables (``vision.synthesis.render.render_set(..., backgrounds="holdout", styles=("Black",))``), 100
   of each of the 39 labels: with 20 of each (780 crops, the figures of earlier stops) one
   misread more or less moved ``after`` by 0.0013 and the sampling error was about as large as
   the gap to the target.
@@ -43,7 +43,7 @@ alternative measured against them: a last layer fine-tuned on the same features)
 
 ``--second-model``: the crops the enrolled model is doubtful of (under the half-turn threshold,
 0.9) are read by a second model too, enrolled from the same tiles, and the two readings
-averaged, as the table reads an enrolled set (:mod:`vision.second_opinion`). Then ``after``,
+averaged, as the table reads an enrolled set (:mod:`vision.reading.second_opinion`). Then ``after``,
 ``misread_after``, ``misread_sure_after`` and ``right_unsure_after`` are the pair's, and the
 enrolled model's alone are kept as ``after_one_model`` and so on (``before`` stays one model's:
 the table asks the second model only once a set is enrolled), and ``enroll_seconds`` is both
@@ -85,10 +85,15 @@ sys.path.insert(0, str(ROOT))
 from bench._results import write_results  # noqa: E402
 from bench.photos import tile_crop  # noqa: E402
 from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD  # noqa: E402
-from referee.paths import shared_data_dir  # noqa: E402
-from vision import adapt  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, EMBEDDING_OUTPUT, TileClassifier, best  # noqa: E402
-from vision.tileset import TileSet  # noqa: E402
+from table.paths import shared_data_dir
+from vision.reading import adapt
+from vision.reading.classifier import (
+    DEFAULT_MODEL,
+    EMBEDDING_OUTPUT,
+    TileClassifier,
+    best,
+)
+from vision.reading.tileset import TileSet
 
 #: This machine runs the classifier about 6 times as fast as a Raspberry Pi 5 (the figure
 #: bench/vision.py's frame times gave: about 60 ms a frame here against about 360 ms there).
@@ -99,11 +104,11 @@ NO_BLACK_MODEL = ROOT / "runs" / "tiles-no-black.onnx"
 #: machine with the crops' renders cached, November 2026). Black enrolled with weaker stand-ins measured 0.982
 #: (a twelfth of the work), 0.989 (8 of the 18 epochs) and with this one 0.987: past 8 epochs
 #: the model's strength no longer moves the figure. Since doubtful crops are read turned half
-#: round too (vision.classifier.read_both_ways), the 8-epoch stand-in (``--epochs 8``, 41 min
+#: round too (vision.reading.classifier.read_both_ways), the 8-epoch stand-in (``--epochs 8``, 41 min
 #: here) measured 0.9897 after enrolling, against 0.9872 reading each crop once (780 crops;
 #: on the 3900 measured now, 0.9918).
 NO_BLACK_TRAINING = ["--styles", "Regular", "--out", str(NO_BLACK_MODEL)]
-#: Its second opinion (vision.second_opinion), trained as the shipped second model is: the same
+#: Its second opinion (vision.reading.second_opinion), trained as the shipped second model is: the same
 #: training with a quarter of the crops drawn with dark faces.
 NO_BLACK_SECOND_MODEL = ROOT / "runs" / "tiles-no-black-dark.onnx"
 NO_BLACK_SECOND_TRAINING = ["--styles", "Regular", "--dark-faces", "0.25",
@@ -144,7 +149,7 @@ def with_embedding(model: Path) -> Path:
 
 def train_no_black() -> None:
     for training in (NO_BLACK_TRAINING, NO_BLACK_SECOND_TRAINING):
-        cmd = ["nice", "-n", "10", sys.executable, "-m", "vision.train", *training]
+        cmd = ["nice", "-n", "10", sys.executable, "-m", "vision.training.train", *training]
         print("training:", " ".join(cmd), flush=True)
         subprocess.run(cmd, cwd=ROOT, check=True)
 
@@ -177,7 +182,7 @@ def named(path: Path) -> str:
 def enroll_black(base, photos, what: str):
     """The rendered Black sheet ``photos`` enrolled with ``base``: the tile set, the reading of
     the sheet, and the wall and CPU seconds it took; one line and exit if it does not enroll."""
-    from vision.enroll import enroll
+    from vision.enrollment.enroll import enroll
 
     t0, c0 = time.perf_counter(), time.process_time()
     ts, reading = enroll(photos, base, "Black")
@@ -229,8 +234,8 @@ def camerash(base, labels_path: Path, data: Path, second=None) -> dict:
     enrolling photo holds, which is what enrolling it can act on). ``second``: a second
     model that reads the crops the first doubts, fitted for the same enrolled tiles, as the
     table reads with it (``before_second_model``, ``after_second_model``)."""
-    from vision.second_opinion import SecondOpinion
-    from vision.tileset import EnrolledClassifier
+    from vision.reading.second_opinion import SecondOpinion
+    from vision.reading.tileset import EnrolledClassifier
 
     groups = camerash_photos(labels_path, data)
     out: dict = {"sets": {}}
@@ -329,9 +334,9 @@ def judged(p: np.ndarray, labels, truth) -> dict:
 def second_opinion(model: Path, photo, crops, truth, first, p: np.ndarray) -> dict:
     """``p``, the enrolled ``first`` classifier's reading of ``crops``, with the crops it doubts
     read by a second model of another training too, enrolled from the same sheet photo, and the
-    two readings averaged, as the table reads (:class:`vision.second_opinion.SecondOpinion`)."""
-    from vision.second_opinion import SecondOpinion
-    from vision.tileset import EnrolledClassifier
+    two readings averaged, as the table reads (:class:`vision.reading.second_opinion.SecondOpinion`)."""
+    from vision.reading.second_opinion import SecondOpinion
+    from vision.reading.tileset import EnrolledClassifier
 
     base = TileClassifier(with_embedding(model), threads=1)
     ts, _, wall, proc = enroll_black(base, [("black-sheet", photo)],
@@ -345,10 +350,10 @@ def second_opinion(model: Path, photo, crops, truth, first, p: np.ndarray) -> di
 
 
 def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = None) -> dict:
-    from vision.render import TileArt, render_set
-    from vision.sheet import A4_PAGES
-    from vision.sheet_photo import art_drawer, sheet_photo
-    from vision.tileset import EnrolledClassifier
+    from vision.enrollment.sheet import A4_PAGES
+    from vision.reading.tileset import EnrolledClassifier
+    from vision.synthesis.render import TileArt, render_set
+    from vision.synthesis.sheet_photo import art_drawer, sheet_photo
 
     base = TileClassifier(model, threads=1)
     art = TileArt()
@@ -385,7 +390,7 @@ def black(model: Path, per_label: int, seed: int = 2024, second: Path | None = N
 
 def second_models(choice: str, model: Path) -> tuple[Path | None, Path | None]:
     """``--second-model``: the second model for camerash and for black."""
-    from vision.second_opinion import second_model_path
+    from vision.reading.second_opinion import second_model_path
 
     if choice == "table":
         return (second_model_path(None, None if model == DEFAULT_MODEL else model, enrolled=True),
@@ -422,7 +427,7 @@ def main(argv=None) -> int:
     p.add_argument("--no-black-model", type=Path, default=NO_BLACK_MODEL,
                    help="a model trained without the Black style (see --train-no-black)")
     p.add_argument("--train-no-black", action="store_true",
-                   help="train that model first (python -m vision.train "
+                   help="train that model first (python -m vision.training.train "
                         + " ".join(NO_BLACK_TRAINING) + ")")
     p.add_argument("--second-model", default="table",
                    help="the model that reads the crops the enrolled model doubts, enrolled "

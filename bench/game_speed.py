@@ -17,13 +17,13 @@ import statistics
 import sys
 import time
 
-from referee.check_tenhou import find_logs
+from _results import write_results  # bench/ is on sys.path when run as a script
+
+from app.commands.check_tenhou import find_logs
 from referee.core import Referee
-from referee.paths import shared_data_dir
 from referee.scoring import score_win, waits
 from referee.tenhou import import_log
-
-from _results import write_results  # bench/ is on sys.path when run as a script
+from table.paths import shared_data_dir
 
 TARGET_MS = 100.0
 

@@ -61,7 +61,7 @@ def percentile(values: list[float], p: float) -> float:
 # -- the tables (worker processes) ---------------------------------------------------------
 
 def load_games(n: int) -> list[list[dict]]:
-    from referee.paths import shared_data_dir
+    from table.paths import shared_data_dir
     data = shared_data_dir()
     logs = sorted((data / "tenhou" / "mjlog").glob("*.mjlog")) if data else []
     if logs:
@@ -74,8 +74,9 @@ def load_games(n: int) -> list[list[dict]]:
 def worker(args) -> int:
     from hall.config import BrokerSettings, LinkSettings
     from hall.link import HallLink
-    from referee.journal import Journal
-    from referee.service import ResumableTable, TableClock, TableService
+    from table.clock import TableClock
+    from table.journal import Journal
+    from table.service import ResumableTable, TableService
 
     names = args.names.split(",")
     passwords = json.loads(Path(args.passwords).read_text())

@@ -17,7 +17,7 @@ by eye and corrected by hand:
    step to the background or at the photo's edge; tiles the edge cuts short are ``partial``.
 2. **Codes.** Each tile, warped upright, is compared both ways up with the 628 labelled
    single-tile crops of the same dataset (``tiles-resized``, cut from these photos). A near
-   copy names it; otherwise the project's classifier (``vision.classifier``) does, which reads
+   copy names it; otherwise the project's classifier (``vision.reading.classifier``) does, which reads
    other sets better. The crops also tell which way up a tile lies in the hand-laid photos of
    set 1. ``--draw`` marks in orange where crops and classifier disagree.
 3. **Corrections.** ``CORRECTIONS`` holds what the eye found wrong in the proposals.
@@ -42,8 +42,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.scene import camerash_code  # noqa: E402
-from referee.paths import shared_data_dir  # noqa: E402
+from table.paths import shared_data_dir
+from vision.synthesis.scene import camerash_code
 
 #: Where the labels point: photos under the shared data folder.
 PHOTOS = Path("photos") / "camerash" / "raw-images"
@@ -667,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"no layout for {', '.join(unknown)}; known: {', '.join(sorted(LAYOUTS))}", file=sys.stderr)
         return 2
-    from vision.classifier import TileClassifier
+    from vision.reading.classifier import TileClassifier
 
     matcher, classifier = CropMatcher(data), TileClassifier(threads=1)
     photos, total, changes, disagree = [], 0, [], 0

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from referee.tiles import base
-from vision.finder import match_boxes
+from vision.finding.learned import match_boxes
 
 LABELS = Path(__file__).resolve().parent / "labels" / "camerash-raw.json"
 

@@ -63,13 +63,13 @@ def read_stream(url: str, out: queue.Queue, stop: threading.Event) -> None:
 def bench_latency(samples: int) -> dict:
     import logging
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access log per request
+    import web
     from hardware.buttons import SeatButtons
     from hardware.config import SAMPLE_CONFIG, load_table_config
     from hardware.pins import mock_pin_factory
-    from referee.journal import Journal
-    from referee.service import ResumableTable, TableClock, TableService, \
-        default_referee_factory
-    import web
+    from table.clock import TableClock
+    from table.journal import Journal
+    from table.service import ResumableTable, TableService, default_referee_factory
 
     tmp = tempfile.TemporaryDirectory(prefix="riichi-bench-")
     journal = Journal(Path(tmp.name) / "journal.sqlite")

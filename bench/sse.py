@@ -5,7 +5,7 @@ still log in and act?
                         [--worker-class gthread --threads 600]   # to compare another worker
 
 The production setup on loopback: a table service process (the real ``TableService`` and
-journal, with the stand-in referee of :mod:`web.testing` ruling a violation on every call,
+journal, with the stand-in referee of :mod:`testkit.web` ruling a violation on every call,
 so the figures are the dashboard's, not the rules core's) and the dashboard under gunicorn
 with ``web/gunicorn.conf.py`` and ``web.wsgi:app``, tailing that journal exactly as
 ``riichi-referee-web.service`` does. A separate process holds the streams, each from its own
@@ -58,10 +58,10 @@ def service_main(journal_path: str, rulings: int, interval: float) -> int:
     call. Prints ``ready``; on ``go`` on stdin submits ``rulings`` calls ``interval`` apart,
     prints ``done``; stops at ``stop`` or end of input."""
     sys.path.insert(0, str(ROOT))
-    from referee.journal import Journal
-    from referee.live import monotonic
-    from referee.service import ResumableTable, TableClock, TableService
-    from web.testing import ScriptedReferee
+    from table.clock import TableClock, monotonic
+    from table.journal import Journal
+    from table.service import ResumableTable, TableService
+    from testkit.web import ScriptedReferee
 
     class BenchReferee(ScriptedReferee):
         def feed(self, event):
@@ -384,7 +384,7 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(ROOT))
     import runpy
 
-    from referee.journal import Journal
+    from table.journal import Journal
     from web.pin import hash_pin, write_pin_hash
 
     tmp = tempfile.TemporaryDirectory(prefix="riichi-sse-bench-")

@@ -26,7 +26,7 @@ Prints the figures and writes them to bench/results/vision.json:
 - model sizes on disk and the memory the two models add.
 
 Every figure is read as the table reads a set not enrolled: with ``--model`` alone (the
-second model that reads the crops the table's model doubts, :mod:`vision.second_opinion`,
+second model that reads the crops the table's model doubts, :mod:`vision.reading.second_opinion`,
 joins it on an enrolled set). ``--second-model M`` has ``M`` read them here too:
 ``second_model`` says which, ``real_read_by_second_model`` the share of the real photographs'
 crops it read and the frame timings' ``read_by_second_model`` that of the frame's; the frame
@@ -55,10 +55,10 @@ sys.path.insert(0, str(ROOT))
 
 # through the package, not bench/ on sys.path: the tests import this file as bench.vision
 from bench._results import write_results  # noqa: E402
-from referee.paths import shared_data_dir  # noqa: E402
 from referee.tiles import TILE_CODES, base  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, TileClassifier  # noqa: E402
-from vision.scene import camerash_code  # noqa: E402
+from table.paths import shared_data_dir
+from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
+from vision.synthesis.scene import camerash_code
 
 FRAME_TILES = 90
 
@@ -121,10 +121,10 @@ def same_kind(predicted: list[str], truth: list[str]) -> float:
 
 def ours(finder, classifier, one_set: bool = True):
     """The project's reader: the learned finder, then the classifier on each crop; the crops of
-    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.one_set`), or
+    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.reading.one_set`), or
     each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
-    from vision.finder import find_tiles_photo
-    from vision.one_set import read_crops
+    from vision.finding.learned import find_tiles_photo
+    from vision.reading.one_set import read_crops
 
     def read(image):
         tiles = find_tiles_photo(image, finder=finder).tiles
@@ -137,8 +137,8 @@ def felt(classifier, one_set: bool = True):
     """The felt-colour finder this project had before the learned one, then the classifier
     (the crops of a picture read as :func:`ours` reads them)."""
     from bench.photos import box_quad
-    from vision.felt_finder import find_tiles_photo
-    from vision.one_set import read_crops
+    from vision.finding.felt import find_tiles_photo
+    from vision.reading.one_set import read_crops
 
     def read(image):
         tiles = find_tiles_photo(image).tiles
@@ -178,9 +178,9 @@ def mahjong_detector():
 
 def detector():
     """mahjong-detector's reader: one call on the whole picture, upright boxes."""
-    from PIL import Image
     from mahjong_detector.predict import CLASS_NAMES, predict
     from mahjong_detector.preprocess import preprocess_image
+    from PIL import Image
 
     from bench.photos import box_quad
 
@@ -218,9 +218,9 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
     """Each reader (picture -> [(quad, code, confidence)]) on the same ``n`` rendered held-out
     scenes (other seeds and table colours than training, rendered faces only), the kinds
     taken in turn: box recall, precision and end to end, over all and per kind."""
-    from vision.finder import match_boxes
-    from vision.render import TileArt
-    from vision.scene import KINDS, POSITIVE, FaceBank, render_scene
+    from vision.finding.learned import match_boxes
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import KINDS, POSITIVE, FaceBank, render_scene
 
     bank = FaceBank(TileArt())
     rng = np.random.default_rng(seed)
@@ -258,8 +258,8 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
 def full_table_frame():
     """A 1280x960 camera picture of a full table in play (four ponds with riichi tiles,
     walls, the dead wall, melds, a revealed hand) and its calibration."""
-    from vision.calibration import calibrate
-    from vision.synthetic import TableState, render_camera, render_state
+    from vision.camera.calibration import calibrate
+    from vision.synthesis.synthetic import TableState, render_camera, render_state
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "4z",
              "5z", "6z", "7z", "0m", "0p"]
@@ -275,7 +275,7 @@ def full_table_frame():
 def table_classifier(model: Path | None, second: Path | None, threads: int):
     """The classifier as the table runs it: ``model``, and ``second`` reading the crops it
     doubts (None: ``model`` alone)."""
-    from vision.second_opinion import SecondOpinion
+    from vision.reading.second_opinion import SecondOpinion
 
     first = TileClassifier(model, threads=threads)
     return first if second is None else SecondOpinion(first, TileClassifier(second, threads=threads))
@@ -287,9 +287,9 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
     ``learned``: with the learned finder (the table camera's default); else with the
-    felt-colour finder (vision.finder.find_tiles_topdown without a model)."""
-    from vision.finder import TileFinder, find_tiles_topdown
-    from vision.zones import default_zones, zone_at
+    felt-colour finder (vision.finding.learned.find_tiles_topdown without a model)."""
+    from vision.camera.zones import default_zones, zone_at
+    from vision.finding.learned import TileFinder, find_tiles_topdown
 
     finder = TileFinder(finder_model, threads=threads) if learned else None
     classifier = table_classifier(model, second, threads)
@@ -320,7 +320,8 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
 
 
 def main(argv=None) -> int:
-    from vision.finder import DEFAULT_MODEL as FINDER_MODEL, TileFinder
+    from vision.finding.learned import DEFAULT_MODEL as FINDER_MODEL
+    from vision.finding.learned import TileFinder
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="the classifier (.onnx)")
@@ -438,7 +439,7 @@ def main(argv=None) -> int:
                   + f"; face up {sc['face_up_box_recall']:.4f} ("
                   + ", ".join(f"{k} {v['face_up_box_recall']:.2f}" for k, v in sc["by_kind"].items()) + ")")
 
-        from vision.render import TileArt, render_set
+        from vision.synthesis.render import TileArt, render_set
 
         crops, truth = render_set(TileArt(), args.per_label, args.seed, backgrounds="holdout")
         pred = [lab for lab, _ in clf.classify(crops)]

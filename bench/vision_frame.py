@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import cv2
-
 from _results import write_results  # bench/ is on sys.path when run as a script
 
 # bench/vision.py would shadow the vision package: the checkout's root goes first
@@ -30,10 +29,15 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
 
-    from vision.finder import find_tiles_topdown
-    from vision.synthetic import ArtClassifier, TableState, hand_video, render_state
-    from vision.tracker import TableTracker
-    from vision.zones import default_zones
+    from vision.camera.zones import default_zones
+    from vision.finding.learned import find_tiles_topdown
+    from vision.synthesis.synthetic import (
+        ArtClassifier,
+        TableState,
+        hand_video,
+        render_state,
+    )
+    from vision.tracking.tracker import TableTracker
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "4z",
              "5z", "6z", "7z", "0m", "0p"]
@@ -51,7 +55,7 @@ def main() -> int:
         times.append((time.perf_counter() - t) * 1000)
 
     try:
-        from vision.classifier import DEFAULT_MODEL, TileClassifier
+        from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
         classifier = TileClassifier(threads=args.threads) if DEFAULT_MODEL.is_file() else None
     except Exception:
         classifier = None

@@ -2,7 +2,7 @@
 
 :class:`OpenItems` runs at the table (the table has the whole journal, a hall that started late
 does not) over the current game's events and rulings: the calls for a referee standing
-(:mod:`referee.referee_call`) and the violations no referee has answered yet. A violation is
+(:mod:`table.referee_calls`) and the violations no referee has answered yet. A violation is
 answered by a ``referee`` event naming its ``ruling_id`` (override, penalty, note); one with a
 penalty the referee gave is answered by its nature. A violation of a hand that has ended drops
 off, except a ``check`` reading (not applied until confirmed), which stays until answered.
@@ -22,7 +22,7 @@ off, except a ``check`` reading (not applied until confirmed), which stays until
 """
 from __future__ import annotations
 
-from referee.referee_call import CallTracker
+from table.referee_calls import CallTracker
 
 LEVELS = {0: "calls for a referee", 1: "reading to confirm", 2: "violation", 3: "fault",
           4: "seen: referee on the way", 5: "behind schedule", 6: "playing", 7: "no game"}

@@ -22,8 +22,9 @@ from collections import Counter
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.journal import _empty_snapshot
-from referee.live import Hub, monotonic
+from table.clock import monotonic
+from table.hub import Hub
+from table.journal_table import _empty_snapshot
 
 from . import topics
 from .attention import LEVELS, attention, item_key

@@ -33,7 +33,7 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     secret_key_file = "/var/lib/riichi-referee-hall/secret.key"
 
 Relative paths are relative to the config file. Anything wrong is one
-:class:`~referee.config.ConfigError` line naming the file, the key and what it must be.
+:class:`~table.config.ConfigError` line naming the file, the key and what it must be.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.config import ConfigError
+from table.config import ConfigError
 
 from .topics import valid_name
 

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from referee.events import dumps
-from referee.journal import Journal, JournalError
-from referee.live import monotonic
+from table.clock import monotonic
+from table.journal import Journal, JournalError
 
 from . import topics
 from .attention import OpenItems
@@ -51,7 +51,7 @@ class HallLink:
     """Publishes one table's journal to the hall's broker (see the module docstring).
 
     ``journal_path``: the table's journal. ``settings``: the ``[hall]`` section.
-    ``hub``: the table's :class:`~referee.live.Hub`; each message on it wakes the link at once
+    ``hub``: the table's :class:`~table.hub.Hub`; each message on it wakes the link at once
     (without one the link looks at the journal every ``poll`` seconds). ``clock``: the table
     clock (``now`` in the state); its ``speed`` attribute, if any, is the state's ``rate``.
     ``on_health(ok, text)``: told when the link starts or stops working (the table shows it as

@@ -9,7 +9,7 @@ The queue carries two kinds of item::
     else:                                   # an event dict, per the table-event format:
         live.submit(item)                   # {"type": "call", "t": ..., "seat": 2, "call": "pon"}
                                             # or a seat's call for a referee (a `referee`
-                                            # note, see hardware/referee_call.py)
+                                            # note, see hardware/call_for_referee.py)
 
 How a press travels: the pin factory calls :class:`CallButton` on every edge with the edge's
 own timestamp (lgpio: the kernel's CLOCK_MONOTONIC stamp of the interrupt); the callback only
@@ -28,11 +28,11 @@ from typing import Any, Callable, Sequence
 
 from gpiozero import Button
 
-from referee.live import monotonic
+from table.clock import monotonic
 
+from .call_for_referee import CallForReferee
 from .config import DebounceSettings, TableWiring
 from .debounce import Chatter, Debouncer, Press, Quiet
-from .referee_call import CallForReferee
 from .pins import claim_pin, default_pin_factory
 
 
@@ -223,7 +223,7 @@ class SeatButtons:
     ``put`` (a :class:`queue.Queue`; leave it unbounded, a press must never wait).
     ``pin_factory``: a gpiozero pin factory (None: gpiozero's default, which honours
     ``GPIOZERO_PIN_FACTORY``). ``clock``: the monotonic clock in seconds that edge stamps are on
-(``referee.live.monotonic``); it only times held presses and recoveries.
+(``table.clock.monotonic``); it only times held presses and recoveries.
 
     Raises :class:`~hardware.pins.PinsUnavailable` (a RefereeError) when a pin can't be used.
     Call :meth:`close` (or use ``with``) to release the pins and stop the worker thread.

@@ -119,7 +119,7 @@ class TableWiring:
     light: LightSettings = LightSettings()
     source: str = "<table config>"
     #: the buttons a seat holds together to call for a referee (empty: no such call), and
-    #: for how many seconds (see :mod:`hardware.referee_call`)
+    #: for how many seconds (see :mod:`hardware.call_for_referee`)
     referee_call: tuple[str, ...] = ("chii", "kan")
     referee_call_hold: float = 2.0
 

@@ -24,7 +24,7 @@ The referee answers on the dashboard with a ``referee`` event naming the check's
 * ``override`` with an extra key ``tile``: a correction: the camera misread, the tile was
   ``tile``. The reading is corrected in the core's record (the state is rebuilt from the
   events as they should have been, rulings not repeated), and a revealed hand is judged
-  again with the tile corrected; the camera learns it too (see ``vision.readings``).
+  again with the tile corrected; the camera learns it too (see ``vision.tracking.readings``).
 * ``override`` without ``tile``: dismissed; the violation is not applied (a revealed hand the
   table could not judge ends ``unjudged_win``: the referee scores it).
 

@@ -55,7 +55,7 @@ class RefereeActions:
 
     def _withdraw_presses(self, seat) -> None:
         """A seat that calls for a referee (a note with ``referee_call``, see
-        :mod:`referee.referee_call`) pressed its buttons to call, not to claim: its presses
+        :mod:`table.referee_calls`) pressed its buttons to call, not to claim: its presses
         leave the open claim window (``ignored``, reason ``referee_call``), and a kan it
         pressed on its own turn is no longer awaited."""
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):

@@ -11,25 +11,10 @@ many logs in one process.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from typing import Iterable, TextIO
 
 from .errors import MalformedEvent, RefereeError
 from .events import EventReader, dumps
-from .rulesets import RULESETS, get_ruleset
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("events", metavar="EVENTS.jsonl",
-                        help="table-event log, one JSON event per line ('-' for stdin)")
-    parser.add_argument("--ruleset", metavar="NAME",
-                        help=f"override the game's ruleset ({', '.join(RULESETS)})")
-
-
-def _fail(path: str, message: str) -> int:
-    print(f"riichi-referee replay: {path}: {message}", file=sys.stderr)
-    return 2
 
 
 def replay(lines: Iterable[bytes] | Iterable[str], out: TextIO, err: TextIO, name: str,
@@ -68,20 +53,3 @@ def replay(lines: Iterable[bytes] | Iterable[str], out: TextIO, err: TextIO, nam
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    path = args.events
-    try:
-        get_ruleset(args.ruleset)  # a typo is named before anything is read
-    except RefereeError as exc:
-        return _fail(path, f"--ruleset: {exc}")
-    try:
-        # bytes, decoded line by line: bad UTF-8 is named at its own line, after the good
-        # lines before it have been judged
-        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as exc:
-        return _fail(path, f"cannot read it ({exc.strerror or exc})")
-    try:
-        with stream:
-            return replay(stream, sys.stdout, sys.stderr, path, args.ruleset)
-    except BrokenPipeError:
-        return 0

@@ -33,11 +33,9 @@ Event timing (seconds on the table clock, deterministic, non-decreasing):
 """
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field, fields
@@ -47,7 +45,6 @@ from urllib.parse import unquote
 
 from . import tiles as T
 from .errors import RefereeError
-from .events import dumps
 from .scoring import Situation, is_complete, is_tenpai
 
 WINDS = "ESWN"
@@ -1263,21 +1260,4 @@ def import_text(text: str, source: str = "<log>") -> ImportedGame:
 # --------------------------------------------------------------------------------------------
 # CLI
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", metavar="LOG",
-                        help="a Tenhou mjlog (XML, plain or gzip) or tenhou.net/6 JSON file")
-    parser.add_argument("-o", "--output", metavar="EVENTS.jsonl",
-                        help="write the events here instead of standard output")
 
-
-def run(args: argparse.Namespace) -> int:
-    game = import_log(args.log)
-    lines = "".join(dumps(e) + "\n" for e in game.events)
-    if args.output:
-        try:
-            Path(args.output).write_text(lines, encoding="utf-8")
-        except OSError as exc:
-            raise RefereeError(f"{args.output}: cannot write it ({exc.strerror})") from None
-    else:
-        sys.stdout.write(lines)
-    return 0

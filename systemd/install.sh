@@ -64,7 +64,7 @@ if [ ! -f "$etc/table.toml" ]; then
     chmod 0640 "$etc/table.toml"
     echo "install.sh: wrote $etc/table.toml - check the button pins and camera before a game"
 fi
-"$prefix/venv/bin/python" -c "from referee.config import load_config; load_config('$etc/table.toml')" \
+"$prefix/venv/bin/python" -c "from table.config import load_config; load_config('$etc/table.toml')" \
     || die "$etc/table.toml is not valid (see above)"
 
 if [ ! -f "$etc/pin.hash" ]; then

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from referee.paths import shared_data_dir
+from table.paths import shared_data_dir
 
 
 @pytest.fixture(scope="session")

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from referee.core import Referee
-from referee.live import LiveTable, monotonic
 from referee.simulate import script
+from table.clock import monotonic
+from table.live import LiveTable
 from web import create_app, serve
 from web.pin import hash_pin
 
@@ -418,7 +419,7 @@ def test_referee_view_fits_a_phone(dash, open_page):
 def unsure_meld(dash) -> dict:
     import numpy as np
 
-    from vision.readings import crop_data_uri
+    from vision.tracking.readings import crop_data_uri
 
     dash.start()
     for ev in script("0 d0 4m", "0.5 c1 chii"):

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
+from app.cli import main
 from hardware.config import SAMPLE_CONFIG, load_table_config
-from referee.cli import main
 
 PRESS = re.compile(r"^seat (\d)  (chii|pon |kan |ron )  GPIO(\d+) +t=(\d+\.\d{6}) s")
 

@@ -6,10 +6,17 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.calibration import (Calibration, TableLayout, calibrate, detect_markers,
-                                load_calibration, marker_sheet, save_to_config,
-                                set_config_value)
-from vision.synthetic import TableState, render_camera, render_state
+from vision.camera.calibration import (
+    Calibration,
+    TableLayout,
+    calibrate,
+    detect_markers,
+    load_calibration,
+    marker_sheet,
+    save_to_config,
+    set_config_value,
+)
+from vision.synthesis.synthetic import TableState, render_camera, render_state
 
 LAYOUT = TableLayout()
 
@@ -138,7 +145,7 @@ def test_marker_sheet_prints_markers_at_their_size():
 
 
 def test_calibrate_command(tmp_path, camera_view):
-    from referee.cli import main
+    from app.cli import main
 
     image, _ = camera_view
     path = tmp_path / "table.jpg"

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
-from vision.render import _ART_SIZE, LABELS, TileArt, render_crop
+from vision.synthesis.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
+from vision.synthesis.render import _ART_SIZE, LABELS, TileArt, render_crop
 
 PIL = pytest.importorskip("PIL", reason="calligraphy draws with Pillow (the test and train extras)")
 

@@ -1,14 +1,14 @@
 """check-tenhou: the comparison itself (against a stand-in referee that rules what the log
 says, then with one figure wrong), and the real rules core on the imported games."""
 import pytest
+from test_tenhou_import import SNIPPET
 
-from referee.check_tenhou import GameCheck, check_game, find_logs, replay_by_hand
-from referee.cli import main
+from app.cli import main
+from app.commands.check_tenhou import find_logs
 from referee.core import Referee
 from referee.errors import RefereeError
 from referee.tenhou import import_log, import_text
-
-from test_tenhou_import import SNIPPET
+from referee.tenhou_check import GameCheck, check_game, replay_by_hand
 
 
 class LogReferee:

@@ -7,7 +7,13 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
-from vision.classifier import DEFAULT_MODEL, INPUT_HEIGHT, INPUT_WIDTH, TileClassifier, prepare
+from vision.reading.classifier import (
+    DEFAULT_MODEL,
+    INPUT_HEIGHT,
+    INPUT_WIDTH,
+    TileClassifier,
+    prepare,
+)
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +23,7 @@ def clf():
 
 @pytest.fixture(scope="module")
 def rendered(shared_data):
-    from vision.render import TileArt, render_set
+    from vision.synthesis.render import TileArt, render_set
 
     art = TileArt(shared_data / "tiles" / "fluffystuff" / "Export")
     # Another seed than training's and the bench's, on held-out tables.
@@ -33,13 +39,13 @@ def test_shipped_model_is_small_and_describes_its_labels():
 
 
 def test_shipped_model_is_what_this_checkouts_training_command_makes():
-    """The model is the output of ``python -m vision.train`` with its defaults: the same
+    """The model is the output of ``python -m vision.training.train`` with its defaults: the same
     rendering of the crops, the same network and schedule, so one command reproduces it."""
-    from vision import train
+    from vision.training import train
 
     meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
     defaults = train.parser().parse_args([])
-    assert meta["trained_by"] == "python -m vision.train"
+    assert meta["trained_by"] == "python -m vision.training.train"
     assert meta["render_version"] == train.RENDER_VERSION
     assert meta["widths"] == list(defaults.widths)
     for key in ("seed", "per_label", "plain_per_label", "epochs", "threads"):
@@ -50,7 +56,7 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
 
 @pytest.mark.parametrize("bad", ["16,32,96", "16,32,x,192", "16,0,96,192"])
 def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
-    from vision import train
+    from vision.training import train
 
     with pytest.raises(SystemExit) as stop:
         train.parser().parse_args(["--widths", bad])
@@ -62,7 +68,7 @@ def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
 
 @pytest.mark.parametrize("bad", ["1.5", "-0.1", "half"])
 def test_a_dark_faces_share_outside_0_to_1_is_one_line_before_any_work(bad, capsys):
-    from vision import train
+    from vision.training import train
 
     with pytest.raises(SystemExit) as stop:
         train.arguments(["--dark-faces", bad])
@@ -71,7 +77,7 @@ def test_a_dark_faces_share_outside_0_to_1_is_one_line_before_any_work(bad, caps
 
 
 def test_font_epochs_without_fonts_is_one_line_before_any_work(capsys):
-    from vision import train
+    from vision.training import train
 
     with pytest.raises(SystemExit) as stop:
         train.arguments(["--font-epochs", "3"])
@@ -145,7 +151,7 @@ def test_empty_table_is_not_a_tile(clf):
     # the finder crops only what differs from the felt, but a crop of empty table must not
     # become a face-down tile. The shipped model reads 18 of these 20 as none (the model
     # before it, trained without back-coloured table, 13).
-    from vision.render import background
+    from vision.synthesis.render import background
 
     rng = np.random.default_rng(5)
     patches = [cv2.GaussianBlur(background(rng, 64, 48, "holdout"), (3, 3), 0).astype(np.uint8)
@@ -189,7 +195,7 @@ def test_a_doubtful_real_tile_is_read_turned_half_round_too(shared_data):
 def test_only_crops_read_with_doubt_get_the_second_look():
     """Sure readings stay as they were (a frame costs little more); a doubtful one becomes the
     average of its reading and that of the same crop turned half round."""
-    from vision.classifier import read_both_ways
+    from vision.reading.classifier import read_both_ways
 
     seen = []
 

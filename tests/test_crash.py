@@ -15,8 +15,9 @@ import pytest
 
 from referee.core import Referee
 from referee.events import dumps
-from referee.journal import Journal
-from referee.service import ResumableTable, TableService, VirtualClock
+from table.clock import VirtualClock
+from table.journal import Journal
+from table.service import ResumableTable, TableService
 
 SEED = 7
 KILLS = 50

@@ -9,8 +9,8 @@ import time
 import urllib.request
 
 from referee.core import Referee
-from referee.journal import Journal
 from referee.simulate import simulate
+from table.journal import Journal
 
 
 def _ctrl_c_as_at_a_terminal():

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.cli import main
-from vision.synthetic import TableState, render_camera, render_state
-from vision.detect_cli import detect
+from app.cli import main
+from vision.reading.picture import detect
+from vision.synthesis.synthetic import TableState, render_camera, render_state
 
 
 def _table():
@@ -53,7 +53,7 @@ def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == "1m 2m 3z 4s 5p"
     # boxes are in the picture's own pixels
-    tiles = detect(image, __import__("vision.synthetic", fromlist=["x"]).ArtClassifier())
+    tiles = detect(image, __import__("vision.synthesis.synthetic", fromlist=["x"]).ArtClassifier())
     pond = [t for t in tiles if t["tile"] == "1m"][0]
     centre = cv2.perspectiveTransform(
         __import__("numpy").float64([[[400 - 80 + 13, 400 + 97 + 17.5]]]), table_to_image)[0, 0]
@@ -66,7 +66,7 @@ def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
         shared_data, tmp_path, capsys, monkeypatch, finder):
     """A referee checking a camera picture with the table's config sees what the table sees:
     the finder its ``[camera] finder`` names (the learned one unless it says otherwise)."""
-    from vision.finder import TileFinder
+    from vision.finding.learned import TileFinder
 
     looks = []
     find = TileFinder.find
@@ -110,9 +110,9 @@ def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
 
 
 def test_real_photo_with_the_trained_model(shared_data, capsys):
-    from vision.classifier import DEFAULT_MODEL
+    from vision.reading.classifier import DEFAULT_MODEL
     if not DEFAULT_MODEL.is_file():
-        pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.train)")
+        pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.training.train)")
     photo = shared_data / "photos" / "camerash" / "raw-images" / "2-5.jpg"
     assert main(["detect", str(photo), "--json"]) == 0
     tiles = json.loads(capsys.readouterr().out)
@@ -161,7 +161,7 @@ def test_an_unsure_reading_is_marked_not_passed_off_as_certain(shared_data):
     """A tile whose face is mostly hidden (a finger over it) is read with little confidence:
     it is marked unsure, or not reported, but never given as a sure reading of another tile."""
 
-    from vision.classifier import TileClassifier
+    from vision.reading.classifier import TileClassifier
     image, truth = _labelled_photo(shared_data)
     quad, code = truth[3]
     centre = quad.mean(axis=0)

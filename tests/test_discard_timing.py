@@ -12,12 +12,19 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.change import ChangeDetector, topdown_to_table
-from vision.schedule import RecognitionScheduler
-from vision.synthetic import ArtClassifier, Hand, TableState, overlay, pond_slot, render_state
-from vision.tracker import TableTracker
-from vision.zone_finder import ZoneFinder
-from vision.zones import default_zones, to_seat
+from vision.camera.zones import default_zones, to_seat
+from vision.synthesis.synthetic import (
+    ArtClassifier,
+    Hand,
+    TableState,
+    overlay,
+    pond_slot,
+    render_state,
+)
+from vision.tracking.change import ChangeDetector, topdown_to_table
+from vision.tracking.schedule import RecognitionScheduler
+from vision.tracking.tracker import TableTracker
+from vision.tracking.zone_finder import ZoneFinder
 
 FPS = 30
 PERIOD = round(1e9 / FPS)
@@ -139,7 +146,7 @@ def _table():
 
 @pytest.fixture(scope="module")
 def settled_table():
-    from referee.paths import shared_data_dir
+    from table.paths import shared_data_dir
     if shared_data_dir() is None:   # the stand-in classifier tells placeholder faces apart badly
         pytest.skip("../shared/data not found (set RIICHI_SHARED_DATA to its path)")
     film = Film(_table())
@@ -314,10 +321,10 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
     ``[camera] finder`` asks for it."""
     import cv2
 
-    from vision.calibration import calibrate, save_to_config
-    from vision.finder import TileFinder
-    from vision.service_feed import camera_feed
-    from vision.synthetic import render_camera
+    from vision.camera.calibration import calibrate, save_to_config
+    from vision.finding.learned import TileFinder
+    from vision.synthesis.synthetic import render_camera
+    from vision.tracking.service_feed import camera_feed
 
     looks = []
     find = TileFinder.find
@@ -355,7 +362,7 @@ def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_p
 
 
 def test_a_finder_the_service_does_not_know_is_one_line():
-    from vision.service_feed import table_finder
+    from vision.tracking.service_feed import table_finder
 
     with pytest.raises(RefereeError) as err:
         table_finder("table.toml", {"finder": "sideways"})
@@ -368,7 +375,7 @@ def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does():
     compressed picture (as a video gives) of ponds with riichi tiles and a called tile's gap."""
     import cv2
 
-    from vision.finder import find_tiles_topdown
+    from vision.finding.learned import find_tiles_topdown
 
     state = TableState(dora=["6m"])
     state.ponds[0] = [("1s", False)] * 7 + [("2s", True)] + [("3s", False)] * 5

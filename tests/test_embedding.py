@@ -4,7 +4,7 @@ skip without them."""
 import numpy as np
 import pytest
 
-from vision.classifier import TileClassifier
+from vision.reading.classifier import TileClassifier
 
 
 def test_a_model_without_the_embedding_still_reads_and_says_so():
@@ -17,7 +17,7 @@ def test_a_model_without_the_embedding_still_reads_and_says_so():
 def test_training_exports_the_logits_as_before_and_the_features_they_come_from(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision import train
+    from vision.training import train
 
     net = train.build_model(widths=(4, 4, 4, 8))
     out = tmp_path / "tiny.onnx"

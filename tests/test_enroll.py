@@ -7,12 +7,23 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.cli import main
-from vision.classifier import HALF_TURN_BELOW, TileClassifier
-from vision.sheet import A4_PAGES, PLACE_CODES, SheetLayout, read_sheet, render_sheet
-from vision.sheet_photo import _paste, sheet_photo, sprite_drawer
-from vision.synthetic import tile_face
-from vision.tileset import EnrolledClassifier, TileSet, load_classifier, tileset_path
+from app.cli import main
+from vision.enrollment.sheet import (
+    A4_PAGES,
+    PLACE_CODES,
+    SheetLayout,
+    read_sheet,
+    render_sheet,
+)
+from vision.reading.classifier import HALF_TURN_BELOW, TileClassifier
+from vision.reading.tileset import (
+    EnrolledClassifier,
+    TileSet,
+    load_classifier,
+    tileset_path,
+)
+from vision.synthesis.sheet_photo import _paste, sheet_photo
+from vision.synthesis.synthetic import tile_face
 
 
 def other_inks(canvas, code, cx, cy, w, h, rng):
@@ -27,7 +38,7 @@ def other_inks(canvas, code, cx, cy, w, h, rng):
 
 def table_model(clf):
     """The table's own model of what ``load_classifier`` gives: the first of a pair
-    (vision.second_opinion, tested in test_second_opinion.py), else itself."""
+    (vision.reading.second_opinion, tested in test_second_opinion.py), else itself."""
     return getattr(clf, "first", clf)
 
 
@@ -86,7 +97,7 @@ def test_the_set_is_stored_beside_the_config_with_its_crops(enrolled):
 
 
 def test_detect_reads_with_the_configs_set(enrolled):
-    from vision.detect_cli import load_classifier as detect_classifier
+    from app.commands.detect import load_classifier as detect_classifier
     assert isinstance(table_model(detect_classifier("model", None, str(enrolled))),
                       EnrolledClassifier)
 
@@ -113,7 +124,7 @@ def test_a_set_fitted_with_another_model_is_fitted_again(enrolled, model):
 
 
 def test_an_enrolled_set_reads_a_doubtful_tile_turned_half_round_too(enrolled):
-    """As the shipped model does (vision.classifier.read_both_ways): a crop the enrolled set
+    """As the shipped model does (vision.reading.classifier.read_both_ways): a crop the enrolled set
     reads with doubt gets the average of its reading and the turned crop's; a sure one is
     left as it was."""
     clf = table_model(load_classifier(enrolled))
@@ -381,9 +392,9 @@ def test_two_tiles_swapped_are_one_line(tmp_path, capsys, shared_data):
 
 
 def test_the_dashboard_is_told_which_set_and_when(enrolled, tmp_path):
-    from referee.config import load_config
-    from referee.live import LiveTable
-    from referee.service_cli import show_tileset
+    from app.commands.run import show_tileset
+    from table.config import load_config
+    from table.live import LiveTable
 
     table = LiveTable()
     show_tileset(table, load_config(enrolled))
@@ -397,9 +408,9 @@ def test_the_dashboard_is_told_which_set_and_when(enrolled, tmp_path):
 
 
 def test_the_dashboard_says_a_set_has_no_red_fives(enrolled, tmp_path):
-    from referee.config import load_config
-    from referee.live import LiveTable
-    from referee.service_cli import show_tileset
+    from app.commands.run import show_tileset
+    from table.config import load_config
+    from table.live import LiveTable
 
     config = tmp_path / "table.toml"
     config.write_text(enrolled.read_text())

@@ -1,9 +1,9 @@
 """Export: a journaled game back out as the spec's JSON Lines, replayable as it was judged."""
 import json
 
-from referee.cli import main
+from app.cli import main
 from referee.events import read_events
-from referee.journal import Journal
+from table.journal import Journal
 
 GAME1 = [{"type": "game_start", "t": 0.0, "ruleset": "ema2012", "scores": [25000] * 4},
          {"type": "discard", "t": 1.0, "seat": 0, "tile": "5m"}]

@@ -4,10 +4,21 @@ photographs."""
 import numpy as np
 import pytest
 
-from vision.finder import find_tiles_photo, find_tiles_topdown, match_boxes, shared_finder
-from vision.synthetic import (ArtClassifier, Hand, PlacedTile, TableState, render_state,
-                              render_topdown)
-from vision.zones import default_zones, seat_order_key, zone_at
+from vision.camera.zones import default_zones, seat_order_key, zone_at
+from vision.finding.learned import (
+    find_tiles_photo,
+    find_tiles_topdown,
+    match_boxes,
+    shared_finder,
+)
+from vision.synthesis.synthetic import (
+    ArtClassifier,
+    Hand,
+    PlacedTile,
+    TableState,
+    render_state,
+    render_topdown,
+)
 
 PPM = 2.0
 
@@ -24,7 +35,7 @@ def reads_learned_crops(shared_data):
     table around them and from boxes a few pixels loose, as the classifier learned faces. The
     art matcher above compares a crop with the bare face and called faces of these rows
     ``none`` that the finder had boxed right."""
-    from vision.classifier import TileClassifier
+    from vision.reading.classifier import TileClassifier
     return TileClassifier(threads=1)
 
 
@@ -98,7 +109,7 @@ def _row_photo(codes, tile_px=60, gap=2, margin=25):
     """A rendered hand row on a plain background, at a scale the finder is not told."""
     ppm = tile_px / 26.0
     tiles = [PlacedTile(c, (margin / ppm) + 13 + i * (26 + gap / ppm), 40) for i, c in enumerate(codes)]
-    from vision.calibration import TableLayout
+    from vision.camera.calibration import TableLayout
     layout = TableLayout(width_mm=(2 * margin / ppm) + len(codes) * (26 + gap / ppm), height_mm=80)
     return render_topdown(tiles, layout=layout, px_per_mm=ppm, markers=False)
 
@@ -132,7 +143,7 @@ ROWS = {"2-1.jpg": 9, "2-2.jpg": 7, "2-3.jpg": 8, "2-4.jpg": 9, "2-5.jpg": 9,
 
 @pytest.mark.parametrize("name,count", sorted(ROWS.items()))
 def test_real_photographs_tile_count(shared_data, name, count):
-    from vision.sources import read_image
+    from vision.camera.sources import read_image
     path = shared_data / "photos" / "camerash" / "raw-images" / name
     if not path.is_file():
         pytest.skip(f"{path} missing")
@@ -144,12 +155,12 @@ def test_real_photographs_tile_count(shared_data, name, count):
 def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     """The bench's headline (bench/vision.py, ``real_*``) held in CI: every labelled tile of
     the 25 Camerash photographs, other sets than the art, read as ``detect`` reads a photo
-    (a picture's tiles as tiles of one set, :mod:`vision.one_set`). Measured: all 1691 found,
+    (a picture's tiles as tiles of one set, :mod:`vision.reading.one_set`). Measured: all 1691 found,
     1 false box, 1535 of the 1580 riichi tiles named right (1510 with each tile read alone,
     1480 with every crop read once, without the half-turned second look)."""
     from bench.photos import load_photos, score_photo, totals
     from bench.vision import ours
-    from vision.classifier import TileClassifier
+    from vision.reading.classifier import TileClassifier
 
     photos = load_photos(shared_data)
     if not all(p.path.is_file() for p in photos):
@@ -168,7 +179,7 @@ def test_the_table_cameras_finder_reads_solid_tiles_in_the_calibrated_view(share
     (bench/calibrated_tables.py). Measured on these 4 tables: 203 of the 213 face-up tiles
     found (0.953), no false box; the felt-colour finder finds about a fifth of them."""
     from bench.calibrated_tables import PX_PER_MM, scenes
-    from vision.service_feed import table_finder
+    from vision.tracking.service_feed import table_finder
 
     finder = table_finder("table.toml", {})
     assert finder is not None       # the learned finder unless the config says "felt"
@@ -220,13 +231,13 @@ def test_tiles_laid_down_askew_are_found_and_read(classifier, turns):
 def bank(shared_data):
     """A fresh bank for each test: the faces a bank draws depend on what was drawn from it
     before, and a scene must not change with the tests that ran first."""
-    from vision.render import TileArt
-    from vision.scene import FaceBank
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import FaceBank
     return FaceBank(TileArt())
 
 
 def _found(scene, scale=1.0):
-    from vision.scene import POSITIVE
+    from vision.synthesis.scene import POSITIVE
     finding = shared_finder().find(scene.image, scale)
     pos = [t.quad for t in scene.tiles if t.status == POSITIVE]
     ign = [t.quad for t in scene.tiles if t.status != POSITIVE]
@@ -236,7 +247,7 @@ def _found(scene, scale=1.0):
 def _posed(bank, poses, elevation=90.0, azimuth=0.0, px=30, size=(480, 360), seed=1, roll=0.0):
     """A scene of tiles at ``poses`` (functions of the set's size -> pose, code), the camera
     ``elevation`` degrees above the table seeing a tile ``px`` pixels wide."""
-    from vision.scene import draw_scene, look_at, make_body, tile_set
+    from vision.synthesis.scene import draw_scene, look_at, make_body, tile_set
     rng = np.random.default_rng(seed)
     ts = tile_set(rng)
     bodies = [make_body(rng, bank, ts, code, pose(ts.size)) for pose, code in poses]
@@ -249,7 +260,7 @@ def _posed(bank, poses, elevation=90.0, azimuth=0.0, px=30, size=(480, 360), see
 def _row(n, across_at=None, face_up=True, level=0, y=0.0, gap=0.3):
     """A row of ``n`` tiles lying side by side (``level`` 1: on top of another row), the
     tile at ``across_at`` across."""
-    from vision.scene import lying
+    from vision.synthesis.scene import lying
 
     def pose(i):
         def at(size):
@@ -312,7 +323,7 @@ SCENE_RECALL = {"table": 0.58, "close": 0.55, "hand_row": 0.7, "grid": 0.85, "sc
 def test_the_finder_on_rendered_scenes_of_every_kind(bank, kind):
     """Scenes it never trained on (other seeds, other table colours): most tiles that show
     are found, and little else is taken for a tile."""
-    from vision.scene import render_scene
+    from vision.synthesis.scene import render_scene
     rng = np.random.default_rng({"table": 71, "close": 72, "hand_row": 73, "grid": 74, "scatter": 75}[kind])
     tp = fp = fn = 0
     for _ in range(3):
@@ -327,7 +338,7 @@ def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
     dropped; a faint tile of the right size, and any sure box, stay."""
     import numpy as np
 
-    from vision.finder import Box, drop_stray_glints
+    from vision.finding.learned import Box, drop_stray_glints
 
     tile = lambda score, w=30.0, l=40.0: Box(np.zeros(2), w, l, 1.57, score)
     sure = [tile(0.9), tile(0.8), tile(0.95)]
@@ -342,8 +353,8 @@ def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
     """Cut once at the classifier's width instead of cut full size and shrunk again: the same
     tiles, narrower faces, and the classifier reads them as before."""
     from bench.vision import full_table_frame
-    from vision.classifier import TileClassifier
-    from vision.finder import TileFinder
+    from vision.finding.learned import TileFinder
+    from vision.reading.classifier import TileClassifier
 
     frame, cal = full_table_frame()
     top = cal.warp(frame)
@@ -362,7 +373,7 @@ def test_a_whole_table_from_a_seat_has_its_far_tiles_found_too(bank):
     """A table photographed from a seat shows its far side small: those tiles are looked for
     again at twice the scale, and most face-up tiles are found, with little else taken for
     a tile (without the second look 166 of these 209 are found)."""
-    from vision.scene import POSITIVE, render_scene
+    from vision.synthesis.scene import POSITIVE, render_scene
     rng = np.random.default_rng(76)
     faces = found = tp = fp = 0
     for _ in range(3):
@@ -382,14 +393,14 @@ def test_a_whole_table_from_a_seat_has_its_far_tiles_found_too(bank):
 @pytest.mark.parametrize("threads", [0, -2])
 def test_the_finder_says_in_one_line_that_threads_must_be_positive(threads):
     from referee.errors import RefereeError
-    from vision.finder import TileFinder
+    from vision.finding.learned import TileFinder
 
     with pytest.raises(RefereeError, match=f"threads must be at least 1, got {threads}$"):
         TileFinder(threads=threads)
 
 
 def _boxed(quad, across=False, score=0.8):
-    from vision.finder import FoundTile
+    from vision.finding.found import FoundTile
 
     q = np.float32(quad)
     (x1, y1), (x2, y2) = q.min(axis=0), q.max(axis=0)
@@ -407,7 +418,8 @@ def test_a_tile_across_cut_in_two_halves_is_put_back_together():
     short upright tiles. In the calibrated view (2 px/mm: a tile is 52 x 70) two such halves
     that together are a tile lying across (70 x 52) are that tile; two whole tiles side by
     side are left alone."""
-    from vision.finder import Finding, join_split_across
+    from vision.finding.found import Finding
+    from vision.finding.learned import join_split_across
 
     view = np.full((400, 400, 3), 60, np.uint8)
     halves = Finding([_boxed(_rect(182, 200, 36, 52)), _boxed(_rect(218, 200, 36, 52))],
@@ -440,7 +452,8 @@ def test_two_touching_tiles_boxed_as_one_are_cut_apart():
     lying across, too big for one (on a table of solid tiles it did, and the tracker lost both:
     bench/demo_vision.py --tiles solid). In the calibrated view the box is two tiles: cut at
     the seam, each lies as its length says."""
-    from vision.finder import Finding, split_pairs
+    from vision.finding.found import Finding
+    from vision.finding.learned import split_pairs
 
     none = np.zeros((400, 400), np.uint8)
     view = _tiles_side_by_side(52, 52)
@@ -471,7 +484,8 @@ def test_a_tile_boxed_half_way_between_upright_and_across_lies_as_its_edges_show
     a tile found turned a little (laid askew) keeps its turn."""
     import cv2
 
-    from vision.finder import Finding, square_up
+    from vision.finding.found import Finding
+    from vision.finding.learned import square_up
 
     view = np.full((400, 400, 3), (40, 110, 40), np.uint8)
     w, h = (70, 52) if lies_across else (52, 70)

@@ -11,9 +11,9 @@ import urllib.request
 
 import pytest
 
+from app import cli
 from hall.broker import password_line
 from hall.mosquitto import LocalBroker, find_mosquitto, free_port
-from referee import cli
 
 
 def run_cli(*args, cwd=None):

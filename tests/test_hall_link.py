@@ -22,11 +22,11 @@ from hall.config import LinkSettings, link_settings
 from hall.link import HallLink
 from hall.mosquitto import LocalBroker, find_mosquitto
 from hall.subscriber import HallSubscriber
-from referee.config import ConfigError
-from referee.journal import Journal
-from referee.referee_call import call_event
-from referee.service import ResumableTable
 from referee.simulate import simulate
+from table.config import ConfigError
+from table.journal import Journal
+from table.referee_calls import call_event
+from table.service import ResumableTable
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None,
                                 reason="mosquitto not installed (apt-get install mosquitto)")

@@ -4,7 +4,8 @@ import time
 
 import pytest
 
-from referee.journal import Journal, JournalError, JournalTable
+from table.journal import Journal, JournalError
+from table.journal_table import JournalTable
 
 
 def ev(t, **kw):
@@ -111,11 +112,11 @@ def test_missing_folder_is_named(tmp_path):
 def test_clock_offset_keeps_table_time_from_going_back(tmp_path, monkeypatch):
     j = Journal(tmp_path / "j.sqlite")
     j.append_event(dict(GAME_START, t=5000.0))
-    monkeypatch.setattr("referee.journal.boot_id", lambda: "boot-a")
+    monkeypatch.setattr("table.journal.boot_id", lambda: "boot-a")
     offset = j.clock_offset(mono_now=6000.0)
     assert offset == 0.0  # the monotonic clock is already past the journal
     # a reboot: monotonic restarts near zero, the table clock continues from 5000
-    monkeypatch.setattr("referee.journal.boot_id", lambda: "boot-b")
+    monkeypatch.setattr("table.journal.boot_id", lambda: "boot-b")
     offset = j.clock_offset(mono_now=12.0)
     assert 12.0 + offset == pytest.approx(5000.0)
     # a process restart within the same boot keeps the same offset

@@ -1,9 +1,9 @@
 """A picture's tiles read as tiles of one set: no kind more than four times, one red five of a
-suit (vision/one_set.py)."""
+suit (vision/reading/one_set.py)."""
 import numpy as np
 import pytest
 
-from vision.one_set import classify_as_one_set, within_copies
+from vision.reading.one_set import classify_as_one_set, within_copies
 
 LABELS = ("1s", "7z", "6z", "5m", "0m", "9m", "back", "none")
 

@@ -1,5 +1,5 @@
 """Presses wait for the cameras to report every discard stamped before them, never long."""
-from referee.press_hold import PressHold
+from table.press_hold import PressHold
 
 
 class Clock:

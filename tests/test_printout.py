@@ -7,11 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.cli import main
+from app.cli import main
 from referee.errors import RefereeError
-from vision.calibration import marker_sheet
+from vision.camera.calibration import marker_sheet
+from vision.enrollment.sheet import read_sheet
 from vision.printout import Page, pdf_bytes, write_pages
-from vision.sheet import read_sheet
 
 MM = 72 / 25.4   # points per millimetre
 

@@ -1,12 +1,13 @@
 """The eight-bit copies the table runs read the table as the trained float models do, and are
-what ``python -m vision.quantize`` makes of them."""
+what ``python -m vision.training.quantize`` makes of them."""
 import shutil
 
 import numpy as np
 import pytest
 
-from vision import classifier, finder
-from vision.quantize import int8_path
+from vision.finding import learned as finder
+from vision.reading import classifier
+from vision.training.quantize import int8_path
 
 
 def agreement(a, b, crops) -> float:
@@ -30,7 +31,7 @@ def test_the_table_runs_the_eight_bit_copies_of_the_trained_models():
 
 def test_eight_bit_classifier_names_real_and_rendered_tiles_as_the_float_one(classifiers, shared_data):
     from bench.vision import camerash_crops
-    from vision.render import TileArt, render_set
+    from vision.synthesis.render import TileArt, render_set
 
     trained, fast = classifiers
     crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 4, seed=7,
@@ -43,7 +44,7 @@ def test_eight_bit_classifier_names_real_and_rendered_tiles_as_the_float_one(cla
 
 def test_eight_bit_finder_finds_the_tiles_the_float_one_finds(shared_data):
     from bench.vision import full_table_frame
-    from vision.sources import read_image
+    from vision.camera.sources import read_image
 
     trained, fast = finder.TileFinder(finder.TRAINED_MODEL, threads=1), finder.TileFinder(threads=1)
     frame, cal = full_table_frame()
@@ -62,8 +63,8 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
     fast models are the trained ones and nothing else."""
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
     from bench.vision import full_table_frame
-    from vision.quantize import quantize_classifier, quantize_finder
-    from vision.render import TileArt, render_set
+    from vision.synthesis.render import TileArt, render_set
+    from vision.training.quantize import quantize_classifier, quantize_finder
 
     for model in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL):
         shutil.copy(model, tmp_path / model.name)
@@ -80,7 +81,7 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
 
 
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):
-    from vision import quantize
+    from vision.training import quantize
 
     missing = tmp_path / "tiles.onnx"
     with pytest.raises(SystemExit) as stop:
@@ -91,7 +92,7 @@ def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):
 
 def test_quantizing_a_file_that_is_no_model_is_one_line(tmp_path):
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
-    from vision import quantize
+    from vision.training import quantize
 
     broken = tmp_path / "finder.onnx"
     broken.write_bytes(b"not a network")

@@ -8,9 +8,9 @@ import pytest
 
 from referee.core import Referee
 from referee.simulate import script
-from vision.readings import WeighedTracker, crop_from_data_uri
-from vision.tracker import TableTracker, Track
-from vision.zones import default_zones
+from vision.camera.zones import default_zones
+from vision.tracking.readings import WeighedTracker, crop_from_data_uri
+from vision.tracking.tracker import TableTracker, Track
 
 ZONES = default_zones()
 
@@ -158,9 +158,9 @@ def test_the_service_hands_the_referees_correction_to_the_camera():
     camera gets it with the check it answers, and learns in the background."""
     import threading
 
-    from referee.live import LiveTable
-    from referee.service_cli import feed_back_to_camera
-    from vision.service_feed import CameraFeed
+    from app.commands.run import feed_back_to_camera
+    from table.live import LiveTable
+    from vision.tracking.service_feed import CameraFeed
 
     learnt = threading.Event()
 

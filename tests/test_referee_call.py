@@ -19,8 +19,8 @@ from hardware.buttons import ButtonPanel, SeatButtons
 from hardware.config import SAMPLE_CONFIG, load_table_config, parse_table_config
 from hardware.lights import SeatLights
 from referee.core import Referee
-from referee.referee_call import CallTracker, call_event, is_call
 from referee.simulate import script
+from table.referee_calls import CallTracker, call_event, is_call
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scenario import judge  # noqa: E402

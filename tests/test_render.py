@@ -4,8 +4,16 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
-from vision.render import (ART_STEMS, LABELS, TileArt, art_dir, background, render_crop,
-                           render_set, turn_lightness)
+from vision.synthesis.render import (
+    ART_STEMS,
+    LABELS,
+    TileArt,
+    art_dir,
+    background,
+    render_crop,
+    render_set,
+    turn_lightness,
+)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +83,7 @@ def test_missing_art_names_the_folder(tmp_path):
 def test_other_sets_designs_are_drawn_for_training_only(art, monkeypatch):
     """Training (harsh) faces are drawn in other sets' designs; held-out crops, which the
     accuracy figure is measured on, draw the art as it is."""
-    import vision.render as render
+    import vision.synthesis.render as render
 
     calls = []
     real = render._vary_face
@@ -91,7 +99,7 @@ def test_other_sets_designs_are_drawn_for_training_only(art, monkeypatch):
 def test_varied_white_dragons_keep_a_blank_or_framed_face(art):
     """A framed white dragon is still mostly face colour inside its frame: the frame must not
     turn it into some other tile's drawing."""
-    import vision.render as render
+    import vision.synthesis.render as render
 
     rng = np.random.default_rng(11)
     for _ in range(20):
@@ -116,7 +124,7 @@ def _tile_canvas(rng):
 
 
 def test_a_hand_labelled_none_hides_the_tile_under_it():
-    import vision.render as render
+    import vision.synthesis.render as render
 
     rng = np.random.default_rng(4)
     for _ in range(200):
@@ -128,7 +136,7 @@ def test_a_hand_labelled_none_hides_the_tile_under_it():
 
 
 def test_a_fingertip_on_a_labelled_tile_leaves_most_of_its_face_showing():
-    import vision.render as render
+    import vision.synthesis.render as render
 
     rng = np.random.default_rng(5)
     worst = 0.0
@@ -140,7 +148,7 @@ def test_a_fingertip_on_a_labelled_tile_leaves_most_of_its_face_showing():
 
 
 def test_a_badly_cut_none_crop_is_never_part_of_a_blank_tile():
-    import vision.render as render
+    import vision.synthesis.render as render
 
     rng = np.random.default_rng(6)
     seen = {render._cut_label(rng) for _ in range(3000)}
@@ -148,7 +156,7 @@ def test_a_badly_cut_none_crop_is_never_part_of_a_blank_tile():
 
 
 def test_backs_are_coloured_as_no_ivory_face_is():
-    import vision.render as render
+    import vision.synthesis.render as render
 
     def saturation(c):
         return (c.max() - c.min()) / c.max()
@@ -163,7 +171,7 @@ def test_a_blank_tile_is_cut_with_its_rim_showing(art, monkeypatch):
     """A back or white dragon cut inside its rim is a patch of colour, like bare felt or a pale
     table; so blank tiles are always cut with some table around them (tiles with art may be
     cut into). Drawn on black with no light or camera, the table is what is black."""
-    import vision.render as render
+    import vision.synthesis.render as render
 
     monkeypatch.setattr(render, "background", lambda rng, h, w, family="train": np.zeros((h, w, 3), np.float32))
     monkeypatch.setattr(render, "_light", lambda rng, img, harsh=False: img)

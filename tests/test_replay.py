@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from referee.cli import main
+from app.cli import main
 from referee.simulate import script, simulate
 
 GOOD = script("0 gs ema2012", "0 hs 0", "1 d0 3p", "1.5 c2 pon", "2 m2 pon 333p 3p@0",

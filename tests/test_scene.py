@@ -3,8 +3,18 @@ found are what a referee looking at the picture would say."""
 import numpy as np
 import pytest
 
-from vision.scene import (IGNORE, POSITIVE, FaceBank, draw_scene, look_at, lying, make_body,
-                          render_scene, standing, tile_set)
+from vision.synthesis.scene import (
+    IGNORE,
+    POSITIVE,
+    FaceBank,
+    draw_scene,
+    look_at,
+    lying,
+    make_body,
+    render_scene,
+    standing,
+    tile_set,
+)
 
 SIZE = (320, 240)
 INFO = {"extent": (-400, -400, 400, 400), "focus": (0.0, 0.0)}
@@ -12,7 +22,7 @@ INFO = {"extent": (-400, -400, 400, 400), "focus": (0.0, 0.0)}
 
 @pytest.fixture(scope="module")
 def bank(shared_data):
-    from vision.render import TileArt
+    from vision.synthesis.render import TileArt
     return FaceBank(TileArt())
 
 

@@ -8,16 +8,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
-from referee.cli import main
-from referee.errors import RefereeError
-from vision import second_opinion
-from vision.classifier import HALF_TURN_BELOW, TRAINED_MODEL, TileClassifier
-from vision.second_opinion import SecondOpinion, second_model_path
-from vision.sheet import PLACE_CODES, read_sheet
-from vision.sheet_photo import sheet_photo
-from vision.tileset import EnrolledClassifier, TileSet, load_classifier, tileset_path
 from test_enroll import other_inks
+
+from app.cli import main
+from referee.errors import RefereeError
+from vision.enrollment.sheet import PLACE_CODES, read_sheet
+from vision.reading import second_opinion
+from vision.reading.classifier import TRAINED_MODEL, TileClassifier
+from vision.reading.second_opinion import SecondOpinion, second_model_path
+from vision.reading.tileset import (
+    EnrolledClassifier,
+    TileSet,
+    load_classifier,
+    tileset_path,
+)
+from vision.synthesis.sheet_photo import sheet_photo
 
 LABELS = ("1m", "2m", "3m")
 
@@ -173,14 +178,14 @@ def test_a_referee_correction_teaches_both_models_and_is_saved_once(enrolled_pai
 def test_the_shipped_second_model_is_the_dark_faces_training_and_its_eight_bit_copy():
     import json
 
-    from vision.quantize import int8_path
+    from vision.training.quantize import int8_path
 
     assert second_opinion.SECOND_MODEL == int8_path(second_opinion.TRAINED_SECOND_MODEL)
     meta = json.loads(second_opinion.TRAINED_SECOND_MODEL.with_suffix(".json").read_text())
     shipped = json.loads(TRAINED_MODEL.with_suffix(".json").read_text())
     # the project's command with its defaults, but for the dark faces: the same labels, crops
     # and epochs as the table's model, so that it differs in that one thing
-    assert meta["trained_by"] == "python -m vision.train" and meta["dark_faces"] == 0.25
+    assert meta["trained_by"] == "python -m vision.training.train" and meta["dark_faces"] == 0.25
     assert {k: meta[k] for k in ("labels", "seed", "per_label", "epochs", "widths")} == \
         {k: shipped[k] for k in ("labels", "seed", "per_label", "epochs", "widths")}
     assert second_opinion.SECOND_MODEL.stat().st_size < 0.3 * \
@@ -203,7 +208,7 @@ def test_an_enrolled_real_set_is_read_right_by_the_pair(shared_data):
     every one, so the second is not even asked (it earns its keep on harder sets: the rendered
     Black set, bench/enroll.py). Not enrolled, the pair reads fewer right than the table's
     model alone (1s as 8m, 3s as 7s): why the table waits for a set before it asks the second
-    model (vision.second_opinion)."""
+    model (vision.reading.second_opinion)."""
     from bench.enroll import DEFAULT_LABELS, camerash_photos, one_of_each
 
     enrolled, rest = one_of_each(camerash_photos(DEFAULT_LABELS, shared_data)["6"], 0)
@@ -225,8 +230,8 @@ def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_pat
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
     import shutil
 
-    from vision.quantize import quantize_classifier
-    from vision.render import TileArt, render_set
+    from vision.synthesis.render import TileArt, render_set
+    from vision.training.quantize import quantize_classifier
 
     trained = second_opinion.TRAINED_SECOND_MODEL
     for f in (trained, trained.with_suffix(".json")):

@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from referee.journal import Journal
-from referee.service import ResumableTable, TableClock, TableService, VirtualClock
+from table.clock import TableClock, VirtualClock
+from table.journal import Journal
+from table.service import ResumableTable, TableService
 
 
 class FakeReferee:
@@ -286,7 +287,7 @@ def test_a_camera_that_stops_is_reported_while_buttons_keep_working(tmp_path):
 
 
 def test_a_camera_that_comes_back_clears_the_warning(tmp_path):
-    """A live camera is opened again after a drop-out (vision.service_feed.reopening): once
+    """A live camera is opened again after a drop-out (vision.tracking.service_feed.reopening): once
     its frames flow again the dashboard's camera warning goes away by itself."""
     clock = TableClock()
     table = make_table(tmp_path / "j.sqlite", clock=clock)

@@ -7,13 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
-
-from referee.cli import main
-from referee.journal import Journal
-from referee.service import ResumableTable, TableClock, TableService
 from test_crash import table_game
-from test_service import FakeReferee, GAME
+from test_service import GAME, FakeReferee
+
+from app.cli import main
 from referee.events import dumps
+from table.clock import TableClock
+from table.journal import Journal
+from table.service import ResumableTable, TableService
 
 
 class FakeNotifier:
@@ -113,8 +114,8 @@ def test_read_only_journal_at_start_shows_the_game_and_refuses_events(tmp_path, 
     for e in GAME[:3]:
         j.append_event(e)
     j.close()
-    from referee import service_cli
-    from referee.journal import JournalError
+    from app.commands import run as service_cli
+    from table.journal import JournalError
 
     real = service_cli.Journal
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.service_feed import is_live, reopening
+from vision.tracking.service_feed import is_live, reopening
 
 
 class FlakyCamera:

@@ -5,8 +5,9 @@ import sys
 import time
 
 from referee.events import dumps
-from referee.journal import Journal, JournalTable
 from referee.simulate import simulate
+from table.journal import Journal
+from table.journal_table import JournalTable
 
 
 def wait_until(predicate, seconds=20.0):

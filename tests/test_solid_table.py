@@ -1,16 +1,16 @@
 """The table camera's default path on a table that looks like a real one: solid tiles with
 coloured sides on a table top the finder never trained on, seen by a camera above the table
-and warped top-down (vision/solid_table.py), read by the tracker with the learned finder."""
+and warped top-down (vision/synthesis/solid_table.py), read by the tracker with the learned finder."""
 import pytest
 
-from vision.synthetic import TableState
-from vision.zones import default_zones
+from vision.camera.zones import default_zones
+from vision.synthesis.synthetic import TableState
 
 
 @pytest.fixture(scope="module")
 def table(shared_data):
     # the faces are the shared tile art
-    from vision.solid_table import SolidTable
+    from vision.synthesis.solid_table import SolidTable
     return SolidTable(seed=1)
 
 
@@ -27,9 +27,9 @@ def test_a_solid_table_is_drawn_top_down_at_the_trackers_scale(table):
 def test_every_discard_on_a_solid_table_is_read_once(table):
     """A few discards from every seat, a riichi among them, through the tracker with the
     finder the table service reads its camera with by default."""
-    from vision.classifier import TileClassifier
-    from vision.service_feed import table_finder
-    from vision.tracker import TableTracker
+    from vision.reading.classifier import TileClassifier
+    from vision.tracking.service_feed import table_finder
+    from vision.tracking.tracker import TableTracker
 
     tracker = TableTracker(default_zones(), TileClassifier(threads=1), px_per_mm=2.0,
                            stable_frames=3, finder=table_finder("table.toml", {}))
@@ -56,8 +56,8 @@ def test_a_discard_laid_against_the_last_is_found_beside_it(shared_data, pond):
     (bench/demo_vision.py --tiles solid --seed 0). Each tile is found upright, once."""
     import numpy as np
 
-    from vision.finder import find_tiles_topdown, shared_finder
-    from vision.solid_table import SolidTable
+    from vision.finding.learned import find_tiles_topdown, shared_finder
+    from vision.synthesis.solid_table import SolidTable
 
     state = TableState(walls=False)
     state.ponds[0] = [(tile, False) for tile in pond]

@@ -6,8 +6,15 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.sources import (CameraSource, ImageFolderSource, PiCameraSource, SyntheticSource,
-                            VideoFileSource, open_source, read_image)
+from vision.camera.sources import (
+    CameraSource,
+    ImageFolderSource,
+    PiCameraSource,
+    SyntheticSource,
+    VideoFileSource,
+    open_source,
+    read_image,
+)
 
 
 def _frames(n, size=(64, 48)):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.sdnotify import notify, watchdog_interval
+from table.sdnotify import notify, watchdog_interval
 
 SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
 UNITS = ["riichi-referee.service", "riichi-referee-web.service", "riichi-referee-hall.service"]

@@ -14,9 +14,10 @@ import copy
 
 import pytest
 
-from referee.check_tenhou import check_game, find_logs
+from app.commands.check_tenhou import find_logs
 from referee.core import Referee
 from referee.tenhou import import_log
+from referee.tenhou_check import check_game
 
 pytestmark = pytest.mark.shared
 

@@ -21,7 +21,7 @@ import json
 
 import pytest
 
-from referee.cli import main
+from app.cli import main
 from referee.errors import RefereeError
 from referee.events import EventReader, parse_event
 from referee.scoring import is_tenpai, score_win

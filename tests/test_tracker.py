@@ -3,10 +3,18 @@ import pytest
 
 from referee.events import parse_event
 from referee.tiles import TILE_CODES
-from vision.synthetic import (ArtClassifier, Hand, TableState, hand_video, long_hand_video,
-                              render_state, render_topdown, to_seat)
-from vision.tracker import TableTracker
-from vision.zones import default_zones
+from vision.camera.zones import default_zones
+from vision.synthesis.synthetic import (
+    ArtClassifier,
+    Hand,
+    TableState,
+    hand_video,
+    long_hand_video,
+    render_state,
+    render_topdown,
+    to_seat,
+)
+from vision.tracking.tracker import TableTracker
 
 FPS = 10.0
 
@@ -121,9 +129,9 @@ def test_tracker_works_with_any_classifier_interface():
 
 
 def test_with_the_trained_classifier(shared_data):
-    from vision.classifier import DEFAULT_MODEL, TileClassifier
+    from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
     if not DEFAULT_MODEL.is_file():
-        pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.train)")
+        pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.training.train)")
     frames, expected = hand_video(fps=FPS)
     tracker = TableTracker(default_zones(), TileClassifier(threads=2))
     got = []
@@ -205,7 +213,7 @@ def test_simulated_camera_reports_every_discard_of_a_tenhou_stretch(shared_data)
     the first Tenhou game (a left seat's third pond row, a riichi tile closed in by the next
     row, 5s and 6s whose sticks reach the tile's edge): every discard reported once, in the
     three frames it gets, at the time of its first frame; nothing else reported."""
-    from referee.demo import SimulatedCamera, _take_from_pond
+    from app.demo import SimulatedCamera, _take_from_pond
     from referee.tenhou import import_log
 
     logs = sorted((shared_data / "tenhou" / "mjlog").glob("*.mjlog"))
@@ -356,7 +364,7 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     the classifier reads."""
     import numpy as np
 
-    from vision.finder import Finding, FoundTile
+    from vision.finding.found import Finding, FoundTile
 
     zones = default_zones()
     pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)
@@ -396,7 +404,7 @@ def test_a_discard_the_finder_sees_turned_in_some_frames_is_reported_once():
     referee sees is how most sightings had it when it was reported."""
     import numpy as np
 
-    from vision.finder import Finding, FoundTile
+    from vision.finding.found import Finding, FoundTile
 
     zones = default_zones()
     pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)

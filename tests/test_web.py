@@ -11,10 +11,11 @@ import time
 import pytest
 
 from referee.events import parse_line
-from referee.live import Hub, LiveTable
+from table.hub import Hub
+from table.live import LiveTable
+from testkit.web import ScriptedReferee
 from web import create_app, serve
 from web.pin import hash_pin
-from web.testing import ScriptedReferee
 
 PIN = "2468"
 PIN_HASH = hash_pin(PIN)  # scrypt: made once for the module

@@ -3,12 +3,12 @@ answer is journaled as a ``referee`` event the table acts on."""
 from __future__ import annotations
 
 import pytest
+from test_web import PIN_HASH, Clock, csrf_of, login
 
 from referee.core import Referee
-from referee.journal import Journal
-from referee.live import LiveTable
 from referee.simulate import script
-from test_web import PIN_HASH, Clock, csrf_of, login
+from table.journal import Journal
+from table.live import LiveTable
 from web import create_app
 
 CROP = "data:image/jpeg;base64,/9j/AAAA"

@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from bench.sse import Browser, csrf, free_port
-from referee.journal import Journal
-from referee.service import ResumableTable, TableClock, TableService
+from table.clock import TableClock
+from table.journal import Journal
+from table.service import ResumableTable, TableService
+from testkit.web import ScriptedReferee
 from web.pin import hash_pin, write_pin_hash
-from web.testing import ScriptedReferee
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "5791"

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
-from web import pin
-from web import wsgi
+from app import cli
+from web import pin, wsgi
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,7 +56,7 @@ def test_set_pin_refuses_a_bad_pin_in_one_line(tmp_path, monkeypatch, capsys):
 
 def test_set_pin_asks_twice_and_refuses_a_mismatch(tmp_path, monkeypatch, capsys):
     answers = iter(["2580", "2581"])
-    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
+    monkeypatch.setattr("app.commands.set_pin._interactive", lambda: True)
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     target = tmp_path / "pin.hash"
     assert cli.main(["set-pin", "--file", str(target)]) == 2
@@ -74,7 +73,7 @@ def test_set_pin_on_a_terminal_closed_before_the_second_answer_is_one_line(
         except StopIteration:
             raise EOFError from None
 
-    monkeypatch.setattr("web.pin_cli._interactive", lambda: True)
+    monkeypatch.setattr("app.commands.set_pin._interactive", lambda: True)
     monkeypatch.setattr("getpass.getpass", getpass)
     target = tmp_path / "pin.hash"
     assert cli.main(["set-pin", "--file", str(target)]) == 2
@@ -119,7 +118,7 @@ def test_a_damaged_pin_file_is_named(tmp_path):
 
 class FakeJournalTable:
     def __init__(self, path):
-        from referee.live import Hub
+        from table.hub import Hub
 
         self.path = Path(path)
         self.hub = Hub()
@@ -142,9 +141,9 @@ class FakeJournalTable:
 
 @pytest.fixture
 def fake_journal_module(monkeypatch):
-    module = types.ModuleType("referee.journal")
+    module = types.ModuleType("table.journal")
     module.JournalTable = FakeJournalTable
-    monkeypatch.setitem(sys.modules, "referee.journal", module)
+    monkeypatch.setitem(sys.modules, "table.journal", module)
     return module
 
 
@@ -212,9 +211,9 @@ def test_wsgi_says_when_the_journal_is_missing(tmp_path, fake_journal_module):
 
 
 def test_wsgi_says_when_the_journal_table_cannot_be_imported(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "referee.journal", None)  # import fails
+    monkeypatch.setitem(sys.modules, "table.journal", None)  # import fails
     (tmp_path / "j.sqlite").write_bytes(b"")
-    with pytest.raises(wsgi.SetupError, match="referee.journal.JournalTable is not available"):
+    with pytest.raises(wsgi.SetupError, match="table.journal_table.JournalTable is not available"):
         wsgi.build_app({"RIICHI_JOURNAL": str(tmp_path / "j.sqlite")})
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 
-from .sources import write_image
+from .camera.sources import write_image
 
 POINTS_PER_MM = 72 / 25.4
 

@@ -1,8 +1,8 @@
 """The live dashboard: the table as the referee assistant sees it, every ruling as it happens.
 
 ``create_app(table, pin_hash=..., secret_key=..., config=...)`` builds the Flask app for any
-TableSource (:class:`referee.live.LiveTable` in the demo, the journal-backed
-``referee.journal.JournalTable`` under gunicorn); :func:`serve` runs it in a thread for the
+TableSource (:class:`table.live.LiveTable` in the demo, the journal-backed
+``table.journal_table.JournalTable`` under gunicorn); :func:`serve` runs it in a thread for the
 demo and the browser tests. Blueprints: ``views`` (the page, ``/healthz``, ``/state.json``),
 ``stream`` (``/stream``, server-sent events), ``referee`` (login and actions under
 ``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``).

@@ -1,6 +1,6 @@
 """The referee PIN: set once at install, stored only as a salted scrypt hash.
 
-``riichi-referee set-pin`` (:mod:`web.pin_cli`) writes the hash file; the dashboard reads it
+``riichi-referee set-pin`` (:mod:`app.commands.set_pin`) writes the hash file; the dashboard reads it
 on every login attempt, so a new PIN takes effect without restarting the dashboard.
 """
 from __future__ import annotations

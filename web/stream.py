@@ -18,7 +18,7 @@ a closed connection is seen within ``RIICHI_STREAM_POLL`` seconds, a keep-alive 
 out at least every ``RIICHI_KEEPALIVE`` seconds, and data left unacknowledged for
 ``RIICHI_UNACKED_TIMEOUT`` seconds (a phone that left the Wi-Fi) aborts the connection.
 
-:func:`sse_body` is the part another live page can reuse: any :class:`referee.live.Hub`, a
+:func:`sse_body` is the part another live page can reuse: any :class:`table.hub.Hub`, a
 first message, and how to render each hub message.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The dashboard under gunicorn: ``gunicorn -c web/gunicorn.conf.py 'web.wsgi:app'``.
 
 The table service runs in another process and journals everything in SQLite; this app reads
-that journal through ``referee.journal.JournalTable`` and hands referee actions to the
+that journal through ``table.journal_table.JournalTable`` and hands referee actions to the
 service through it. Settings, environment first, then the ``[web]`` section of the table's
 TOML config named by ``RIICHI_CONFIG``:
 
@@ -148,9 +148,9 @@ def load_secret_key(path: Path | None) -> bytes:
 
 def _journal_table(path: Path):
     try:
-        from referee.journal import JournalTable
+        from table.journal_table import JournalTable
     except ImportError as exc:
-        raise SetupError(f"referee.journal.JournalTable is not available ({exc})") from None
+        raise SetupError(f"table.journal_table.JournalTable is not available ({exc})") from None
     if not path.exists():
         raise SetupError(f"journal {path}: no such file (start the table service first: it "
                          "creates the journal)")

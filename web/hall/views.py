@@ -1,10 +1,18 @@
 """The hall's pages: login, the tiles, marking a table seen, and two JSON views."""
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from referee.live import monotonic
+from table.clock import monotonic
 from web.auth import check_csrf, is_referee
 from web.login import login as login_flow
 from web.login import logout as logout_flow

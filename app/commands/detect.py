@@ -1,0 +1,115 @@
+"""``riichi-referee detect IMAGE [--json]``: the tiles in a photo or a top-down table image.
+
+Three kinds of picture are understood:
+
+- a camera picture of the table with its four corner markers: it is warped to the top-down
+  view and tiles are found with the calibrated tile size (boxes are given in the picture);
+- a top-down table image (``--px-per-mm``, as ``calibrate --topdown`` or the synthetic
+  renderer write);
+- any other photo of tiles (a player's hand in a row, a grid of tiles): the tile size is
+  estimated from the picture.
+
+Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], "quad":
+[[x, y] x 4], "across", "confidence"}``; ``tile`` is an mpsz code or ``back`` for a
+face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
+box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
+than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
+rather than trust it. ``--draw OUT.png`` writes the picture with each tile's outline and code
+(unsure ones in orange), so a referee can see what the camera saw.
+
+The tiles of one picture are read as tiles of one set (:mod:`vision.reading.one_set`): no kind more
+than four times, one red five of a suit. ``--tile-by-tile`` reads each tile alone, for a
+picture of more than one set.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from referee.errors import RefereeError
+from vision.reading.picture import UNSURE_BELOW, detect, draw
+
+#: ``--finder felt``: the felt-colour finder reads a calibrated view (as ``[camera] finder``).
+FELT = "felt"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("image", help="photo or top-down table image (PNG, JPEG...)")
+    parser.add_argument("--json", action="store_true", help="print a JSON list")
+    parser.add_argument("--px-per-mm", type=float, default=None,
+                        help="the image is a top-down table view at this scale")
+    parser.add_argument("--photo", action="store_true",
+                        help="treat it as a plain photo even if table markers are seen")
+    parser.add_argument("--classifier", choices=("model", "art"), default="model",
+                        help="model: the ONNX tile model (default); art: match the rendered "
+                             "FluffyStuff art (for synthetic tables only)")
+    parser.add_argument("--model", default=None, help="path of the .onnx tile model")
+    parser.add_argument("--config", default=None,
+                        help="a table config: read with its model and enrolled tile set")
+    parser.add_argument("--min-confidence", type=float, default=0.0,
+                        help="leave out tiles named with less confidence than this")
+    parser.add_argument("--unsure-below", type=float, default=UNSURE_BELOW,
+                        help="mark readings less sure than this as unsure (default %(default)s)")
+    parser.add_argument("--draw", metavar="OUT.png", default=None,
+                        help="write the picture with each tile's outline and code")
+    parser.add_argument("--tile-by-tile", action="store_true",
+                        help="read each tile alone, not as tiles of one set (no kind more than "
+                             "four times): for a picture of more than one set")
+    parser.add_argument("--finder", default=None,
+                        help="path of the .onnx tile finder model, or 'felt' for the felt-colour "
+                             "finder on a calibrated view (default: the config's [camera] "
+                             "finder, else the shipped learned finder)")
+
+
+def load_finder(model: str | None = None):
+    """The learned finder of ``model`` (None: the shipped one), or None for ``"felt"``."""
+    from vision.finding.learned import TileFinder
+    return None if model == FELT else TileFinder(model)
+
+
+def load_classifier(kind: str, model: str | None = None, config: str | None = None):
+    if kind == "art":
+        from vision.synthesis.synthetic import ArtClassifier
+        return ArtClassifier()
+    from vision.reading.tileset import load_classifier as table_classifier
+    try:
+        return table_classifier(config, model)
+    except RefereeError as exc:
+        raise RefereeError(f"{exc}; for rendered tables try --classifier art") from None
+
+
+def run(args) -> int:
+    from vision.camera.sources import read_image, write_image
+
+    image = read_image(args.image)
+    classifier = load_classifier(args.classifier, args.model, args.config)
+    if args.finder is None and args.config:
+        # the table's own finder, so the picture is read as the table reads it
+        from vision.camera.calibration import read_config
+        from vision.tracking.service_feed import table_finder
+        finder = table_finder(args.config, read_config(args.config).get("camera", {}))
+    else:
+        finder = load_finder(args.finder)
+    tiles = [t for t in detect(image, classifier, args.px_per_mm, args.photo, finder,
+                               args.unsure_below, one_set=not args.tile_by_tile)
+             if t["confidence"] >= args.min_confidence]
+    if args.draw:
+        write_image(args.draw, draw(image, tiles), "the --draw picture")
+    if args.json:
+        print(json.dumps(tiles))
+        return 0
+    if not tiles:
+        print("no tiles found", file=sys.stderr)
+        return 0
+    # one line per row, as they were ordered
+    line, last_y = [], None
+    for t in tiles:
+        cy = (t["box"][1] + t["box"][3]) / 2
+        h = t["box"][3] - t["box"][1]
+        if last_y is not None and abs(cy - last_y) > h / 2:
+            print(" ".join(line))
+            line = []
+        line.append(t["tile"])
+        last_y = cy
+    print(" ".join(line))
+    return 0

@@ -1,0 +1,360 @@
+"""``riichi-referee demo``: a simulated table playing a whole game, no hardware needed.
+
+The same table service as ``run``, with the table simulated around it:
+
+* the game is a real Tenhou game (``../shared/data/tenhou``, via :mod:`referee.tenhou`) when
+  the shared data is there, else one the project builds (:func:`referee.simulate.simulate`);
+* every call press goes through gpiozero ``MockFactory`` pins (driven low and high like a
+  contact closing) and the real :class:`hardware.buttons.SeatButtons` code, debounce and all,
+  and every ruling lights the seats through :class:`hardware.lights.SeatLights` on mock pins;
+* discards are drawn into rendered top-down table frames that go through the real tracker
+  (:class:`vision.tracking.tracker.TableTracker`) when the tile art is in ``../shared/data/tiles``;
+  melds, dora flips and reveals (and discards without the art, or with ``--no-camera``) are
+  handed to the table as the tracker would hand them over;
+* the dashboard runs in this process at http://127.0.0.1:8000 on the same table.
+
+``--hall`` (with ``--tables N``) plays a whole hall instead: see :mod:`app.hall_demo`.
+
+``--speed 10`` plays ten times faster (the claim window shrinks with it: the table clock runs
+``speed`` times faster). Ctrl-C stops cleanly. The journal goes to a temporary folder unless
+``--journal`` names one (then ``riichi-referee export --journal PATH`` gives the game back).
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import socket
+import threading
+import time
+from pathlib import Path
+
+from referee.errors import RefereeError
+from referee.events import parse_event, read_events
+from referee.tiles import same_kind
+from table.clock import TableClock, monotonic
+from table.paths import shared_data_dir
+from table.service import TableService
+
+log = logging.getLogger("riichi-referee.demo")
+
+DEMO_PIN = "1234"
+
+
+class DemoClock(TableClock):
+    """The table clock of the demo, which stops while the simulated camera's frames are being
+    rendered and tracked: a real camera sees the table as it plays, while here drawing and
+    reading a frame takes real time the players would not wait for (at 25x, a tenth of a
+    second is 2.5 s of play, most of a claim window)."""
+
+    def __init__(self, offset: float = 0.0, speed: float = 1.0):
+        super().__init__(offset=offset, speed=speed)
+        self._lock = threading.Lock()
+        self._paused_at: float | None = None
+        self._paused_total = 0.0
+
+    def pause(self) -> None:
+        with self._lock:
+            if self._paused_at is None:
+                self._paused_at = monotonic()
+
+    def resume(self) -> None:
+        with self._lock:
+            if self._paused_at is not None:
+                self._paused_total += monotonic() - self._paused_at
+                self._paused_at = None
+
+    def from_mono(self, m: float) -> float:
+        with self._lock:
+            if self._paused_at is not None and m > self._paused_at:
+                m = self._paused_at
+            return self.origin + self.offset + (m - self.origin - self._paused_total) * self.speed
+
+
+class SimulatedCamera:
+    """The camera over the simulated table: renders the ponds as the game goes and runs every
+    frame through the real tracker (:class:`vision.tracking.tracker.TableTracker`), yielding per frame
+    ``(t_mono, events)`` as :func:`vision.tracking.service_feed.camera_feed` does on a real table.
+
+    Tiles are read as on a real table with no set enrolled (:func:`vision.reading.tileset.load_classifier`:
+    the shipped model); over the whole first Tenhou game it reads all 811 discards with no false
+    report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and
+    revealed hands reach the table directly), so the tracker reports discards, riichi
+    included.
+    """
+
+    FRAMES_PER_CHANGE = 3  # the tracker confirms a tile seen in 3 frames in a row
+
+    def __init__(self, speed: float):
+        from vision.camera.zones import default_zones
+        from vision.finding.learned import shared_finder
+        from vision.reading.tileset import load_classifier
+        from vision.synthesis.synthetic import TableState
+        from vision.tracking.tracker import TableTracker
+
+        self._state_type = TableState
+        self.tracker = TableTracker(default_zones(), load_classifier(threads=1), px_per_mm=2.0,
+                                    stable_frames=self.FRAMES_PER_CHANGE,
+                                    finder=shared_finder(threads=1))
+        self.state = self._new_state()
+        self.period = 0.1 / speed  # real seconds between frames of one change
+        self.changes: queue.Queue = queue.Queue()
+        self.stop_event = threading.Event()
+        self._lock = threading.Lock()
+        self._expected: list[tuple[int, str]] = []
+        self.false_reports: list[dict] = []
+
+    def _new_state(self):
+        state = self._state_type()
+        state.walls = False
+        return state
+
+    @staticmethod
+    def available() -> bool:
+        """True when the tile art is there to render (else the demo skips the camera)."""
+        try:
+            from vision.synthesis.synthetic import regular_art_dir
+            return regular_art_dir() is not None
+        except ImportError:
+            return False
+
+    def show(self, change, t_mono: float, render: bool = True) -> None:
+        """Apply ``change(state)`` (or ``"new_hand"``) at ``t_mono``; render if asked."""
+        self.changes.put((change, t_mono, render))
+
+    def __iter__(self):
+        from vision.synthesis.synthetic import render_state
+
+        while not self.stop_event.is_set():
+            try:
+                change, t_mono, render = self.changes.get(timeout=0.1)
+            except queue.Empty:
+                # nothing moved: an empty frame keeps health "ok" and tells the table that
+                # no discard is on its way (seat-button presses wait for that)
+                yield monotonic(), []
+                continue
+            if change == "new_hand":
+                self.state = self._new_state()
+                self.tracker.new_hand()
+                continue
+            change(self.state)
+            if not render:
+                continue
+            frame = render_state(self.state)
+            # Enough frames for the tracker to confirm a new tile, or to see a called one gone
+            # (else a discard landing where it lay would be taken for it).
+            for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
+                t = t_mono + k * self.period
+                yield t, self._filter(self.tracker.update(frame, int(t * 1e9)))
+
+    def expect(self, seat: int, tile: str) -> None:
+        """The discard the game is about to show. The demo knows the truth, so a tracker
+        report that is not it is counted in ``false_reports`` and kept off the table, which
+        would otherwise judge a game that was never played. A safety net only: over whole
+        Tenhou games the tracker makes no false report (tests/test_tracker.py checks a
+        stretch of one, and the demo prints the count)."""
+        with self._lock:
+            self._expected.append((seat, tile))
+
+    def cancel(self, seat: int, tile: str) -> bool:
+        """Stop waiting for a discard; False if the tracker reported it meanwhile."""
+        with self._lock:
+            if (seat, tile) in self._expected:
+                self._expected.remove((seat, tile))
+                return True
+            return False
+
+    def _filter(self, events: list[dict]) -> list[dict]:
+        with self._lock:
+            kept = []
+            for event in events:
+                key = (event.get("seat"), event.get("tile"))
+                if event["type"] == "discard" and key in self._expected:
+                    self._expected.remove(key)
+                    kept.append(event)
+                else:
+                    self.false_reports.append(event)
+                    log.warning("the tracker reported %s, not a discard being made; "
+                                "kept off the table", event)
+            return kept
+
+    def close(self) -> None:
+        self.stop_event.set()
+
+
+def _take_from_pond(seat: int, tile: str):
+    def change(state):
+        pond = state.ponds[seat]
+        for i in range(len(pond) - 1, -1, -1):
+            if same_kind(pond[i][0], tile):
+                del pond[i]
+                return
+    return change
+
+
+class SimulatedTable:
+    """Plays a game's events at the table: presses on mock pins, the rest as the camera would.
+
+    ``service``: the running :class:`TableService`; ``buttons``: the real SeatButtons on a
+    MockFactory; ``clock``: the table clock (``speed`` times real time).
+    """
+
+    def __init__(self, service: TableService, buttons, clock: TableClock, events: list[dict],
+                 press_seconds: float = 0.08, camera: SimulatedCamera | None = None):
+        self.service = service
+        self.table = service.table
+        self.buttons = buttons
+        self.clock = clock
+        self.events = [parse_event(dict(e)) for e in events]
+        self.press_seconds = press_seconds
+        self.stop_event = threading.Event()
+        self.done = threading.Event()
+        self.presses = 0
+        self.camera = camera
+        self.seen = 0      # discards the tracker reported
+        self.missed = 0    # discards the tracker did not report in time (handed over directly)
+        self.thread = threading.Thread(target=self._run, name="simulated-table", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _wait_for(self, before: int, seconds: float) -> bool:
+        """Wait until the table has journaled an event past ``before``."""
+        deadline = time.monotonic() + seconds
+        while len(self.table.events()) <= before:
+            if time.monotonic() > deadline or self.stop_event.is_set():
+                return False
+            time.sleep(0.001)
+        return True
+
+    def _camera_discard(self, event: dict, due_mono: float) -> None:
+        seat, tile, riichi = event["seat"], event["tile"], bool(event.get("riichi"))
+        before = len(self.table.events())
+        self.camera.expect(seat, tile)
+        pause = getattr(self.clock, "pause", None)
+        if pause is not None:
+            pause()
+        try:
+            self.camera.show(lambda state: state.ponds[seat].append((tile, riichi)), due_mono)
+            seen = self._wait_for(before, 2.0) or not self.camera.cancel(seat, tile)
+            if seen:
+                self._wait_for(before, 2.0)
+        finally:
+            if pause is not None:
+                self.clock.resume()
+        if seen:
+            self.seen += 1
+        else:
+            self.missed += 1
+            log.warning("the tracker did not report seat %d's %s; handing it over directly",
+                        seat, tile)
+            self.service.submit(dict(event, t=self.clock()), "camera")
+
+    def _press(self, seat: int, call: str) -> None:
+        button = self.buttons.button(seat, call)
+        pin = button.pin
+        pressed_low = not self.buttons.wiring.pressed_level
+        before = len(self.table.events())
+        (pin.drive_low if pressed_low else pin.drive_high)()
+        # The press reaches the table through the debouncer and the service's button thread;
+        # wait for it so the next event (a meld, a reveal) is judged after it, as at a table.
+        self._wait_for(before, 2.0)
+        self.stop_event.wait(self.press_seconds)
+        (pin.drive_high if pressed_low else pin.drive_low)()
+        self.presses += 1
+
+    def _run(self) -> None:
+        try:
+            events = self.events
+            start = 0
+            journaled = self.table.events()
+            if journaled and journaled[0] == events[0]:
+                start = len(journaled)  # a --journal kept from an interrupted demo
+            if start >= len(events):
+                return
+            t0 = float(events[start]["t"])
+            shift = self.clock() + 1.0 - t0
+            for event in events[start:]:
+                due = float(event["t"]) + shift
+                wait = self.clock.real_seconds(due - self.clock())
+                if self.stop_event.wait(wait):
+                    return
+                if event["type"] == "call":
+                    self._press(event["seat"], event["call"])
+                elif self.camera is not None and event["type"] == "discard":
+                    self._camera_discard(event, time.monotonic())
+                else:
+                    if self.camera is not None and event["type"] == "hand_start":
+                        self.camera.show("new_hand", time.monotonic())
+                    if self.camera is not None and event["type"] == "meld" and \
+                            event.get("called") and event.get("from") is not None:
+                        self.camera.show(_take_from_pond(event["from"], event["called"]),
+                                         time.monotonic())
+                    event = dict(event, t=max(due, self.clock()))
+                    self.service.submit(event, "camera")
+            # Let the last windows close on the timer.
+            while not self.stop_event.is_set() and self.table.next_deadline() is not None:
+                self.stop_event.wait(0.05)
+        except Exception:
+            log.exception("the simulated table failed")
+        finally:
+            self.done.set()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.thread.join(timeout=3)
+
+
+def scaled_wiring(wiring, speed: float):
+    """The buttons' and lights' timings as the players see them at ``speed``: at 10x a
+    player's two quick presses are ten times closer in real time, and must not look like a
+    chattering switch."""
+    if speed == 1:
+        return wiring
+    d, li = wiring.debounce, wiring.light
+    debounce = dataclasses.replace(d, debounce=d.debounce / speed,
+                                   chatter_window=d.chatter_window / speed,
+                                   chatter_run=d.chatter_run / speed, recover=d.recover / speed)
+    light = dataclasses.replace(li, winner=li.winner / speed, blink=li.blink / speed,
+                                blink_hz=li.blink_hz * speed, beep=li.beep / speed,
+                                call_period=li.call_period / speed)
+    return dataclasses.replace(wiring, debounce=debounce, light=light,
+                               referee_call_hold=wiring.referee_call_hold / speed)
+
+
+def load_game(args) -> tuple[list[dict], str]:
+    """The events to play and a line saying where they come from."""
+    if args.game:
+        path = Path(args.game)
+        if path.suffix == ".jsonl":
+            try:
+                with open(path, encoding="utf-8") as f:
+                    return list(read_events(f)), f"events from {path}"
+            except OSError as exc:
+                raise RefereeError(f"--game {path}: cannot read it ({exc.strerror})") from None
+        from referee.tenhou import import_log
+        return import_log(path).events, f"Tenhou game {path.name}"
+    data = shared_data_dir()
+    if data is not None and not args.simulated:
+        logs = sorted((data / "tenhou" / "mjlog").glob("*.mjlog"))
+        if logs:
+            from referee.tenhou import import_log
+            game = import_log(logs[0])
+            return game.events, f"real Tenhou game {logs[0].name} (from {data / 'tenhou'})"
+    from referee.simulate import simulate
+    return (simulate(seed=args.seed, hands=args.hands),
+            f"simulated game (seed {args.seed}, {args.hands} hands; no ../shared/data/tenhou)")
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the dashboard could not listen on ``host:port`` (None: it can)."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None

@@ -1,0 +1,112 @@
+"""The floors hold: what pyproject.toml's import-linter contract says, and no import circle.
+
+The contract (``[tool.importlinter]`` in pyproject.toml) is where the architecture is written
+down: the rules core at the bottom, the table service on it, the devices and views beside
+each other on the table, the application on top. These tests run it, and check two things
+it does not say itself: no two modules import each other, however indirectly (in-function
+imports count: a circle through a lazy import is still a circle), and the rules core needs
+nothing but the standard library and the ``mahjong`` library.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("referee", "table", "hardware", "vision", "web", "hall", "app")
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return grimp.build_graph(*PACKAGES, include_external_packages=True, cache_dir=None)
+
+
+def test_the_import_linter_contract_holds():
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run([str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def circles(graph) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    modules = sorted(m for m in graph.modules if m.split(".")[0] in PACKAGES)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+
+    def visit(start: str) -> None:
+        nonlocal counter
+        work = [(start, iter(sorted(graph.find_modules_directly_imported_by(start))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child.split(".")[0] not in PACKAGES:
+                    continue
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        m = stack.pop()
+                        on_stack.discard(m)
+                        group.append(m)
+                        if m == node:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+
+    for m in modules:
+        if m not in index:
+            visit(m)
+    return found
+
+
+def test_no_module_imports_itself_through_others(graph):
+    assert circles(graph) == []
+
+
+def test_circles_are_found():
+    # the check itself: a graph with a circle is caught
+    g = grimp.ImportGraph()
+    for m in ("referee.a", "referee.b", "referee.c"):
+        g.add_module(m)
+    g.add_import(importer="referee.a", imported="referee.b")
+    g.add_import(importer="referee.b", imported="referee.c")
+    g.add_import(importer="referee.c", imported="referee.a")
+    assert circles(g) == [["referee.a", "referee.b", "referee.c"]]
+
+
+def test_the_rules_core_needs_only_the_standard_library_and_mahjong(graph):
+    outside = set()
+    for module in graph.find_children("referee") | graph.find_descendants("referee"):
+        for imported in graph.find_modules_directly_imported_by(module):
+            top = imported.split(".")[0]
+            if top != "referee":
+                outside.add(top)
+    allowed = set(sys.stdlib_module_names) | {"mahjong"}
+    assert outside - allowed == set()

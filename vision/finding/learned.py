@@ -1,0 +1,585 @@
+"""Finding tiles in a picture: a small learned network, and the upright crop of each tile.
+
+The finder (``vision/models/finder-int8.onnx``, the eight-bit copy of what
+``python -m vision.training.train_finder`` makes) looks at
+the whole picture once and says, for each cell of a grid a quarter of the picture's size,
+how likely a tile's centre lies there, how wide and long that tile is, which way its length
+runs, and whether a hand covers the place. Peaks of that map are tiles; each comes out as an
+oriented box (a tile lying askew or across is a turned box), whose crop, turned upright and
+cut to a tile's proportions, goes to the classifier. Hands are reported as ``occluded`` so a
+tracker knows a covered place is hidden, not empty.
+
+:func:`find_tiles_photo` works on any photo (a hand row at an angle, a table photographed
+obliquely, a grid of tiles). :func:`find_tiles_topdown` works on the calibrated top-down view
+(the tile size is known, so the picture is scaled to the size the finder sees best) when it
+is given the finder; without one it hands the view to the felt-colour finder, which the
+table's config can still ask for (``[camera] finder = "felt"``) and the tests' scripted flat
+tables are read with.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+from vision.camera.zones import TILE_H_MM, TILE_W_MM
+from vision.runtime import session_options
+
+from .found import Finding, FoundTile, order_rows
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+#: What ``python -m vision.training.train_finder`` writes (float weights).
+TRAINED_MODEL = MODEL_DIR / "finder.onnx"
+#: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`).
+DEFAULT_MODEL = MODEL_DIR / "finder-int8.onnx"
+STRIDE = 4
+#: A tile's width, in pixels, at which the finder is given a picture whose scale is known.
+TOPDOWN_TILE_PX = 32.0
+#: An uncalibrated photo is shown to the finder at most this many pixels wide or tall.
+PHOTO_MAX_SIDE = 640
+#: Tile widths (network pixels) the finder reads surely; a photo whose tiles come out
+#: wider or narrower is looked at again, scaled so they are about PHOTO_TILE_PX wide.
+PHOTO_TILE_RANGE = (14.0, 52.0)
+PHOTO_TILE_PX = 40.0
+#: A whole table photographed from a seat shows its far side small: tiles narrower than
+#: SMALL_TILE_PX (network pixels) are mostly missed at the first look (rendered held-out
+#: tables: under 12 px a quarter found, 12-18 px two thirds). When the first look finds at
+#: least SMALL_TILES_MIN of them (or nothing at all), the photo is looked at again at twice
+#: the scale, at most MAX_UPSCALE of its own pixels, and the tiles only that look found join.
+SMALL_TILE_PX = 20.0
+SMALL_TILES_MIN = 3
+MAX_UPSCALE = 2.0
+#: A tile the finer look adds is narrower than this share of the first look's tiles only when
+#: it is a piece of a face's art (a hand row seen edge on), not a tile: a table's far tiles are
+#: not that much smaller than its near ones.
+ADDED_LEAST_WIDTH = 0.4
+#: The widest a face is cut (a big photo's tiles are shrunk to it).
+MAX_CROP_WIDTH = 96
+#: A face's length over its width, the shape every crop is cut to.
+ASPECT = TILE_H_MM / TILE_W_MM
+
+
+@dataclass
+class Box:
+    """A decoded detection, in the pixels of the picture the network saw."""
+
+    centre: np.ndarray
+    width: float        # across the face
+    length: float       # along the face
+    angle: float        # direction of the length, radians, 0..pi (pi/2: upright)
+    score: float
+
+    @property
+    def axes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Unit vectors across (u) and down (v) the face; v points down the picture (or right)."""
+        v = np.array([math.cos(self.angle), math.sin(self.angle)])
+        if v[1] < -1e-9 or (abs(v[1]) <= 1e-9 and v[0] < 0):
+            v = -v
+        return np.array([v[1], -v[0]]), v
+
+    @property
+    def quad(self) -> np.ndarray:
+        """Its outline, 4 x 2 (see :func:`outlines`)."""
+        return outlines([self])[0]
+
+
+def outlines(boxes: list[Box]) -> np.ndarray:
+    """Every box's :attr:`Box.quad` (N x 4 x 2) in one go: a full table has some 170 boxes,
+    and one at a time their outlines took some 3 ms of every frame here (six times as long
+    on a Pi)."""
+    if not boxes:
+        return np.zeros((0, 4, 2), np.float32)
+    angle = np.array([b.angle for b in boxes])
+    c = np.array([b.centre for b in boxes], np.float64)
+    v = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    down = (v[:, 1] < -1e-9) | ((np.abs(v[:, 1]) <= 1e-9) & (v[:, 0] < 0))
+    v[down] *= -1   # as Box.axes: v points down the picture (or right)
+    u = np.stack([v[:, 1], -v[:, 0]], axis=1)
+    hw = u * np.array([b.width / 2 for b in boxes])[:, None]
+    hl = v * np.array([b.length / 2 for b in boxes])[:, None]
+    return np.stack([c - hw - hl, c + hw - hl, c + hw + hl, c - hw + hl], axis=1).astype(np.float32)
+
+
+def decode(maps: np.ndarray, scale: float = 1.0, threshold: float = 0.3,
+           max_tiles: int = 600) -> list[Box]:
+    """Boxes from the network's output (channels x h x w), in picture pixels divided by
+    ``scale`` (the factor the picture was resized by before the network saw it)."""
+    heat = np.ascontiguousarray(maps[0], np.float32)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) > max_tiles:
+        keep = np.argsort(heat[ys, xs])[::-1][:max_tiles]
+        ys, xs = ys[keep], xs[keep]
+    # all peaks at once: a full table has some 170 of them, and a loop over numpy scalars
+    # cost a tenth of a frame
+    lw, lh, c2, s2, dx, dy = (maps[1:7, ys, xs]).astype(np.float64)
+    cx = (xs + 0.5 + dx) * STRIDE / scale
+    cy = (ys + 0.5 + dy) * STRIDE / scale
+    w = np.exp(np.minimum(lw, 8.0)) * STRIDE / scale
+    h = np.exp(np.minimum(lh, 8.0)) * STRIDE / scale
+    angle = (np.arctan2(s2, c2) / 2) % math.pi
+    score = heat[ys, xs].astype(np.float64)
+    boxes = [Box(np.array([cx[k], cy[k]]), float(w[k]), float(h[k]), float(angle[k]), float(score[k]))
+             for k in range(len(ys))]
+    return suppress(boxes)
+
+
+def suppress(boxes: list[Box], overlap: float = 0.45) -> list[Box]:
+    """Drop a box whose centre lies well inside a surer one (two peaks on one tile)."""
+    if len(boxes) < 2:
+        return boxes
+    boxes = sorted(boxes, key=lambda b: -b.score)
+    centres = np.array([b.centre for b in boxes])
+    size = np.array([min(b.width, b.length) for b in boxes])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    keep = np.ones(len(boxes), bool)
+    for i in range(len(boxes)):
+        if not keep[i]:
+            continue
+        close = (d[i] < overlap * np.minimum(size[i], size)) & keep
+        close[: i + 1] = False
+        keep[close] = False
+    return [b for b, k in zip(boxes, keep) if k]
+
+
+#: A faint peak (heat below FAINT) far smaller than the picture's sure tiles (area below
+#: STRAY_AREA of theirs) is a glint or a fleck of the table, not a tile: one set's tiles are
+#: all of one size, and even a steep photo does not halve a tile's sides across the table.
+FAINT = 0.5
+STRAY_AREA = 0.3
+
+
+def drop_stray_glints(boxes: list[Box]) -> list[Box]:
+    """``boxes`` less the faint ones far smaller than the sure ones (see STRAY_AREA)."""
+    sure = [b.width * b.length for b in boxes if b.score >= FAINT]
+    if len(sure) < 3:
+        return boxes
+    least = STRAY_AREA * float(np.median(sure))
+    return [b for b in boxes if b.score >= FAINT or b.width * b.length >= least]
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (4 x 2)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    if inter <= 0:
+        return 0.0
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match_boxes(found: list[np.ndarray], truth: list[np.ndarray],
+                ignore: list[np.ndarray] | None = None, iou: float = 0.5) -> dict:
+    """Match found quads (surest first) to true ones at IoU >= ``iou``. A found quad that
+    matches nothing true but lies on an ``ignore`` quad is neither right nor wrong. Returns
+    counts (``tp``, ``fp``, ``fn``) and ``pairs`` (found index, truth index)."""
+    ignore = ignore or []
+    used = set()
+    pairs, fp = [], 0
+    tc = np.array([np.mean(t, axis=0) for t in truth]) if truth else np.zeros((0, 2))
+    tsize = np.array([np.linalg.norm(t[2] - t[0]) for t in truth]) if truth else np.zeros(0)
+    for i, q in enumerate(found):
+        c = np.mean(q, axis=0)
+        best, best_iou = None, iou
+        if len(tc):
+            near = np.nonzero(np.linalg.norm(tc - c, axis=1) < tsize)[0]
+            for j in near:
+                if j in used:
+                    continue
+                v = quad_iou(q, truth[j])
+                if v >= best_iou:
+                    best, best_iou = j, v
+        if best is not None:
+            used.add(best)
+            pairs.append((i, int(best)))
+        elif not any(quad_iou(q, g) >= iou or
+                     cv2.pointPolygonTest(np.asarray(g, np.float32), (float(c[0]), float(c[1])), False) >= 0
+                     for g in ignore):
+            fp += 1
+    return {"tp": len(pairs), "fp": fp, "fn": len(truth) - len(pairs), "pairs": pairs}
+
+
+def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
+                max_width: int = MAX_CROP_WIDTH) -> np.ndarray:
+    """The face of ``box`` turned upright and cut to a tile's proportions, with ``margin`` of
+    its size around it (as the classifier was trained), at most ``max_width`` pixels wide."""
+    u, v = box.axes
+    w = box.width * (1 + 2 * margin)
+    h = box.length * (1 + 2 * margin)
+    cw = int(np.clip(round(w), 12, max_width))
+    ch = int(round(cw * ASPECT))
+    sx, sy = w / cw, h / ch
+    c = box.centre
+    m = np.array([[u[0] * sx, v[0] * sy, 0.0], [u[1] * sx, v[1] * sy, 0.0]])
+    m[:, 2] = c - m[:, 0] * (cw / 2) - m[:, 1] * (ch / 2)
+    return cv2.warpAffine(image, m, (cw, ch), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+class TileFinder:
+    """The learned finder, run by onnxruntime.
+
+    ``model_path``: the ``.onnx`` file (default: the one shipped in ``vision/models``).
+    ``threads``: onnxruntime's threads (None: its default). ``threshold``: the least heat
+    that counts as a tile.
+    """
+
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None,
+                 threshold: float = 0.3):
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path else DEFAULT_MODEL
+        if not path.is_file():
+            raise RefereeError(f"tile finder model not found: {path} "
+                               "(python -m vision.training.train_finder makes it)")
+        opts = session_options(threads)
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:   # onnxruntime raises its own exception types
+            raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
+        self.input = self.session.get_inputs()[0].name
+        self.model_path = path
+        self.threshold = float(threshold)
+        settings = path.with_suffix(".json")
+        self.settings = json.loads(settings.read_text()) if settings.is_file() else {}
+
+    def maps(self, image: np.ndarray) -> np.ndarray:
+        """The network's output for a BGR picture whose sides are multiples of 32."""
+        x = image.transpose(2, 0, 1)[None].astype(np.float32)
+        return self.session.run(None, {self.input: x})[0][0]
+
+    def find(self, image: np.ndarray, scale: float,
+             quick_shrink: bool = False, crop_width: int | None = None) -> Finding:
+        """Tiles in ``image`` (BGR uint8) shown to the network resized by ``scale``.
+
+        ``quick_shrink``: shrink a picture to no less than half by bilinear sampling rather
+        than area averaging, which costs a calibrated view some 12 ms of every frame; the two
+        differ by about half a grey level there, and the same tiles are found.
+        ``crop_width``: cut faces at most this many pixels wide (None: as wide as they are, up
+        to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice."""
+        if image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise RefereeError(f"the finder needs a BGR picture, got shape {image.shape}")
+        H, W = image.shape[:2]
+        sw, sh = max(32, int(round(W * scale))), max(32, int(round(H * scale)))
+        bilinear = scale >= 1 or (quick_shrink and scale >= 0.5)
+        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR if bilinear else cv2.INTER_AREA)
+        pw, ph = -sw % 32, -sh % 32
+        if pw or ph:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        maps = self.maps(small)
+        sx, sy = sw / W, sh / H
+        boxes = drop_stray_glints(decode(maps, scale=1.0, threshold=self.threshold))
+        for b in boxes:   # back to the picture's pixels (the two scales differ by rounding)
+            b.centre = b.centre / np.array([sx, sy])
+            b.width /= scale
+            b.length /= scale
+        src = image
+        # crop from a picture no finer than the crops need: a big photo is shrunk once
+        widths = [b.width for b in boxes]
+        shrink = MAX_CROP_WIDTH / np.median(widths) if widths else 1.0
+        if shrink < 0.7:
+            src = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        else:
+            shrink = 1.0
+        tiles = []
+        quads = outlines(boxes)
+        lows = np.maximum(np.floor(quads.min(axis=1)), 0).astype(int).tolist()
+        highs = np.minimum(np.ceil(quads.max(axis=1)), [W, H]).astype(int).tolist()
+        for b, q, (x1, y1), (x2, y2) in zip(boxes, quads, lows, highs):
+            sb = Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
+            across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
+            cut = functools.partial(cut_upright, src, sb, max_width=crop_width or MAX_CROP_WIDTH)
+            tiles.append(FoundTile((x1, y1, x2, y2), across, cut, q, round(b.score, 3)))
+        hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
+        occluded = cv2.resize((hand > 0.5).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
+        return Finding(order_rows(tiles), occluded)
+
+
+@functools.lru_cache(maxsize=4)
+def shared_finder(model_path: str | None = None, threads: int | None = None) -> TileFinder:
+    """One finder per model and thread count for the process (loading it takes a while)."""
+    return TileFinder(model_path, threads)
+
+
+def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder | None = None,
+                       crop_width: int | None = None) -> Finding:
+    """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
+
+    With ``finder`` the learned finder reads it: the table service, the demo and ``detect``
+    give it one. Without, the felt-colour finder (:mod:`vision.finding.felt`) does; it was made
+    for flat printed tiles on plain felt, and on tables of solid tiles it finds a fifth of the
+    face-up tiles (bench/calibrated_tables.py, vision/README.md). Its tiles get their box as
+    outline.
+    ``crop_width``: the learned finder's faces are cut at most this wide (see
+    :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
+    if finder is not None:
+        found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
+                            crop_width=crop_width)
+        found = join_split_across(found, topdown, float(px_per_mm), crop_width)
+        found = split_pairs(found, topdown, float(px_per_mm), crop_width)
+        return square_up(found, topdown, float(px_per_mm), crop_width)
+    from .felt import felt_tiles_topdown
+
+    return felt_tiles_topdown(topdown, px_per_mm)
+
+
+#: A box this much shorter than a tile is in a calibrated view is not a whole tile.
+SHORT_OF_A_TILE = 0.85
+#: How far the two pieces' outline may be from a tile lying across, in its sides' lengths.
+ACROSS_FIT = 0.2
+
+
+def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+                      crop_width: int | None = None) -> Finding:
+    """``finding`` with each tile lying across that the finder cut in two put back together.
+
+    A face whose halves look alike (a 4p's four circles lying across are two 2p's side by
+    side; a riichi tile is often one) can come out of the finder as two short upright boxes.
+    In a calibrated view a tile's size is known: two neighbours each too short to be a tile,
+    whose outline together is that of one tile lying across, are that tile (two tiles
+    side by side make an outline half again as wide, and no piece of one is that short)."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    sides = _outlines_and_sides(finding)
+    if sides is None or len(finding.tiles) < 2:
+        return finding
+    tiles, (_, a, b) = finding.tiles, sides
+    longest = np.maximum(np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1))
+    short = np.nonzero(longest < SHORT_OF_A_TILE * tile_l)[0].tolist()
+    joined, used = [], set()
+    for a, i in enumerate(short):
+        for j in short[a + 1:]:
+            if i in used or j in used:
+                continue
+            pts = np.concatenate([tiles[i].quad, tiles[j].quad])
+            (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
+            long, narrow = max(x2 - x1, y2 - y1), min(x2 - x1, y2 - y1)
+            if abs(long - tile_l) > ACROSS_FIT * tile_l or abs(narrow - tile_w) > ACROSS_FIT * tile_w:
+                continue
+            box = Box(np.array([(x1 + x2) / 2, (y1 + y2) / 2]), float(narrow), float(long),
+                      0.0 if x2 - x1 > y2 - y1 else math.pi / 2, min(tiles[i].score, tiles[j].score))
+            joined.append(_laid(box, topdown, crop_width))
+            used |= {i, j}
+    if not joined:
+        return finding
+    kept = [t for k, t in enumerate(tiles) if k not in used]
+    return Finding(order_rows(kept + joined), finding.occluded)
+
+
+#: A box this many tile widths long and tile lengths wide is two tiles side by side.
+PAIR_LONG = (1.8, 2.6)
+PAIR_WIDE = (0.95, 1.4)
+#: A pair's box longer than this many tile widths holds a tile lying across (two upright tiles
+#: are 2 widths, boxed up to 2.15 on the solid tables; an upright and a riichi tile 2.35).
+PAIR_WITH_ACROSS = 2.25
+
+
+def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+                crop_width: int | None = None) -> Finding:
+    """``finding`` with each box that holds two tiles side by side cut into the two.
+
+    Tiles of solid sets touch in a pond, and the finder can box a discard with the tile it
+    was laid against as one tile lying across, too big for one: the new discard is then never
+    seen, and the old one, gone from sight, is taken for a called tile and reported again
+    when it is found once more (``bench/demo_vision.py --tiles solid``). In a calibrated view a
+    tile's size is known: a box about two tile widths long and one tile length wide is two
+    tiles, cut where the picture is darkest across it (the seam between them). The two lie
+    upright to the pair's length unless the box is long enough to hold a riichi tile beside
+    an upright one; then the longer half is the riichi tile. A half where the finder already
+    found a tile is that tile."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    sides = _outlines_and_sides(finding)
+    if sides is None:
+        return finding
+    tiles, (q, a, b) = list(finding.tiles), sides
+    la, lb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    long, wide = np.maximum(la, lb), np.minimum(la, lb)
+    pairs = np.nonzero((long >= PAIR_LONG[0] * tile_w) & (long <= PAIR_LONG[1] * tile_w) &
+                       (wide >= PAIR_WIDE[0] * tile_l) & (wide <= PAIR_WIDE[1] * tile_l))[0]
+    if not len(pairs):
+        return finding
+    gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    split = set(pairs.tolist())
+    kept = [t for k, t in enumerate(tiles) if k not in split]
+    centres = [t.quad.mean(axis=0) for t in kept]
+    for k in pairs.tolist():
+        vec = a[k] if la[k] >= lb[k] else b[k]
+        axis = 0 if abs(vec[0]) >= abs(vec[1]) else 1          # the pair lies along x or y
+        c = q[k].mean(axis=0)
+        # the box's own length, not its extent on the axis, which grows as it is turned
+        lo, hi = c[axis] - long[k] / 2, c[axis] + long[k] / 2
+        seam = _seam(gray, c, axis, lo, hi, 0.6 * tile_l)
+        # two upright tiles make a box two tile widths long, an upright and a riichi tile one
+        # length more: then the longer piece is the riichi tile
+        one_across = hi - lo > PAIR_WITH_ACROSS * tile_w
+        longer = 0 if seam - lo > hi - seam else 1
+        for n, (s, e) in enumerate(((lo, seam), (seam, hi))):
+            centre = c.copy()
+            centre[axis] = (s + e) / 2
+            if any(np.hypot(*(centre - o)) < 0.5 * tile_w for o in centres):
+                continue
+            long_along = one_across and n == longer
+            across = long_along == (axis == 0)
+            kept.append(_laid(Box(centre, tile_w, tile_l, 0.0 if across else math.pi / 2,
+                                  tiles[k].score), topdown, crop_width))
+            centres.append(centre)
+    return Finding(order_rows(kept), finding.occluded)
+
+
+def _seam(gray: np.ndarray, centre: np.ndarray, axis: int, lo: float, hi: float,
+          depth: float) -> float:
+    """Where along ``axis`` (0: x, 1: y) between ``lo`` and ``hi`` the picture is darkest
+    across a band ``depth`` pixels deep about ``centre``: the seam between two touching
+    tiles, looked for in the middle two fifths (ink darkens part of a face's depth, the seam
+    all of it)."""
+    H, W = gray.shape
+    across = int(round(centre[1 - axis]))
+    band = slice(max(0, across - int(depth / 2)), max(1, across + int(depth / 2)))
+    start = int(np.clip(lo + 0.3 * (hi - lo), 0, (W if axis == 0 else H) - 1))
+    stop = int(np.clip(hi - 0.3 * (hi - lo), start + 1, W if axis == 0 else H))
+    strip = gray[band, start:stop] if axis == 0 else gray[start:stop, band].T
+    if strip.shape[1] < 3 or strip.shape[0] == 0:
+        return (lo + hi) / 2
+    profile = np.convolve(strip.mean(axis=0), np.ones(3) / 3, mode="valid")
+    return float(start + 1 + int(np.argmin(profile)))
+
+
+#: A box turned further than this from both of the view's axes (degrees) has no sure heading.
+UNSURE_TURN = 20.0
+
+
+def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
+              crop_width: int | None = None) -> Finding:
+    """``finding`` with each box the finder turned about half way between upright and across
+    laid along the axis its edges show.
+
+    The finder gives a tile's direction as an angle; for a face whose look changes little
+    with a quarter turn (a 1p's circle, a blank) it can come out near 45 degrees, between
+    upright and across, and cut there the face reads as nothing or lying the wrong way (a
+    false riichi). In a calibrated view tiles lie along the table's axes and their size is
+    known, so of the two ways such a tile can lie, the one whose outline runs along the
+    picture's strongest edges is taken, and the face is cut again that way."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    sides = _outlines_and_sides(finding)
+    if sides is None:
+        return finding
+    tiles, (q, a, b) = list(finding.tiles), sides
+    long = np.where((np.linalg.norm(a, axis=1) >= np.linalg.norm(b, axis=1))[:, None], a, b)
+    turn = np.degrees(np.arctan2(np.abs(long[:, 1]), np.abs(long[:, 0])))   # 0: across, 90: upright
+    unsure = np.nonzero((turn >= UNSURE_TURN) & (turn <= 90 - UNSURE_TURN))[0]
+    if not len(unsure):
+        return finding
+    gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    for k in unsure.tolist():
+        c = q[k].mean(axis=0)
+        across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
+        tiles[k] = _laid(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
+                         topdown, crop_width)
+    return Finding(order_rows(tiles), finding.occluded)
+
+
+def _outlines_and_sides(finding: Finding):
+    """Every found tile's outline (N x 4 x 2) and its two sides as vectors (first to second
+    corner, second to third), or None when there is no tile or one has no outline."""
+    if not finding.tiles or any(t.quad is None for t in finding.tiles):
+        return None
+    q = np.array([t.quad for t in finding.tiles], np.float64)
+    return q, q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
+
+
+def _laid(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTile:
+    """The tile of ``box``, lying along one of the calibrated view's axes (angle 0: across),
+    its face cut from ``topdown`` when it is asked for."""
+    quad = outlines([box])[0]
+    (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
+    cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
+    return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
+                     box.angle == 0.0, cut, quad, round(box.score, 3))
+
+
+def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:
+    """How strongly the picture's edges run along the outline of a ``w`` x ``h`` box (upright
+    to the picture) at ``centre``: the mean brightness step across each side, each side
+    looked for within ``slack`` pixels of where it should be."""
+    cx, cy = centre
+
+    def sides(img, x, y, across, along):
+        # the two sides at x +- across/2, over the middle of their length along y
+        H, W = img.shape
+        rows = np.clip(np.arange(int(y - 0.35 * along), int(y + 0.35 * along)), 0, H - 1)
+        out = []
+        for edge in (x - across / 2, x + across / 2):
+            col = int(round(edge))
+            out.append(max(np.abs(img[rows, min(max(col + d + 1, 0), W - 1)] -
+                                  img[rows, min(max(col + d - 1, 0), W - 1)]).mean()
+                           for d in range(-slack, slack + 1)))
+        return out
+
+    # the left and right sides, then the top and bottom ones as the left and right of the
+    # picture turned over its diagonal
+    return float(np.mean(sides(gray, cx, cy, w, h) + sides(gray.T, cy, cx, h, w)))
+
+
+def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
+                     finder: TileFinder | None = None) -> Finding:
+    """Tiles in an uncalibrated photo, shown to the finder at most ``max_side`` pixels.
+
+    The tiles' size is not known: a close-up (a few tiles filling the picture) comes out of
+    the first look with tiles far wider than the finder reads best, and it tends to box
+    their art rather than their bodies there; so when the first look's tiles are too big
+    (or too small), the photo is looked at again, scaled so they are of a size it reads
+    surely. A photo with both near and far tiles (a table from a seat) is looked at once more,
+    finer, for the far ones (see SMALL_TILE_PX)."""
+    finder = finder or shared_finder()
+    scale = min(1.0, max_side / max(image.shape[:2]))
+    finding = finder.find(image, scale)
+    if finding.tiles:
+        width = scale * float(np.median([np.linalg.norm(t.quad[1] - t.quad[0]) for t in finding.tiles]))
+        low, high = PHOTO_TILE_RANGE
+        if not low <= width <= high:
+            again = min(2.0, scale * PHOTO_TILE_PX / width)
+            if abs(again - scale) >= 0.05 * scale:
+                finding, scale = finder.find(image, again), again
+    return _with_small_tiles(image, finding, scale, finder)
+
+
+def _face_widths(tiles: list[FoundTile]) -> np.ndarray:
+    """Each tile's shorter side, in the picture's pixels."""
+    if not tiles:
+        return np.zeros(0)
+    q = np.array([t.quad for t in tiles], np.float64)
+    return np.minimum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 2] - q[:, 1], axis=1))
+
+
+def _with_small_tiles(image: np.ndarray, finding: Finding, scale: float,
+                      finder: TileFinder) -> Finding:
+    """``finding`` (looked at ``scale``) with the tiles a look at twice the scale adds, when
+    it has small tiles or none (see SMALL_TILE_PX)."""
+    widths = _face_widths(finding.tiles)
+    small = int((widths * scale < SMALL_TILE_PX).sum())
+    if (finding.tiles and small < SMALL_TILES_MIN) or scale >= MAX_UPSCALE:
+        return finding
+    fine = min(MAX_UPSCALE, 2 * scale)
+    finer = finder.find(image, fine)
+    if not finding.tiles:
+        return finer
+    centres = np.array([t.centre for t in finding.tiles])
+    least = ADDED_LEAST_WIDTH * float(np.median(widths))
+    added = []
+    for tile, w in zip(finer.tiles, _face_widths(finer.tiles)):
+        # a big tile the first look read well comes back as its art; a tiny one is a fleck
+        if w * fine > 2 * SMALL_TILE_PX or w < least:
+            continue
+        near = np.linalg.norm(centres - np.array(tile.centre), axis=1) < 0.5 * np.minimum(widths, w)
+        if not near.any():
+            added.append(tile)
+    if not added:
+        return finding
+    return Finding(order_rows(finding.tiles + added), finding.occluded)
+
+

@@ -1,0 +1,133 @@
+"""A doubtful tile read by a second model of another training too.
+
+Two models trained the same way doubt and misread much the same crops; two trained
+differently do not. Beside the table's model (``tiles``) ships ``tiles-dark``, made by the same
+command with a quarter of its training crops drawn with each face's lightness turned over, dark
+faces with light ink (``python -m vision.training.train --dark-faces 0.25 --out
+vision/models/tiles-dark.onnx``). A crop the table's model reads with less confidence than
+:data:`~vision.reading.classifier.HALF_TURN_BELOW` (3-5% of an enrolled set's crops on the bench) is
+read by the second model too, and the two readings are averaged; a crop read surely costs
+nothing more.
+
+On the rendered Black set, which neither model of the pair trained on, enrolled from one
+photo of the sheet, this is what took the misread crops from 32 to 15-18 of 3900 with 8-epoch
+models, and from 29 to 16 with the full training as first model (``bench/enroll.py``;
+vision/README.md has the table). The second model is
+enrolled from the same crops as the first: an enrolled set keeps a fit for each
+(:class:`vision.reading.tileset.TileSet`).
+
+``[camera] second_model`` in the table's config names the second model (relative to the
+config's folder); ``""`` reads with the table's model alone. Unset, a table that runs the
+shipped model on an enrolled set gets the shipped second model; a table given a model of its
+own gets none (a pair is measured together, not assumed), and so does a table with no set
+enrolled: on real photographs of sets neither model trained on, read as shipped, the pair was
+a wash (a tile or two more right of 541-1580, and two fewer of one set's 33 in
+``tests/test_detect.py``), where enrolled it reads every tile (vision/README.md).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from referee.errors import RefereeError
+
+from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
+
+#: What ``python -m vision.training.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx`` writes
+#: (float weights) and the eight-bit copy the table runs.
+TRAINED_SECOND_MODEL = MODEL_DIR / "tiles-dark.onnx"
+SECOND_MODEL = MODEL_DIR / "tiles-dark-int8.onnx"
+CONFIG_KEY = "second_model"
+
+
+class SecondOpinion:
+    """Reads crops with ``first``; the crops it is doubtful of (best probability under
+    ``below``) with ``second`` too, and gives the average of the two readings for those.
+
+    ``first``, ``second``: classifiers with ``probabilities(crops)`` over the same labels (a
+    :class:`~vision.reading.classifier.TileClassifier` or a :class:`~vision.reading.tileset.EnrolledClassifier`
+    each). It has their interface: ``classify``, ``probabilities``, ``labels``;
+    and ``learn`` when ``first`` learns (an enrolled set): a referee's correction is then
+    fitted for both models and saved once.
+    """
+
+    def __init__(self, first, second, below: float = HALF_TURN_BELOW):
+        if tuple(first.labels) != tuple(second.labels):
+            raise RefereeError(f"second tile model {second.model_path}: its labels are not those "
+                               f"of {first.model_path}; the two cannot be averaged")
+        if not 0.0 <= below <= 1.0:
+            raise RefereeError(f"a second opinion's threshold must be between 0 and 1, got {below}")
+        self.first, self.second, self.below = first, second, float(below)
+        self.labels = first.labels
+        self.model_path = first.model_path
+        self.input_width = first.input_width
+        #: crops read so far, and how many of them the second model read too
+        self.read = 0
+        self.read_twice = 0
+        if getattr(first, "learn", None) is not None:
+            self.learn = self._learn   # the tracker feeds corrections to what has ``learn``
+
+    @property
+    def tileset(self):
+        """The enrolled set (None: the models read as shipped)."""
+        return getattr(self.first, "tileset", None)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        return self.reconsider(crops, self.first.probabilities(crops))
+
+    def reconsider(self, crops: Sequence[np.ndarray], p: np.ndarray) -> np.ndarray:
+        """``p``, the first model's reading of ``crops``, with each doubtful crop's row the
+        average of it and the second model's reading."""
+        doubtful = np.flatnonzero(p.max(axis=1) < self.below) if len(p) else np.zeros(0, int)
+        self.read += len(p)
+        self.read_twice += int(doubtful.size)
+        if doubtful.size:
+            again = self.second.probabilities([crops[i] for i in doubtful])
+            p[doubtful] = (p[doubtful] + again) / 2
+        return p
+
+    @property
+    def share_read_twice(self) -> float:
+        """Of the crops read so far, the share the second model read too."""
+        return round(self.read_twice / max(1, self.read), 4)
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return best(self.labels, self.probabilities(crops))
+
+    def _learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
+        self.first.learn(crop, label, save=False)
+        refit = getattr(self.second, "refit", None)
+        if refit is not None and getattr(self.second, "tileset", None) is self.first.tileset:
+            refit()
+        if save:
+            self.first.save()
+
+
+def second_model_path(config_path: str | Path | None = None, model: str | Path | None = None,
+                      enrolled: bool = False) -> Path | None:
+    """The second model a table reads doubtful crops with: the config's ``[camera]
+    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one when
+    the table runs the shipped model (no ``model`` given, no ``[camera] model``) on an
+    ``enrolled`` set and the file is there; else None."""
+    from vision.camera.calibration import read_config
+
+    camera = read_config(config_path).get("camera", {}) if config_path is not None else {}
+    if not isinstance(camera, dict):
+        camera = {}   # the config's own error, said where the camera section is read
+    name = camera.get(CONFIG_KEY)
+    if name is None:
+        own = model is not None or camera.get("model") is not None
+        return None if own or not enrolled or not SECOND_MODEL.is_file() else SECOND_MODEL
+    if not isinstance(name, str):
+        raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name "
+                           "(\"\" for none)")
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    p = p if p.is_absolute() else Path(config_path).parent / p
+    if not p.is_file():
+        raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} {p}: no such file "
+                           "(\"\" reads with the table's model alone)")
+    return p

@@ -1,0 +1,496 @@
+"""From top-down frames to table events: what appeared in each seat's pond, meld area and hand
+area, and in the dora zone.
+
+:class:`TableTracker` is fed one top-down frame at a time (``update(frame, t_ns)``) and
+returns the events that became certain with that frame, as dicts in the table-event format
+(``t`` in seconds on the table clock, plus a ``confidence`` key from the classifier):
+
+- ``discard``: a face-up tile that stayed in a pond for ``stable_frames`` frames; its ``t`` is
+  the first frame that showed it, ``riichi`` when it lies sideways. A face-down tile is not a
+  discard.
+- ``meld``: a group of three or four tiles in a seat's meld area, once it has stopped
+  changing; the sideways tile is the called one and its place says whom it came from (left
+  end: the player on the left...). A pon that gains a fourth tile becomes a ``shouminkan``;
+  four tiles with face-down ends are an ``ankan``.
+- ``dora``: a tile face up in the dora zone (an indicator flipped).
+- ``reveal``: tiles face up in a seat's hand area, once they stop changing; the winning tile is
+  the one set apart at the right end (else the last one).
+
+A hand or arm over the table hides tiles without removing them: a tile that is not seen
+where something else (not a tile) covers the table keeps its place, and nothing new is
+believed until it has been seen clearly ``stable_frames`` times. A tile that is gone while its
+place is in plain view for ``gone_frames`` frames has left (a called discard leaves its pond);
+in a pond only the seat's latest discard can leave (a call takes it), so an older pond tile
+that is not read for a while is still believed there and is never reported twice.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from referee.tiles import base, kind
+from vision.camera.zones import TILE_W_MM, Zone, seat_order_key, zone_at
+from vision.finding.learned import find_tiles_topdown
+
+NOT_A_TILE = "none"
+FACE_DOWN = "back"
+
+
+@dataclass
+class Track:
+    """One tile the tracker believes lies at (x, y) mm in ``zone``."""
+
+    id: int
+    zone: Zone
+    x: float
+    y: float
+    across: bool
+    face_down: bool
+    first_ns: int
+    last_ns: int
+    seen: int = 1
+    missing: int = 0
+    votes: Counter = field(default_factory=Counter)
+    #: sightings lying across and upright: a square-ish face (a 1p, a blank) can come out of
+    #: the finder turned a quarter in one frame and not the next
+    turns: Counter = field(default_factory=Counter)
+    conf: defaultdict = field(default_factory=lambda: defaultdict(float))
+    confirmed: bool = False
+    thumb: np.ndarray | None = None
+    #: the latest crop read (shown to the referee when a reading is unsure)
+    crop: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def label(self) -> str:
+        return self.votes.most_common(1)[0][0]
+
+    @property
+    def confidence(self) -> float:
+        label = self.label
+        return self.conf[label] / max(self.votes[label], 1)
+
+    def key(self) -> tuple[float, float]:
+        """Reading order for its seat: rows (about a tile deep) top to bottom, then left to
+        right."""
+        down, right = seat_order_key(self.zone, self.x, self.y)
+        return (round(down / 30.0), right)
+
+
+def _thumb(crop: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    return cv2.resize(g, (12, 16) if g.shape[0] >= g.shape[1] else (16, 12),
+                      interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+class TableTracker:
+    """Turns top-down frames into table events.
+
+    ``zones``: the table's zones (from the calibration). ``classifier``: anything with
+    ``classify(crops) -> [(label, confidence)]`` (:class:`vision.reading.classifier.TileClassifier`).
+    ``px_per_mm``: scale of the frames. ``stable_frames``: clear sightings before a tile is
+    believed. ``gone_frames``: frames in plain view without it before a tile has left.
+    ``min_confidence``: sightings the classifier is less sure of are not counted.
+    ``report_first_dora``: the first indicator of a hand belongs to its ``hand_start``; it is
+    kept in ``first_dora`` and reported as a ``dora`` event only when this is True.
+    ``finder``: a :class:`vision.finding.learned.TileFinder` to find the tiles of each frame with
+    (None: the felt-colour finder, for flat printed tiles; the table service and the demo
+    give it the learned one unless the config's ``[camera] finder`` says ``"felt"``;
+    vision/README.md).
+    """
+
+    def __init__(self, zones: list[Zone], classifier, px_per_mm: float = 2.0,
+                 stable_frames: int = 3, gone_frames: int = 3, min_confidence: float = 0.3,
+                 report_first_dora: bool = False, finder=None):
+        self.zones = list(zones)
+        self.classifier = classifier
+        self.px_per_mm = float(px_per_mm)
+        self.stable_frames = int(stable_frames)
+        self.gone_frames = int(gone_frames)
+        self.min_confidence = float(min_confidence)
+        self.report_first_dora = report_first_dora
+        self.finder = finder
+        #: ``onset(rect_mm, t_ns) -> t_ns | None``: the first frame that showed a place as it
+        #: looked at ``t_ns`` (:meth:`vision.tracking.change.ChangeDetector.onset`); a new tile is
+        #: stamped with it rather than with the frame recognition happened to run on.
+        self.onset = None
+        self._ids = itertools.count(1)
+        self.new_hand()
+
+    def new_hand(self) -> None:
+        """Forget the table (call when a new hand is dealt)."""
+        self.tracks: list[Track] = []
+        self.melds: dict[int, list[dict]] = {s: [] for s in range(4)}   # emitted, per seat
+        self._meld_members: dict[int, list[set[int]]] = {s: [] for s in range(4)}
+        self._meld_pending: dict[tuple, tuple[frozenset, int]] = {}
+        self._reveal_pending: dict[int, tuple[frozenset, int]] = {}
+        self.revealed: set[int] = set()
+        self.left_ponds: list[dict] = []    # pond tiles that were taken (called)
+        self.frames = 0
+        self.first_dora: str | None = None
+
+    def find_tiles(self, view: np.ndarray, px_per_mm: float):
+        """The tiles in a top-down ``view`` (the table or a zone of it), found with this
+        tracker's finder; what :class:`~vision.tracking.zone_finder.ZoneFinder` runs zone by zone."""
+        # faces cut at the size the classifier reads them, where it says what that is
+        return find_tiles_topdown(view, px_per_mm, self.finder,
+                                  getattr(self.classifier, "input_width", None))
+
+    # -- one frame -------------------------------------------------------------------------
+    def update(self, frame: np.ndarray | None, t_ns: int, finding=None,
+               zones: list[Zone] | None = None) -> list[dict]:
+        """Look at one top-down frame taken at ``t_ns`` (monotonic ns); return new events.
+
+        ``finding``: the tiles, when the caller found them itself (in some zones only, say);
+        else the finder runs on ``frame``. ``zones``: the zones that were looked at; tiles
+        elsewhere are left as they were (default: all of them).
+        """
+        self.frames += 1
+        ppm = self.px_per_mm
+        if finding is None:
+            finding = self.find_tiles(frame, ppm)
+        hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
+                                                      np.uint8))
+        candidates = []
+        for tile in finding.tiles:
+            cx, cy = tile.centre
+            zone = zone_at(self.zones, cx / ppm, cy / ppm)
+            if zone is None or (zones is not None and zone not in zones):
+                continue
+            x1, y1, x2, y2 = tile.box
+            if hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
+                continue   # touching a hand: not a clear view
+            candidates.append((tile, zone))
+        thumbs = [_thumb(tile.crop) for tile, _ in candidates]
+        labels = self._classify(candidates, thumbs)
+        events: list[dict] = []
+        matched: set[int] = set()
+        for (tile, zone), thumb, (label, conf) in zip(candidates, thumbs, labels):
+            if label == NOT_A_TILE or conf < self.min_confidence:
+                continue
+            cx, cy = tile.centre
+            x, y = cx / ppm, cy / ppm
+            track = self._match(zone, x, y, label == FACE_DOWN, matched)
+            if track is None:
+                track = Track(next(self._ids), zone, x, y, tile.across, label == FACE_DOWN,
+                              self._first_seen(tile, t_ns), t_ns)
+                self.tracks.append(track)
+            else:
+                track.seen += 1
+                track.x += 0.3 * (x - track.x)
+                track.y += 0.3 * (y - track.y)
+            track.missing = 0
+            track.last_ns = t_ns
+            track.votes[label] += 1
+            track.turns[bool(tile.across)] += 1
+            track.across = track.turns.most_common(1)[0][0]
+            track.conf[label] += conf
+            track.thumb = thumb
+            track.crop = tile.crop
+            matched.add(track.id)
+            if not track.confirmed and track.seen >= self.stable_frames:
+                track.confirmed = True
+                events += self._on_confirmed(track)
+        events += self._age(matched, hidden, zones)
+        events += self._groups()
+        events.sort(key=lambda e: e["t"])
+        return events
+
+    def waiting_zones(self) -> set[Zone]:
+        """Zones where the tracker needs more sightings before it is sure: a tile not yet
+        confirmed, one not yet seen gone, a meld or an open hand not yet still."""
+        out = {t.zone for t in self.tracks
+               if not t.confirmed or 0 < t.missing < self.gone_frames}
+        # (pending entries of groups already reported stay behind: they wait for nothing)
+        seats = {("meld", seat) for seat, ids in self._meld_pending
+                 if not any(m >= ids for m in self._meld_members[seat])} | \
+            {("hand", seat) for seat in self._reveal_pending if seat not in self.revealed}
+        out |= {z for z in self.zones if (z.kind, z.seat) in seats}
+        return out
+
+    def _first_seen(self, tile, t_ns: int) -> int:
+        """When ``tile`` (seen at ``t_ns``) first showed: the change detector's onset of its
+        place when there is one, else ``t_ns``."""
+        if self.onset is None:
+            return t_ns
+        x1, y1, x2, y2 = (v / self.px_per_mm for v in tile.box)
+        first = self.onset((x1, y1, x2, y2), t_ns)
+        return t_ns if first is None else min(int(first), t_ns)
+
+    def _classify(self, candidates, thumbs) -> list[tuple[str, float]]:
+        """Labels for the candidates; a confirmed tile whose crop (``thumbs``: the candidates'
+        thumbnails) has not changed keeps its label without asking the classifier again (most
+        of a table is still)."""
+        out: list[tuple[str, float] | None] = [None] * len(candidates)
+        ask, ask_idx = [], []
+        for i, (tile, zone) in enumerate(candidates):
+            cx, cy = tile.centre
+            x, y = cx / self.px_per_mm, cy / self.px_per_mm
+            for track in self.tracks:
+                if track.confirmed and track.zone == zone and track.thumb is not None and \
+                        abs(track.x - x) < 4 and abs(track.y - y) < 4:
+                    thumb = thumbs[i]
+                    if thumb.shape == track.thumb.shape and \
+                            np.abs(thumb - track.thumb).mean() < 6:
+                        out[i] = (track.label, track.confidence)
+                    break
+            if out[i] is None:
+                ask.append(tile.crop)
+                ask_idx.append(i)
+        if ask:
+            for i, result in zip(ask_idx, self.classifier.classify(ask)):
+                out[i] = (str(result[0]), float(result[1]))
+        return out  # type: ignore[return-value]
+
+    def _match(self, zone, x, y, face_down, taken) -> Track | None:
+        """The track of the tile seen at (x, y) mm: the nearest one within half a tile's
+        width. Lying across or upright does not part two sightings: no two tiles' centres lie
+        that close, and a tile seen turned in one frame is the same tile, not a new discard."""
+        best, best_d = None, 0.5 * TILE_W_MM
+        for track in self.tracks:
+            if track.id in taken or track.zone != zone or \
+                    track.face_down != face_down:
+                continue
+            d = float(np.hypot(track.x - x, track.y - y))
+            if d < best_d:
+                best, best_d = track, d
+        return best
+
+    def _age(self, matched: set[int], hidden: np.ndarray,
+             zones: list[Zone] | None = None) -> list[dict]:
+        """Count frames in plain view without each unseen tile; drop the ones gone. Tiles
+        outside ``zones`` (when given) were not looked at."""
+        ppm = self.px_per_mm
+        keep = []
+        # A call takes a seat's latest discard; no other tile leaves a pond during a hand. An
+        # older pond tile not found (a misread, a crop cut badly) is still there: dropping it
+        # would report it again as a new discard when it is next read.
+        latest: dict[int, Track] = {}
+        for track in self.tracks:
+            if track.confirmed and track.zone.kind == "pond" and not track.face_down:
+                seat = track.zone.seat
+                if seat not in latest or track.first_ns >= latest[seat].first_ns:
+                    latest[seat] = track
+        for track in self.tracks:
+            if track.id in matched or (zones is not None and track.zone not in zones):
+                keep.append(track)
+                continue
+            px, py = int(track.x * ppm), int(track.y * ppm)
+            r = int(0.5 * TILE_W_MM * ppm)
+            if hidden[max(py - r, 0):py + r, max(px - r, 0):px + r].any():
+                keep.append(track)          # under a hand: still there as far as we know
+                continue
+            track.missing += 1
+            if not track.confirmed:
+                continue                    # a glimpse never confirmed: forget it
+            if track.missing >= self.gone_frames:
+                if track.zone.kind == "pond" and not track.face_down and \
+                        latest.get(track.zone.seat) is not track:
+                    keep.append(track)
+                    continue
+                if track.zone.kind == "pond" and not track.face_down:
+                    self.left_ponds.append({"seat": track.zone.seat, "tile": track.label,
+                                            "t": track.last_ns / 1e9})
+                continue
+            keep.append(track)
+        self.tracks = keep
+        return []
+
+    # -- events ----------------------------------------------------------------------------
+    def _on_confirmed(self, track: Track) -> list[dict]:
+        if track.face_down:
+            return []
+        t = track.first_ns / 1e9
+        conf = round(track.confidence, 3)
+        if track.zone.kind == "pond":
+            ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
+            if _sideways(track):
+                ev["riichi"] = True
+            ev["confidence"] = conf
+            return [ev]
+        if track.zone.kind == "dora":
+            if self.first_dora is None:
+                self.first_dora = track.label
+                if not self.report_first_dora:
+                    return []
+            return [{"type": "dora", "t": t, "indicator": track.label, "confidence": conf}]
+        return []
+
+    def _groups(self) -> list[dict]:
+        events = []
+        for seat in range(4):
+            events += self._meld_events(seat)
+            if seat not in self.revealed:
+                events += self._reveal_event(seat)
+        return events
+
+    def _zone_tracks(self, kind_: str, seat: int) -> tuple[list[Track], bool]:
+        """Confirmed tracks of a seat's zone in reading order, and whether all are settled."""
+        tracks = [t for t in self.tracks if t.zone.kind == kind_ and t.zone.seat == seat]
+        settled = all(t.confirmed for t in tracks)
+        return sorted((t for t in tracks if t.confirmed), key=Track.key), settled
+
+    def _meld_events(self, seat: int) -> list[dict]:
+        tracks, settled = self._zone_tracks("meld", seat)
+        if not tracks or not settled:
+            for key in [k for k in self._meld_pending if k[0] == seat]:
+                del self._meld_pending[key]
+            return []
+        events = []
+        for group in self._meld_groups(seat, tracks):
+            ids = frozenset(t.id for t in group)
+            known = next((i for i, m in enumerate(self._meld_members[seat]) if m & ids), None)
+            if known is not None and self._meld_members[seat][known] >= ids:
+                continue
+            if len(group) < 3:
+                continue
+            # wait until the group has stopped changing for stable_frames frames
+            pending = self._meld_pending.get((seat, ids))
+            if pending is None:
+                self._meld_pending[(seat, ids)] = (ids, self.frames)
+                continue
+            if self.frames - pending[1] < self.stable_frames - 1:
+                continue
+            meld = _describe_meld(seat, group, self.melds[seat][known] if known is not None
+                                  else None)
+            if meld is None:
+                continue
+            if known is not None:
+                # A meld laid changes only by an added kan. Its tiles seen again otherwise (one
+                # the finder lost for a while and found again, or read another way) are still
+                # the meld reported, not a second call.
+                self._meld_members[seat][known] = set(ids)
+                if not _added_kan(self.melds[seat][known], meld):
+                    continue
+                self.melds[seat][known] = meld
+            else:
+                self._meld_members[seat].append(set(ids))
+                self.melds[seat].append(meld)
+            events.append(meld)
+        return events
+
+    def _meld_groups(self, seat: int, tracks: list[Track]) -> list[list[Track]]:
+        """The seat's meld area in groups (:func:`_cluster`), a meld already reported kept
+        apart from tiles laid against it: it can gain one tile (an added kan on a pon), not
+        the next meld's tiles nor a stray one set down beside it."""
+        out = []
+        for group in _cluster(tracks):
+            # each reported meld in the group, in turn, taken out of what is left of it
+            for members, meld in zip(self._meld_members[seat], self.melds[seat]):
+                ids = {t.id for t in group}
+                if members & ids and len(ids - members) > (1 if meld.get("kind") == "pon" else 0):
+                    out.append([t for t in group if t.id in members])
+                    group = [t for t in group if t.id not in members]
+            if group:
+                out.append(group)
+        return out
+
+    def _reveal_event(self, seat: int) -> list[dict]:
+        tracks, settled = self._zone_tracks("hand", seat)
+        faces = [t for t in tracks if not t.face_down]
+        if len(faces) < 2 or not settled:
+            self._reveal_pending.pop(seat, None)
+            return []
+        ids = frozenset(t.id for t in faces)
+        pending = self._reveal_pending.get(seat)
+        if pending is None or pending[0] != ids:
+            self._reveal_pending[seat] = (ids, self.frames)
+            return []
+        if self.frames - pending[1] < self.stable_frames - 1:
+            return []
+        self.revealed.add(seat)
+        tiles = [t.label for t in faces]
+        # the winning tile is set apart from the rest at the right end
+        right = [seat_order_key(t.zone, t.x, t.y)[1] for t in faces]
+        gaps = np.diff(right)
+        win_tile = tiles[-1]
+        return [{"type": "reveal", "t": max(t.first_ns for t in faces) / 1e9, "seat": seat,
+                 "tiles": tiles, "win_tile": win_tile,
+                 "confidence": round(min(t.confidence for t in faces), 3),
+                 "win_tile_apart": bool(len(gaps) and gaps[-1] > TILE_W_MM + 4)}]
+
+
+def _sideways(track: Track) -> bool:
+    """Lying across as its seat sees it (the top-down view turns seats 1 and 3 a quarter)."""
+    return track.across != bool(track.zone.rotation % 2)
+
+
+def _cluster(tracks: list[Track]) -> list[list[Track]]:
+    """Tiles of a meld area in groups: a gap wider than 5 mm along the seat's row starts a new
+    group; a tile stacked on another (an added kan) joins that one's group."""
+    groups: list[list[Track]] = []
+    ends: list[tuple[float, float]] = []
+    for t in sorted(tracks, key=lambda t: seat_order_key(t.zone, t.x, t.y)[1]):
+        r = seat_order_key(t.zone, t.x, t.y)[1]
+        half = (35.0 if _sideways(t) else TILE_W_MM) / 2
+        lo, hi = r - half, r + half
+        for g, (glo, ghi) in zip(groups, ends):
+            if lo < ghi + 5 and hi > glo - 5:
+                g.append(t)
+                ends[groups.index(g)] = (min(glo, lo), max(ghi, hi))
+                break
+        else:
+            groups.append([t])
+            ends.append((lo, hi))
+    return [sorted(g, key=lambda t: seat_order_key(t.zone, t.x, t.y)[1]) for g in groups]
+
+
+def _added_kan(before: dict, after: dict) -> bool:
+    """Whether ``after`` is the pon ``before`` with its fourth tile added."""
+    return before.get("kind") == "pon" and after.get("kind") == "shouminkan" and \
+        len({kind(t) for t in after["tiles"]} | {kind(t) for t in before["tiles"]}) == 1
+
+
+def _describe_meld(seat: int, group: list[Track], before: dict | None) -> dict | None:
+    """The ``meld`` event a group of tiles shows, or None when it is not one yet."""
+    faces = [t.label for t in group if not t.face_down]
+    if not faces:
+        return None
+    t = max(tr.first_ns for tr in group) / 1e9
+    conf = round(min(tr.confidence for tr in group), 3)
+    across = [tr for tr in group if _sideways(tr)]
+    # tiles in a row (not the one stacked on the sideways tile) give the direction
+    row = _row_of(group)
+    if len(group) == 4 and any(tr.face_down for tr in group):
+        # the face-down ends are the same tile; whether one is a red five nobody can see
+        tiles = faces + [base(faces[0])] * (4 - len(faces))
+        return {"type": "meld", "t": t, "seat": seat, "kind": "ankan", "tiles": tiles,
+                "confidence": conf}
+    called_track = across[0] if across else None
+    ev: dict = {"type": "meld", "t": t, "seat": seat}
+    if len(group) == 4:
+        kind_ = "shouminkan" if (before is not None and before.get("kind") == "pon") or \
+            len(across) == 2 else "daiminkan"
+    elif len(group) == 3:
+        kind_ = "pon" if len({kind(f) for f in faces}) == 1 else "chii"
+    else:
+        return None
+    ev["kind"] = kind_
+    ev["tiles"] = [tr.label for tr in sorted(group, key=Track.key)
+                   if tr in row] + [tr.label for tr in group if tr not in row]
+    if called_track is not None:
+        ev["called"] = called_track.label
+        pos = row.index(called_track) if called_track in row else 0
+        ev["from"] = (seat + 3) % 4 if pos == 0 else \
+            (seat + 1) % 4 if pos == len(row) - 1 else (seat + 2) % 4
+    ev["confidence"] = conf
+    return ev
+
+
+def _row_of(group: list[Track]) -> list[Track]:
+    """The tiles of a meld lying in its row (an added kan's tile is stacked beside the row)."""
+    by_right = sorted(group, key=lambda t: seat_order_key(t.zone, t.x, t.y)[1])
+    row: list[Track] = []
+    for t in by_right:
+        r = seat_order_key(t.zone, t.x, t.y)[1]
+        if row and abs(seat_order_key(row[-1].zone, row[-1].x, row[-1].y)[1] - r) < 10:
+            # two tiles at the same place along the row: keep the one nearer the edge
+            if seat_order_key(t.zone, t.x, t.y)[0] > \
+                    seat_order_key(row[-1].zone, row[-1].x, row[-1].y)[0]:
+                row[-1] = t
+            continue
+        row.append(t)
+    return row

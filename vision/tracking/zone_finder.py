@@ -1,0 +1,107 @@
+"""Finding tiles in a few zones of the table instead of the whole of it.
+
+:class:`ZoneFinder` cuts each zone asked for (with a margin, so a tile on its edge is whole)
+out of the frame as a top-down view, runs a tile finder on it, and puts what it found back in
+the coordinates of the whole top-down view, as :func:`vision.finding.learned.find_tiles_topdown` would
+have reported it for the full table. Camera frames are warped region by region, never whole.
+
+The finder is pluggable: anything with the signature of ``find_tiles_topdown(topdown,
+px_per_mm) -> Finding``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.camera.zones import Zone
+from vision.finding.found import Finding
+from vision.finding.learned import find_tiles_topdown
+
+_ALIGN = 8
+
+
+class ZoneFinder:
+    """Finds tiles zone by zone.
+
+    ``px_per_mm``: scale of the top-down view the tracker works in. ``table_mm``: (width,
+    height) of the table. ``to_topdown``: 3x3 map from frame pixels to top-down pixels (a
+    calibration's ``topdown_matrix()``); None when the frames already are top-down views.
+    ``margin_mm``: table around each zone that is looked at too. ``find``: the tile finder.
+    """
+
+    def __init__(self, px_per_mm: float, table_mm: tuple[float, float] = (800.0, 800.0),
+                 to_topdown: np.ndarray | None = None, margin_mm: float = 24.0,
+                 find=find_tiles_topdown):
+        self.px_per_mm = float(px_per_mm)
+        self.size = (int(round(table_mm[0] * px_per_mm)), int(round(table_mm[1] * px_per_mm)))
+        self.to_topdown = None if to_topdown is None else np.asarray(to_topdown, np.float64)
+        self.margin_mm = float(margin_mm)
+        self.find = find
+
+    def region(self, zone: Zone) -> tuple[int, int, int, int]:
+        """The zone and its margin in top-down pixels, inside the table."""
+        m, s = self.margin_mm, self.px_per_mm
+        x1, y1, x2, y2 = zone.rect
+        w, h = self.size
+        # on a grid of 8 pixels: the finder shrinks its input by a whole factor, and a cut
+        # that starts on that grid shrinks to the same pixels as the whole view would
+        a = _ALIGN
+        return (max(0, int((x1 - m) * s) // a * a), max(0, int((y1 - m) * s) // a * a),
+                min(w, int(np.ceil((x2 + m) * s))), min(h, int(np.ceil((y2 + m) * s))))
+
+    def _cut(self, frame: np.ndarray, rect) -> np.ndarray:
+        x1, y1, x2, y2 = rect
+        if self.to_topdown is None:
+            return frame[y1:y2, x1:x2]
+        shift = np.array([[1, 0, -x1], [0, 1, -y1], [0, 0, 1]], np.float64)
+        return cv2.warpPerspective(frame, shift @ self.to_topdown, (x2 - x1, y2 - y1),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def felt(self, frame: np.ndarray) -> np.ndarray:
+        """The table's colour (BGR) as the finder would take it from the whole view: the
+        median, in Lab, of a sparse sample of the table."""
+        if self.to_topdown is None:
+            small = np.ascontiguousarray(frame[::14, ::14])
+        else:
+            scale = np.diag([1 / 14, 1 / 14, 1.0])
+            small = cv2.warpPerspective(frame, scale @ self.to_topdown,
+                                        (self.size[0] // 14, self.size[1] // 14),
+                                        flags=cv2.INTER_NEAREST)
+        lab = np.median(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+        pixel = np.clip(np.round(lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        return cv2.cvtColor(pixel, cv2.COLOR_LAB2BGR).reshape(3)
+
+    def __call__(self, frame: np.ndarray, zones: list[Zone]) -> Finding:
+        """The tiles whose centre lies in one of ``zones``, in top-down pixels, and what else
+        covers those zones (``occluded``, the size of the whole top-down view)."""
+        w, h = self.size
+        occluded = np.zeros((h, w), np.uint8)
+        tiles = []
+        felt = None
+        s = self.px_per_mm
+        for zone in zones:
+            x1, y1, x2, y2 = self.region(zone)
+            if x2 <= x1 or y2 <= y1:
+                continue
+            cut = self._cut(frame, (x1, y1, x2, y2))
+            # The felt finder takes the commonest colour for the table; a crop of a full pond
+            # is mostly tiles, so the crop is framed in felt first.
+            if felt is None:
+                felt = self.felt(frame)
+            pad = int(0.25 * max(x2 - x1, y2 - y1)) // _ALIGN * _ALIGN + _ALIGN
+            framed = cv2.copyMakeBorder(np.ascontiguousarray(cut), pad, pad, pad, pad,
+                                        cv2.BORDER_CONSTANT, value=[float(v) for v in felt])
+            finding = self.find(framed, s)
+            ox, oy = x1 - pad, y1 - pad
+            for tile in finding.tiles:
+                bx1, by1, bx2, by2 = tile.box
+                quad = None if tile.quad is None else tile.quad + np.array([ox, oy], np.float32)
+                moved = replace(tile, box=(bx1 + ox, by1 + oy, bx2 + ox, by2 + oy), quad=quad)
+                cx, cy = moved.centre
+                if zone.contains(cx / s, cy / s):
+                    tiles.append(moved)
+            seen = finding.occluded[pad:pad + (y2 - y1), pad:pad + (x2 - x1)]
+            np.maximum(occluded[y1:y2, x1:x2], seen, out=occluded[y1:y2, x1:x2])
+        return Finding(tiles, occluded)

@@ -1,0 +1,1 @@
+"""Training the table's networks, and their eight-bit copies. Never imported at the table."""

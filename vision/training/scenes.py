@@ -1,0 +1,95 @@
+"""The finder's training scenes: rendered in seeded chunks, cached one by one.
+
+Shared by the finder's training (:mod:`vision.training.train_finder`) and the eight-bit copy's
+calibration (:mod:`vision.training.quantize`), which renders scenes of the same kind."""
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from table.paths import shared_data_dir
+from vision.finding.learned import STRIDE
+
+#: Bumped whenever vision/synthesis/scene.py changes what it draws, so an old cache is not reused.
+SCENE_VERSION = 2
+
+
+#: The same for vision/synthesis/flat_scene.py (the simulated camera's table).
+FLAT_VERSION = 1
+
+
+SCENE_SIZE = 320
+
+
+def _render_chunk(args):
+    seed, n, size, path, flat = args
+    if path is not None and Path(path).is_file():
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import FaceBank, load_real_faces, render_scene
+
+    if flat:
+        from vision.synthesis.flat_scene import render_flat_scene
+        draw = lambda rng: render_flat_scene(rng, (size, size))
+    else:
+        bank = FaceBank(TileArt(), load_real_faces(shared_data_dir()))
+        draw = lambda rng: render_scene(bank, rng, (size, size))
+    rng = np.random.default_rng(seed)
+    images, quads, status, owner, hands = [], [], [], [], []
+    for i in range(n):
+        sc = draw(rng)
+        images.append(sc.image)
+        hands.append(cv2.resize(sc.hands, (size // STRIDE, size // STRIDE), interpolation=cv2.INTER_AREA))
+        for t in sc.tiles:
+            quads.append(t.quad)
+            status.append(t.status)
+            owner.append(i)
+    part = {"images": np.stack(images), "quads": np.array(quads, np.float32).reshape(-1, 4, 2),
+            "status": np.array(status, np.int8), "owner": np.array(owner, np.int32),
+            "hands": np.stack(hands)}
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        np.savez(str(path) + ".tmp.npz", **part)
+        Path(str(path) + ".tmp.npz").replace(path)
+    return part
+
+
+def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
+                  size: int = SCENE_SIZE, flat: bool = False) -> dict:
+    """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
+    :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the scenes
+    do not depend on the number of workers) and are cached one by one (so an interrupted run
+    picks up where it stopped)."""
+    chunk = 100
+    jobs = []
+    for k in range((n + chunk - 1) // chunk):
+        name = f"flat-seed{seed}-chunk{k}-n{chunk}-s{size}-v{FLAT_VERSION}" if flat else \
+            f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}"
+        path = None if cache is None else cache / f"{name}.npz"
+        jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat))
+    t0 = time.monotonic()
+    parts = []
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for i, part in enumerate(pool.imap(_render_chunk, jobs)):
+                parts.append(part)
+                log(f"  scenes {min(n, (i + 1) * chunk)}/{n} ({time.monotonic() - t0:.0f} s)")
+    else:
+        for i, job in enumerate(jobs):
+            parts.append(_render_chunk(job))
+            log(f"  scenes {min(n, (i + 1) * chunk)}/{n} ({time.monotonic() - t0:.0f} s)")
+    offset = 0
+    owners = []
+    for p in parts:
+        owners.append(p["owner"] + offset)
+        offset += len(p["images"])
+    return {"images": np.concatenate([p["images"] for p in parts]),
+            "quads": np.concatenate([p["quads"] for p in parts]),
+            "status": np.concatenate([p["status"] for p in parts]),
+            "owner": np.concatenate(owners),
+            "hands": np.concatenate([p["hands"] for p in parts])}
