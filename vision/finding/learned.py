@@ -28,12 +28,12 @@ import cv2
 import numpy as np
 
 from referee.errors import RefereeError
+from vision import MODEL_DIR
 from vision.camera.zones import TILE_H_MM, TILE_W_MM
 from vision.runtime import session_options
 
 from .found import Finding, FoundTile, order_rows
 
-MODEL_DIR = Path(__file__).resolve().parent / "models"
 #: What ``python -m vision.training.train_finder`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "finder.onnx"
 #: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`).

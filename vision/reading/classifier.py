@@ -23,9 +23,9 @@ import cv2
 import numpy as np
 
 from referee.errors import RefereeError
+from vision import MODEL_DIR
 from vision.runtime import session_options
 
-MODEL_DIR = Path(__file__).resolve().parent / "models"
 #: What ``python -m vision.training.train`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "tiles.onnx"
 #: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`), some three times as fast
