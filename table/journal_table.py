@@ -15,7 +15,7 @@ from .journal import Journal, JournalError
 
 
 class JournalTable:
-    """The dashboard's TableSource when the table service runs in another process.
+    """The dashboard's TableView when the table service runs in another process.
 
     Tails the journal every ``poll`` seconds (by rowid: cheap) and publishes what is new on
     ``hub`` exactly as a :class:`~table.live.LiveTable` would: ``event``, ``ruling``,
@@ -68,7 +68,7 @@ class JournalTable:
         for entry in self._journal.health():
             self._health[entry["component"]] = entry
 
-    # -- TableSource ------------------------------------------------------------------
+    # -- TableView --------------------------------------------------------------------
     def clock(self) -> float:
         return monotonic() + self._clock_offset
 

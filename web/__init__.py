@@ -1,8 +1,9 @@
 """The live dashboard: the table as the referee assistant sees it, every ruling as it happens.
 
 ``create_app(table, pin_hash=..., secret_key=..., config=...)`` builds the Flask app for any
-TableSource (:class:`table.live.LiveTable` in the demo, the journal-backed
-``table.journal_table.JournalTable`` under gunicorn); :func:`serve` runs it in a thread for the
+:class:`table.view.TableView` (:class:`table.live.LiveTable` in the demo, the journal-backed
+:class:`table.journal_table.JournalTable` under gunicorn, the hall's
+:class:`hall.board.RemoteTable`); :func:`serve` runs it in a thread for the
 demo and the browser tests. Blueprints: ``views`` (the page, ``/healthz``, ``/state.json``),
 ``stream`` (``/stream``, server-sent events), ``referee`` (login and actions under
 ``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``).
@@ -15,6 +16,8 @@ from datetime import timedelta
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
+
+from table.view import TableView
 
 from .auth import PinGuard, RefereeSessions, csrf_token
 from .capacity import StreamGate, size
@@ -55,12 +58,12 @@ DEFAULTS = {
 }
 
 
-def create_app(table, *, pin_hash=None, secret_key: str | bytes | None = None,
+def create_app(table: TableView, *, pin_hash=None, secret_key: str | bytes | None = None,
                config: dict | None = None) -> Flask:
     """The dashboard for one table.
 
-    ``table``: a TableSource: ``snapshot()``, ``hub``, ``submit(event)``, ``events()``,
-    ``rulings()``, ``clock()``. ``pin_hash``: the referee PIN's hash (:func:`web.pin.hash_pin`),
+    ``table``: a :class:`table.view.TableView` (``snapshot()``, ``hub``, ``submit(event)``,
+    ``events()``, ``rulings()``, ``clock()``). ``pin_hash``: the referee PIN's hash (:func:`web.pin.hash_pin`),
     or a :class:`pathlib.Path` of the hash file, read at every login; None disables referee
     login. ``secret_key`` signs session cookies; a random one (sessions end when the process
     does) when None. ``config``: overrides of :data:`DEFAULTS` and Flask settings.

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from referee.events import dumps
+from table.view import TableView
 
 from .auth import PinGuard, RefereeSessions
 from .capacity import StreamGate
@@ -18,13 +19,12 @@ CLOSE = {"kind": "_close"}
 class Dashboard:
     """Per-app state, kept in ``app.extensions["riichi"]``.
 
-    ``table``: the TableSource (``snapshot``, ``hub``, ``submit``, ``events``, ``rulings``,
-    ``clock``). ``pin_hash``: the hash itself, a path to the hash file (read at each login,
+    ``table``: the :class:`table.view.TableView` it shows. ``pin_hash``: the hash itself, a path to the hash file (read at each login,
     so ``set-pin`` needs no restart), or None when no PIN is set. ``gate``: who may open a
     stream (:class:`web.capacity.StreamGate`).
     """
 
-    def __init__(self, table, pin_hash, guard: PinGuard, sessions: RefereeSessions,
+    def __init__(self, table: TableView, pin_hash, guard: PinGuard, sessions: RefereeSessions,
                  gate: StreamGate):
         self.table = table
         self._pin_hash = pin_hash
