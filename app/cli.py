@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "run the referee at a real table (GPIO buttons, camera)"),
     "demo": ("demo", "a simulated table playing a whole game, dashboard on localhost"),
     "export": ("export", "write a journaled game's events as JSON Lines"),
+    "check-journal": ("check_journal", "check a journal: events in order, none missing, "
+                                       "rulings as a replay gives them"),
     "buttons": ("buttons", "wiring check: print each seat-button press and light its seat"),
     "calibrate": ("calibrate", "camera calibration with ArUco markers, and table zones"),
     "detect": ("detect", "list the tiles seen in a photo or a top-down table image"),

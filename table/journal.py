@@ -294,6 +294,16 @@ class Journal:
                           (game_id,))
         return [(seq, json.loads(text)) for seq, text in rows]
 
+    def integrity(self) -> list[str]:
+        """SQLite's own check of the file (``PRAGMA integrity_check``): ``[]`` when sound, else
+        its lines."""
+        lines = [str(r[0]) for r in self._read("PRAGMA integrity_check")]
+        return [] if lines == ["ok"] else lines
+
+    def event_rows(self) -> list[tuple[int, int, float, str]]:
+        """Every event as stored: ``(seq, game_id, t_mono, json)``, in ``seq`` order."""
+        return self._read("SELECT seq, game_id, t_mono, json FROM events ORDER BY seq")
+
     def last_seq(self) -> int:
         return self._read("SELECT coalesce(max(seq), 0) FROM events")[0][0]
 

@@ -25,6 +25,7 @@ from referee.events import read_events
 from table.clock import TableClock, VirtualClock
 from table.config import ConfigError, TableConfig, load_config
 from table.journal import Journal, JournalError
+from table.journal_check import note_judged_with
 from table.sdnotify import Notifier
 from table.service import ResumableTable, TableService, default_referee_factory
 
@@ -155,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     journal_path = Path(args.journal) if args.journal else config.journal
     journal = open_journal(journal_path)
     offset = journal.clock_offset() if not journal.readonly else journal.stored_clock_offset()
+    if not journal.readonly:
+        note_judged_with(journal, config.ruleset, config.confidence_threshold)
     recorded = read_recorded(config.replay) if config.replay else None
     if recorded is not None and config.speed == 0:
         clock = VirtualClock()
