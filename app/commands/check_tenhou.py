@@ -23,7 +23,7 @@ from typing import Iterable
 
 from referee.errors import RefereeError
 from referee.tenhou import import_log
-from referee.tenhou_check import GameCheck, check_game, tenhou_referee
+from referee.tenhou.check import GameCheck, check_game, tenhou_referee
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".gz")
 
