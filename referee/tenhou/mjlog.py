@@ -103,10 +103,6 @@ def parse_mjlog(root: ET.Element) -> LoggedGame:
     seen_un = False
     open_tanyao = True
 
-    def finish_scores(el: ET.Element) -> list[int]:
-        sc = _ints(el.get("sc"))
-        return [sc[2 * i] * 100 for i in range(4)], [sc[2 * i + 1] * 100 for i in range(4)]
-
     for el in root:
         tag = el.tag
         if tag == "GO":
@@ -121,14 +117,7 @@ def parse_mjlog(root: ET.Element) -> LoggedGame:
                 names = [unquote(el.get(f"n{i}", "")) for i in range(4)]
                 seen_un = True
         elif tag == "INIT":
-            seed = _ints(el.get("seed"))
-            if len(seed) < 6:
-                raise LogError("an INIT tag without its seed")
-            ten = _ints(el.get("ten"))
-            haipai = [[T.from_136(i, red) for i in _ints(el.get(f"hai{s}"))] for s in range(4)]
-            hand = LoggedHand(round_index=seed[0], dealer=int(el.get("oya", "0")), honba=seed[1],
-                         sticks=seed[2], scores=[x * 100 for x in ten],
-                         dora=T.from_136(seed[5], red), haipai=haipai)
+            hand = _init(el, red)
             hands.append(hand)
             riichi_pending = set()
             after_kan = [False] * 4
@@ -162,48 +151,76 @@ def parse_mjlog(root: ET.Element) -> LoggedGame:
                 hand.actions.append(("riichi_ok", who))
         elif tag == "DORA":
             hand.actions.append(("dora", T.from_136(int(el.get("hai")), red)))
-        elif tag == "AGARI":
-            who = int(el.get("who"))
-            from_who = int(el.get("fromWho"))
-            ten = _ints(el.get("ten"))
-            yaku = _yaku_pairs(_ints(el.get("yaku")))
-            yakuman_ids = _ints(el.get("yakuman"))
-            yakuman = len(yakuman_ids)
-            if yakuman:
-                yaku = [(TENHOU_YAKU.get(y, f"tenhou yaku {y}"), 13) for y in yakuman_ids]
-            han = 13 * yakuman if yakuman else sum(h for _, h in yaku)
-            scores, deltas = finish_scores(el)
-            pao = el.get("paoWho")
-            win = LoggedWin(seat=who, from_seat=None if who == from_who else from_who, han=han,
-                       fu=ten[0], points=ten[1], yaku=yaku, yakuman=yakuman, payments=deltas,
-                       pao=int(pao) if pao is not None else None,
-                       concealed=[T.from_136(i, red) for i in _ints(el.get("hai"))],
-                       win_tile=T.from_136(int(el.get("machi")), red),
-                       ura=[T.from_136(i, red) for i in _ints(el.get("doraHaiUra"))])
-            closing = [s + d for s, d in zip(scores, deltas)]
-            if hand.end is None:
-                hand.end = LoggedEnd("tsumo" if win.from_seat is None else "ron", None, [win],
-                                deltas, closing, None)
-            else:  # a second (or third) winner of the same discard
-                hand.end.wins.append(win)
-                hand.end.deltas = [a + b for a, b in zip(hand.end.deltas, deltas)]
-                hand.end.closing = closing
-            if el.get("owari"):
-                final_scores, final_points = _owari(el.get("owari"))
-        elif tag == "RYUUKYOKU":
-            rtype = el.get("type")
-            if rtype not in _DRAWS:
-                raise LogError(f"unknown RYUUKYOKU type {rtype!r}")
-            result, reason = _DRAWS[rtype]
-            scores, deltas = finish_scores(el)
-            shown = {s: [T.from_136(i, red) for i in _ints(el.get(f"hai{s}"))]
-                     for s in range(4) if el.get(f"hai{s}") is not None}
-            hand.end = LoggedEnd(result, reason, [], deltas, [s + d for s, d in zip(scores, deltas)],
-                            sorted(shown) if result == "exhaustive" else None, shown)
+        elif tag in ("AGARI", "RYUUKYOKU"):
+            if tag == "AGARI":
+                _agari(el, hand, red)
+            else:
+                hand.end = _ryuukyoku(el, red)
             if el.get("owari"):
                 final_scores, final_points = _owari(el.get("owari"))
     return LoggedGame(names=names, red_fives=red, game_length=length, open_tanyao=open_tanyao,
                       hands=hands, final_scores=final_scores, final_points=final_points)
+
+
+def _init(el: ET.Element, red: bool) -> LoggedHand:
+    """An INIT tag -> the hand it starts: round, honba, sticks, scores, dora, the deal."""
+    seed = _ints(el.get("seed"))
+    if len(seed) < 6:
+        raise LogError("an INIT tag without its seed")
+    ten = _ints(el.get("ten"))
+    haipai = [[T.from_136(i, red) for i in _ints(el.get(f"hai{s}"))] for s in range(4)]
+    return LoggedHand(round_index=seed[0], dealer=int(el.get("oya", "0")), honba=seed[1],
+                      sticks=seed[2], scores=[x * 100 for x in ten],
+                      dora=T.from_136(seed[5], red), haipai=haipai)
+
+
+def _agari(el: ET.Element, hand: LoggedHand, red: bool) -> None:
+    """An AGARI tag ends the hand with its win, or adds a second (third) winner of the same
+    discard to it."""
+    who = int(el.get("who"))
+    from_who = int(el.get("fromWho"))
+    ten = _ints(el.get("ten"))
+    yaku = _yaku_pairs(_ints(el.get("yaku")))
+    yakuman_ids = _ints(el.get("yakuman"))
+    yakuman = len(yakuman_ids)
+    if yakuman:
+        yaku = [(TENHOU_YAKU.get(y, f"tenhou yaku {y}"), 13) for y in yakuman_ids]
+    han = 13 * yakuman if yakuman else sum(h for _, h in yaku)
+    scores, deltas = _scores(el)
+    pao = el.get("paoWho")
+    win = LoggedWin(seat=who, from_seat=None if who == from_who else from_who, han=han,
+                    fu=ten[0], points=ten[1], yaku=yaku, yakuman=yakuman, payments=deltas,
+                    pao=int(pao) if pao is not None else None,
+                    concealed=[T.from_136(i, red) for i in _ints(el.get("hai"))],
+                    win_tile=T.from_136(int(el.get("machi")), red),
+                    ura=[T.from_136(i, red) for i in _ints(el.get("doraHaiUra"))])
+    closing = [s + d for s, d in zip(scores, deltas)]
+    if hand.end is None:
+        hand.end = LoggedEnd("tsumo" if win.from_seat is None else "ron", None, [win],
+                             deltas, closing, None)
+    else:  # a second (or third) winner of the same discard
+        hand.end.wins.append(win)
+        hand.end.deltas = [a + b for a, b in zip(hand.end.deltas, deltas)]
+        hand.end.closing = closing
+
+
+def _ryuukyoku(el: ET.Element, red: bool) -> LoggedEnd:
+    """A RYUUKYOKU tag -> the draw that ends the hand, with the hands laid open."""
+    rtype = el.get("type")
+    if rtype not in _DRAWS:
+        raise LogError(f"unknown RYUUKYOKU type {rtype!r}")
+    result, reason = _DRAWS[rtype]
+    scores, deltas = _scores(el)
+    shown = {s: [T.from_136(i, red) for i in _ints(el.get(f"hai{s}"))]
+             for s in range(4) if el.get(f"hai{s}") is not None}
+    return LoggedEnd(result, reason, [], deltas, [s + d for s, d in zip(scores, deltas)],
+                     sorted(shown) if result == "exhaustive" else None, shown)
+
+
+def _scores(el: ET.Element) -> tuple[list[int], list[int]]:
+    """A hand end's ``sc``: the scores before it and each seat's change, in points."""
+    sc = _ints(el.get("sc"))
+    return [sc[2 * i] * 100 for i in range(4)], [sc[2 * i + 1] * 100 for i in range(4)]
 
 
 def _owari(text: str) -> tuple[list[int], list[float]]:
