@@ -357,8 +357,8 @@ def _t6_hand(entry: list) -> LoggedHand:
     dealer = round_index % 4
     indicators = [_t6_tile(x) for x in dora]
     hand = LoggedHand(round_index=round_index, dealer=dealer, honba=honba, sticks=sticks,
-                 scores=list(scores), dora=indicators[0], haipai=haipai,
-                 ura=[_t6_tile(x) for x in ura])
+                      scores=list(scores), dora=indicators[0], haipai=haipai,
+                      ura=[_t6_tile(x) for x in ura])
     actions = interleave(takes, discards, dealer)
     # Riichi sticks: a riichi stands (its stick is paid) once its discard passes unclaimed
     # by a ron; a pon or chii of the riichi tile does not undo it.
@@ -385,11 +385,11 @@ def _t6_hand(entry: list) -> LoggedHand:
                 fu = points = han = None
                 yaku, yakuman = [], 0
             wins.append(LoggedWin(seat=who, from_seat=None if who == from_who else from_who,
-                             han=han, fu=fu, points=points, yaku=yaku, yakuman=yakuman,
-                             payments=list(deltas), pao=pao if pao != who else None))
+                                  han=han, fu=fu, points=points, yaku=yaku, yakuman=yakuman,
+                                  payments=list(deltas), pao=pao if pao != who else None))
             total = [a + b for a, b in zip(total, deltas)]
         hand.end = LoggedEnd("tsumo" if wins[0].from_seat is None else "ron", None, wins, total,
-                        None, None)
+                             None, None)
     elif word in _DRAWS:
         res, reason = _DRAWS[word]
         deltas = list(result[1]) if len(result) > 1 else [0, 0, 0, 0]

@@ -294,7 +294,7 @@ class _Replay:
             seat = self.drawer
             if end.shown and Counter(end.shown.get(seat, [])) != Counter(self.concealed[seat]):
                 raise LogError(f"seat {seat}'s nine terminals are not the hand the play "
-                                "gives")
+                               "gives")
             self.emit(self.own_turn_ms(), {"type": "reveal", "seat": seat,
                                            "tiles": T.sorted_tiles(self.concealed[seat]),
                                            "win_tile": self.last_draw[seat][0]})
@@ -394,14 +394,14 @@ class _Replay:
             d_seat, win_tile = self.last_discard
             if d_seat != w.from_seat:
                 raise LogError(f"seat {seat}'s ron names seat {w.from_seat}, "
-                                f"but seat {d_seat} gave the tile")
+                               f"but seat {d_seat} gave the tile")
             rinshan = False
             concealed = self.concealed[seat] + [win_tile]
         if w.win_tile is not None and w.win_tile != win_tile:
             raise LogError(f"seat {seat} wins on {w.win_tile}, but the play gives {win_tile}")
         if w.concealed is not None and Counter(w.concealed) != Counter(concealed):
             raise LogError(f"seat {seat}'s winning hand {T.hand_str(w.concealed)} is not the "
-                            f"hand the play gives ({T.hand_str(concealed)})")
+                           f"hand the play gives ({T.hand_str(concealed)})")
         chankan = not tsumo and self.kakan_open
         first_turn = not self.any_meld and not self.discards[seat]
         riichi = self.riichi[seat]
