@@ -141,13 +141,31 @@ def interleave(takes: list[list[tuple]], discards: list[list[tuple]], dealer: in
     discard may be the one called, and only one reading lets every list be used up. A
     depth-first search tries the readings (a call first, then letting the tile pass).
     """
-    def done(st: _T6State) -> bool:
-        return all(st.ti[s] >= len(takes[s]) and st.di[s] >= len(discards[s]) for s in range(4))
+    try:
+        return _Interleaving(takes, discards).run(_T6State([0] * 4, [0] * 4, dealer, []), False)
+    except _Dead:
+        raise LogError("the draw and discard lists do not make a playable hand") from None
+    except RecursionError:  # pragma: no cover - would need hundreds of ambiguous calls
+        raise LogError("the draw and discard lists are too ambiguous to order") from None
 
-    def takes_left(st: _T6State) -> bool:
-        return any(st.ti[s] < len(takes[s]) for s in range(4))
 
-    def run(st: _T6State, rinshan: bool) -> list[tuple]:
+class _Interleaving:
+    """One hand's draw and discard lists (each seat's), read in turn order by :meth:`run`."""
+
+    def __init__(self, takes: list[list[tuple]], discards: list[list[tuple]]):
+        self.takes = takes
+        self.discards = discards
+
+    def done(self, st: _T6State) -> bool:
+        return all(st.ti[s] >= len(self.takes[s]) and st.di[s] >= len(self.discards[s])
+                   for s in range(4))
+
+    def takes_left(self, st: _T6State) -> bool:
+        return any(st.ti[s] < len(self.takes[s]) for s in range(4))
+
+    def run(self, st: _T6State, rinshan: bool) -> list[tuple]:
+        """Play on from ``st`` until every list is used up; _Dead where this reading fails."""
+        takes, discards = self.takes, self.discards
         while True:
             actor = st.actor
             if st.ti[actor] >= len(takes[actor]):
@@ -172,7 +190,7 @@ def interleave(takes: list[list[tuple]], discards: list[list[tuple]], dealer: in
                     continue
             rinshan = False
             if st.di[actor] >= len(discards[actor]):
-                if done(st):
+                if self.done(st):
                     return st.actions  # tsumo, or nine terminals
                 raise _Dead
             item = discards[actor][st.di[actor]]
@@ -183,8 +201,8 @@ def interleave(takes: list[list[tuple]], discards: list[list[tuple]], dealer: in
                 _, kind, tiles, added = item
                 st.actions.append(("kan", actor, kind, tiles, None, None, added))
                 st.last = (actor, added) if kind == "shouminkan" else None
-                if not takes_left(st):
-                    if done(st):
+                if not self.takes_left(st):
+                    if self.done(st):
                         return st.actions  # robbed (chankan)
                     raise _Dead
                 rinshan = True
@@ -196,22 +214,12 @@ def interleave(takes: list[list[tuple]], discards: list[list[tuple]], dealer: in
                 tile = drawn
             st.actions.append(("discard", actor, tile, riichi))
             st.last = (actor, tile)
-            if not takes_left(st):
-                if done(st):
+            if not self.takes_left(st):
+                if self.done(st):
                     return st.actions
                 raise _Dead
-            options = []
-            for seat in range(4):
-                if seat == actor or st.ti[seat] >= len(takes[seat]):
-                    continue
-                nxt = takes[seat][st.ti[seat]]
-                if nxt[0] == "call" and (nxt[4], nxt[3]) == (actor, tile):
-                    options.append((0 if nxt[1] == "chii" else 1, seat))
-            options.sort(reverse=True)
             nxt_seat = (actor + 1) % 4
-            choices = [seat for _, seat in options]
-            if st.ti[nxt_seat] < len(takes[nxt_seat]) and takes[nxt_seat][st.ti[nxt_seat]][0] == "draw":
-                choices.append(None)
+            choices = self.next_to_act(st, actor, tile)
             if not choices:
                 raise _Dead
             if len(choices) == 1:
@@ -224,17 +232,28 @@ def interleave(takes: list[list[tuple]], discards: list[list[tuple]], dealer: in
                                   choice if choice is not None else nxt_seat,
                                   list(st.actions), st.last if choice is not None else None)
                 try:
-                    return run(branch, False)
+                    return self.run(branch, False)
                 except _Dead:
                     continue
             raise _Dead
 
-    try:
-        return run(_T6State([0] * 4, [0] * 4, dealer, []), False)
-    except _Dead:
-        raise LogError("the draw and discard lists do not make a playable hand") from None
-    except RecursionError:  # pragma: no cover - would need hundreds of ambiguous calls
-        raise LogError("the draw and discard lists are too ambiguous to order") from None
+    def next_to_act(self, st: _T6State, actor: int, tile: str) -> list[int | None]:
+        """Who may act after ``actor`` discards ``tile``: the seats whose next take is a call
+        of it (pon and kan before chii), then None where the next seat may draw instead."""
+        takes = self.takes
+        options = []
+        for seat in range(4):
+            if seat == actor or st.ti[seat] >= len(takes[seat]):
+                continue
+            nxt = takes[seat][st.ti[seat]]
+            if nxt[0] == "call" and (nxt[4], nxt[3]) == (actor, tile):
+                options.append((0 if nxt[1] == "chii" else 1, seat))
+        options.sort(reverse=True)
+        nxt_seat = (actor + 1) % 4
+        choices = [seat for _, seat in options]
+        if st.ti[nxt_seat] < len(takes[nxt_seat]) and takes[nxt_seat][st.ti[nxt_seat]][0] == "draw":
+            choices.append(None)
+        return choices
 
 
 def _t6_dora_flips(actions: list[tuple], indicators: list[str]) -> list[tuple]:
