@@ -14,6 +14,7 @@ compared with what the log records:
 
 It prints, per file and in total: hands, wins matched, hand-end scores matched, violations,
 and exits with status 1 when anything does not match. ``--verbose`` prints each mismatch.
+The comparison itself is :mod:`referee.tenhou.check`; this command finds the logs and adds up.
 """
 from __future__ import annotations
 
