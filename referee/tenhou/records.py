@@ -155,8 +155,8 @@ class LoggedEnd:
 
 @dataclass
 class LoggedHand:
-    """One hand's start (``round_index`` counts from East 1; ``sticks`` are the riichi sticks
-    on the table), its ``actions`` in the order they happened, and its ``end``."""
+    """One hand's start (``round_index``: 0 for East 1, 4 for South 1...; ``sticks``: the
+    riichi sticks on the table), its ``actions`` in the order they happened, and its ``end``."""
 
     round_index: int
     dealer: int

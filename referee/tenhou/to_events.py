@@ -1,12 +1,12 @@
-"""A logged game's play-by-play -> the table events a camera and seat buttons would have
-produced, and the results a replay of those events must reproduce.
+"""A logged game played out: the table events a camera and seat buttons would have produced,
+and the results a replay of those events must reproduce.
 
 :func:`game_events` walks each :class:`~referee.tenhou.records.LoggedHand` action by action:
 it emits what is visible at the table (discards with riichi turned sideways, call presses
 inside the claim window, melds with their called tile and source, dora flips, reveals at wins,
 tenpai at exhaustive draws; never a concealed hand or a draw) and, following the concealed
-hands, works out each win's hand and situation, so the log's figures become an
-:class:`~referee.tenhou.records.ExpectedHand` that can be checked independently.
+hands, works out each win's hand and situation, so that every
+:class:`~referee.tenhou.records.ExpectedHand` can be scored independently of the log's figures.
 
 Event timing (seconds on the table clock, deterministic, non-decreasing):
 
