@@ -8,7 +8,7 @@ from app.commands.check_tenhou import find_logs
 from referee.core import Referee
 from referee.errors import RefereeError
 from referee.tenhou import import_log, import_text
-from referee.tenhou_check import GameCheck, check_game, replay_by_hand
+from referee.tenhou.check import GameCheck, check_game, replay_by_hand
 
 
 class LogReferee:

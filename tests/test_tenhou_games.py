@@ -17,7 +17,7 @@ import pytest
 from app.commands.check_tenhou import find_logs
 from referee.core import Referee
 from referee.tenhou import import_log
-from referee.tenhou_check import check_game
+from referee.tenhou.check import check_game
 
 pytestmark = pytest.mark.shared
 

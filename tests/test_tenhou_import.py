@@ -25,7 +25,9 @@ from app.cli import main
 from referee.errors import RefereeError
 from referee.events import EventReader, parse_event
 from referee.scoring import is_tenpai, score_win
-from referee.tenhou import _decode_meld, _t6_order, import_log, import_text
+from referee.tenhou import import_log, import_text
+from referee.tenhou.mjlog import decode_meld
+from referee.tenhou.tenhou6 import interleave
 
 SNIPPET = """<mjloggm ver="2.3">
     <GO type="169" lobby="0"/>
@@ -115,7 +117,7 @@ MELDS = [
 
 @pytest.mark.parametrize("who, code, red, expected", MELDS)
 def test_meld_codes(who, code, red, expected):
-    assert _decode_meld(who, code, red) == expected
+    assert decode_meld(who, code, red) == expected
 
 
 # -- the snippet -----------------------------------------------------------------------------
@@ -261,7 +263,7 @@ def test_tenhou6_red_fives_from_the_rule_or_the_tiles():
 # -- timing ----------------------------------------------------------------------------------
 
 def check_flow(events):
-    """The event flow the rules core relies on (see referee.tenhou's docstring)."""
+    """The event flow the rules core relies on (see referee.tenhou.to_events' docstring)."""
     assert events[0]["type"] == "game_start"
     last_t = 0.0
     window = None        # (t, seat, tile, kind) of the last discard or added kan
@@ -413,7 +415,7 @@ def test_a_call_on_the_second_of_two_identical_discards():
     pon = ("call", "pon", ["1z", "1z", "1z"], "1z", 0)
     takes = [[d("1z"), d("1z")], [d("2m")], [d("3m"), pon], [d("4m"), d("5m")]]
     discards = [[x("1z"), x("1z")], [x("2m")], [x("3m"), x("9p")], [x("4m"), x("5m")]]
-    actions = _t6_order(takes, discards, dealer=0)
+    actions = interleave(takes, discards, dealer=0)
     order = [(a[0], a[1]) for a in actions if a[0] in ("discard", "call")]
     assert order == [("discard", 0), ("discard", 1), ("discard", 2), ("discard", 3),
                      ("discard", 0), ("call", 2), ("discard", 2), ("discard", 3)]

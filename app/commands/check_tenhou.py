@@ -14,6 +14,7 @@ compared with what the log records:
 
 It prints, per file and in total: hands, wins matched, hand-end scores matched, violations,
 and exits with status 1 when anything does not match. ``--verbose`` prints each mismatch.
+The comparison itself is :mod:`referee.tenhou.check`; this command finds the logs and adds up.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from typing import Iterable
 
 from referee.errors import RefereeError
 from referee.tenhou import import_log
-from referee.tenhou_check import GameCheck, check_game, tenhou_referee
+from referee.tenhou.check import GameCheck, check_game, tenhou_referee
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".gz")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import RefereeError
-from .tenhou import ExpectedHand, ExpectedWin, ImportedGame
+from ..errors import RefereeError
+from .records import ExpectedHand, ExpectedWin, ImportedGame
 
 
 @dataclass
@@ -38,7 +38,7 @@ class GameCheck:
 
 def tenhou_referee():
     try:
-        from .core import Referee
+        from ..core import Referee
         return Referee("tenhou")
     except (ImportError, NotImplementedError, AttributeError) as exc:
         raise RefereeError(f"the rules core is not available ({exc})") from None
