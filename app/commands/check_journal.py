@@ -9,7 +9,6 @@ where there is no file at all is a mistyped argument: one line and exit 2, as ev
 from __future__ import annotations
 
 import argparse
-
 from pathlib import Path
 
 from referee.errors import RefereeError
