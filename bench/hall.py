@@ -253,7 +253,7 @@ pin_hash_file = "pin.hash"
 secret_key_file = "secret.key"
 """)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    hall = subprocess.Popen([sys.executable, "-m", "referee", "hall", "--config",
+    hall = subprocess.Popen([sys.executable, "-m", "app", "hall", "--config",
                              str(folder / "hall.toml")], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=open(folder / "hall.log", "w"))
     url = f"http://127.0.0.1:{web_port}"

@@ -147,7 +147,7 @@ def rss_kib(pid: int) -> int | None:
 
 
 def bench_memory(speed: float) -> dict:
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "demo", "--no-browser", "--port",
+    proc = subprocess.Popen([sys.executable, "-m", "app", "demo", "--no-browser", "--port",
                              "0", "--speed", str(speed), "--exit-at-end"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     samples = []

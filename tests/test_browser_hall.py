@@ -81,7 +81,7 @@ table = "{name}"
 password_file = "{name}.password"
 keepalive = 5
 """)
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(config),
+    proc = subprocess.Popen([sys.executable, "-m", "app", "run", "--config", str(config),
                              "--ack"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     acked: dict[int, float] = {}

@@ -92,7 +92,7 @@ def strip(snapshot):
 
 def start_service(config, journal):
     return subprocess.Popen(
-        [sys.executable, "-m", "referee", "run", "--config", str(config), "--journal",
+        [sys.executable, "-m", "app", "run", "--config", str(config), "--journal",
          str(journal), "--ack", "--exit-at-end"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -20,7 +20,7 @@ def _ctrl_c_as_at_a_terminal():
 
 
 def start_demo(*args, env=None):
-    return subprocess.Popen([sys.executable, "-m", "referee", "demo", "--no-browser",
+    return subprocess.Popen([sys.executable, "-m", "app", "demo", "--no-browser",
                              "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
@@ -133,7 +133,7 @@ def test_demo_port_in_use_is_one_clear_line():
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "referee", "demo", "--no-browser",
+        result = subprocess.run([sys.executable, "-m", "app", "demo", "--no-browser",
                                  "--simulated", "--hands", "1", "--port", str(port)],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2

@@ -17,7 +17,7 @@ from hall.mosquitto import LocalBroker, find_mosquitto, free_port
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True,
                           text=True, timeout=60, cwd=cwd)
 
 
@@ -76,7 +76,7 @@ host = "127.0.0.1"
 port = {port}
 pin_hash_file = "pin.hash"
 """)
-        proc = subprocess.Popen([sys.executable, "-m", "referee", "hall", "--config",
+        proc = subprocess.Popen([sys.executable, "-m", "app", "hall", "--config",
                                  str(tmp_path / "hall.toml")], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})

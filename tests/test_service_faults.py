@@ -94,7 +94,7 @@ def test_a_really_full_disk_under_the_real_service(tmp_path):
         game.write_text("".join(dumps(e) + "\n" for e in table_game(hands=4)))
         config = tmp_path / "table.toml"
         config.write_text(f'[service]\nreplay = "{game}"\nspeed = 0\n')
-        result = subprocess.run([sys.executable, "-m", "referee", "run", "--config",
+        result = subprocess.run([sys.executable, "-m", "app", "run", "--config",
                                  str(config), "--journal", str(disk / "j.sqlite"),
                                  "--exit-at-end"], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
@@ -157,7 +157,7 @@ def test_missing_config_and_missing_gpio_are_one_line_with_a_hint(tmp_path, caps
     assert err.count("\n") == 1 and "no such file" in err
     sample = Path(__file__).resolve().parent.parent / "hardware" / "table.toml"
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    result = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(sample),
+    result = subprocess.run([sys.executable, "-m", "app", "run", "--config", str(sample),
                              "--journal", str(tmp_path / "j.sqlite")],
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 2

@@ -26,7 +26,7 @@ def test_dashboard_process_follows_the_service_and_submits_through_the_inbox(tmp
     config = tmp_path / "table.toml"
     config.write_text(f'[service]\nreplay = "{game}"\nspeed = 20\n')
     journal = tmp_path / "journal.sqlite"
-    service = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(config),
+    service = subprocess.Popen([sys.executable, "-m", "app", "run", "--config", str(config),
                                 "--journal", str(journal)],
                                stderr=subprocess.PIPE, text=True)
     table = None

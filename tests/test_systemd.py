@@ -127,7 +127,7 @@ def test_the_service_says_ready_then_pings_the_watchdog(tmp_path):
     config.write_text(f'[service]\nreplay = "{game}"\nspeed = 1\n')
     with _listen(path) as sock:
         env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1500000"}
-        proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(config),
+        proc = subprocess.Popen([sys.executable, "-m", "app", "run", "--config", str(config),
                                  "--journal", str(tmp_path / "j.sqlite")], env=env,
                                 stderr=subprocess.PIPE, text=True)
         try:

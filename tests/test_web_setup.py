@@ -87,7 +87,7 @@ def test_set_pin_on_a_terminal_closed_before_the_second_answer_is_one_line(
 def test_set_pin_with_the_pin_piped_in_without_stdin_flag(tmp_path, piped, rc):
     # `echo 2468 | riichi-referee set-pin` on an install script: no terminal to ask twice on
     target = tmp_path / "pin.hash"
-    done = subprocess.run([sys.executable, "-m", "referee", "set-pin", "--file", str(target)],
+    done = subprocess.run([sys.executable, "-m", "app", "set-pin", "--file", str(target)],
                           input=piped, capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == rc, done.stderr
     assert "Traceback" not in done.stderr
