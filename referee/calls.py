@@ -160,6 +160,8 @@ class CallRules:
             hand.chankan_tile = None
             hand.turn = w.discard_seat
             self._break_first_turn()
+            if not w.ankan:
+                self._added_kan_stands()
             self._judge_deferred(t)
             return
         if discarder.riichi_pending:

@@ -157,6 +157,56 @@ def test_chankan_robs_an_added_kan():
     assert of(rulings, "violation") == []
 
 
+#: seat 1 pons the dealer's 5p and later adds the fourth; the kan's indicator (8m: dora 9m)
+#: is turned at once. Seat 3 holds 789m 456m 789s 99s and two pin: pinfu, one 9m.
+ADDED_KAN = ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z", "4 d2 2z",
+             "5 d3 3z", "6 d0 4z", "9.5 c1 kan", "10 m1 shouminkan 5555p", "10.2 dora 8m")
+ROBBER = "789m456m789s99s"
+ALL_RULESETS = ["ema2012", "ema2016", "wrc2015", "tenhou", "mleague", "dutch"]
+
+
+@pytest.mark.parametrize("ruleset", ALL_RULESETS)
+def test_a_robbed_kan_turns_no_dora_for_the_robbing_hand(ruleset):
+    # chankan ends the hand before the kan is made (JMW "Kan"; EMA RCR 5.4 waits for the win
+    # declarations before the kan dora), so the indicator turned early does not count: pinfu
+    # + chankan, 2 han 30 fu, not 3 han with the 9m
+    rulings, _ = play(ruleset, *ADDED_KAN, "10.5 c3 ron", f"14 reveal 3 {ROBBER}345p 5p")
+    win = only(rulings, "win")
+    assert win["from"] == 1 and set(win["yaku"]) == {"chankan", "pinfu"}
+    assert (win["han"], win["fu"], win["points"]) == (2, 30, 2000)
+    # the indicator turned early is pointed out to the referee, not counted or penalised
+    v = only(rulings, "violation")
+    assert (v["kind"], v["seat"], v["penalty"]) == ("procedure", 1, "none")
+    assert "8m" in v["text"] and "robbed" in v["text"]
+
+
+@pytest.mark.parametrize("ruleset", ALL_RULESETS)
+def test_an_added_kan_nobody_robs_keeps_its_dora(ruleset):
+    # the near miss: the window on the added 5p passes, the kan is made, and its indicator
+    # counts for a ron on the kan maker's next discard (seat 3 waits on 1p/4p here, so the
+    # 5p that passed leaves it no furiten): pinfu + dora 1
+    rulings, _ = play(ruleset, *ADDED_KAN, "14 d1 4p", "14.5 c3 ron",
+                      f"18 reveal 3 {ROBBER}234p 4p")
+    win = only(rulings, "win")
+    assert win["from"] == 1 and dict(win["yaku_han"]) == {"pinfu": 1, "dora": 1}
+    assert (win["han"], win["fu"], win["points"]) == (2, 30, 2000)
+    assert of(rulings, "violation") == []
+
+
+@pytest.mark.parametrize("ruleset, counted", [("ema2012", True), ("ema2016", True),
+                                              ("wrc2015", True), ("tenhou", False),
+                                              ("dutch", False)])
+def test_the_replacement_tile_of_an_added_kan_nobody_robbed(ruleset, counted):
+    # the kan maker wins on its replacement tile (rinshan, the chankan window closed by its
+    # press): a ruleset that turns the indicator at once counts the 9m now that the kan is
+    # made; one that turns it after the discard does not (and points it out)
+    rulings, _ = play(ruleset, *ADDED_KAN, "11 c1 ron", "12 reveal 1 234m789m678s99s 9s")
+    win = only(rulings, "win")
+    assert win["from"] is None and "rinshan kaihou" in win["yaku"]
+    assert dict(win["yaku_han"]).get("dora", 0) == (1 if counted else 0)
+    assert [v["kind"] for v in of(rulings, "violation")] == ([] if counted else ["procedure"])
+
+
 def test_a_closed_kan_only_to_thirteen_orphans():
     kokushi = "19m19p19s234567z7z"
     rulings, _ = play("tenhou", "1 c0 kan", "1.5 m0 ankan 1111z", "2 c1 ron",
