@@ -14,9 +14,10 @@ Kan dora (``kan_dora`` of the ruleset): ``immediate`` turns every kan's indicato
 replacement draw and the discard, so when the replacement tile wins, or the added tile is
 robbed, that indicator is never turned and does not count even if it was. Under either, an
 added kan's indicator waits for its chankan window: a ron on the added tile ends the hand
-before the kan is made (JMW "Kan": chankan "ends the hand before the kan is completed"; EMA
-RCR 5.4: the other players' win declarations come before the kan dora), so an indicator
-turned while the window was open does not count for the robbing hand.
+before the kan is made (issue 41, the Kan seed, JMW "Kan": chankan "ends the hand before the
+kan is completed"; EMA RCR 5.4: the other players' win declarations come before the kan
+dora), so an indicator turned while the window was open does not count for the robbing
+hand.
 
 :class:`KanRules` is one part of :class:`referee.core.Referee`, working on its state.
 """
