@@ -101,11 +101,13 @@ class CallRules:
     def _barred_call(self, seat_no: int, call: str, w: ClaimWindow) -> str | None:
         """Why what the table shows of ``seat_no`` forbids its ``call`` on ``w``'s tile (see
         :data:`~referee.claims.BARRED`), or None. The camera cannot see a concealed hand, but
-        it sees a pon of the tile: a set has four, so a seat showing three cannot hold the
-        three concealed copies a kan on the fourth needs."""
+        it sees a riichi declared, and a pon of the tile: a set has four, so a seat showing
+        three cannot hold the three concealed copies a kan on the fourth needs."""
         if call == "ron" or w.chankan:
             return None
         seat = self.table.hand.seats[seat_no]
+        if seat.riichi:
+            return "riichi"
         if call == "kan" and any(m["kind"] == "pon" and m["tiles"]
                                  and base(m["tiles"][0]) == base(w.tile) for m in seat.melds):
             return "own_pon"
@@ -141,8 +143,8 @@ class CallRules:
                 r["seat"] == seat_no and r["call"] == call and r["reason"] == "own_pon"
                 for r in w.rejected):
             return False
-        # a kan press rejected on the discard (own_pon) was the seat's own kan after all
-        # (of another tile): taken back too
+        # a kan press rejected on the discard (riichi, own_pon) was the seat's own kan after
+        # all: taken back too
         pressed = w.take_back(seat_no, call)
         if pressed is None:
             return False

@@ -12,7 +12,8 @@ the discarder's own press is ignored, a chii from any seat but the next is ``wro
 call but ron on the last discard is ``last_discard``, a kan beyond the kan limit or with no
 replacement tile is ``kan_limit``/``no_wall``, and on an added kan only ron counts. What the
 table shows of the seat itself may forbid its call too (the caller passes it in,
-:data:`BARRED`): a kan on a discard by a seat that shows a pon of that tile is ``own_pon``.
+:data:`BARRED`): a kan on a discard by a seat that shows a pon of that tile is ``own_pon``, a
+chii, pon or kan by a seat in riichi is ``riichi``.
 """
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ RANK = {"ron": 3, "kan": 2, "pon": 2, "chii": 1}
 #: ``own_pon``: a kan called on another player's discard of the fourth tile of a pon the seat
 #: shows. An open kan needs three matching concealed tiles, and with three in the pon the
 #: seat has none: "If the fourth tile was discarded by another player, it cannot be claimed
-#: by kan" (issue 41, the Kan seed, JMW "Kan", under shouminkan).
-BARRED = ("own_pon",)
+#: by kan" (issue 41, the Kan seed, JMW "Kan", under shouminkan). ``riichi``: a chii, pon or
+#: open kan by a seat in riichi, which "can only discard the tile [it draws]" (issue 41, the
+#: Ari-Ari seed) and so claims a discard only for a win.
+BARRED = ("own_pon", "riichi")
 
 
 def distance(discarder: int, seat: int) -> int:

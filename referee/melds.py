@@ -8,8 +8,8 @@ by others is a false group too (:meth:`MeldRules._count_untaken_claim`). A meld 
 claim awarded is a ``procedure`` (or ``late_call`` when its call came after the window). A
 chii or pon sets what kuikae forbids for the rest of the turn (:mod:`referee.kuikae`). A
 meld shown on a claim the window rejected for what the seat shows (``own_pon``: a kan on a
-discarded fourth tile to one's own pon) is flagged with the ruleset's penalty,
-``illegal_kan`` (:meth:`MeldRules._refused_claim`).
+discarded fourth tile to one's own pon; ``riichi``: a call after riichi) is flagged with the
+ruleset's penalty, ``illegal_kan`` or ``riichi_open_hand`` (:meth:`MeldRules._refused_claim`).
 
 Closed and added kans are the seat's own turn and are judged in :mod:`referee.kans`. A meld
 seen while a window is still open waits until it is decided.
@@ -109,9 +109,10 @@ class MeldRules:
         self._check_copies(seat_no, f"seat {seat_no}'s {kind}", t, tiles)
 
     def _refused_claim(self, e: dict) -> str | None:
-        """The reason (``own_pon``, :data:`~referee.claims.BARRED`) the last window rejected
-        the claim that the meld ``e`` shows anyway, or None: a kan of that window's tile by a
-        seat whose kan on it was ``own_pon``. Flagged once a window per seat."""
+        """The reason (``own_pon``/``riichi``, :data:`~referee.claims.BARRED`) the last
+        window rejected the claim that the meld ``e`` shows anyway, or None: a kan of that
+        window's tile by a seat whose kan on it was ``own_pon``, or a chii, pon or open kan
+        holding it by a seat whose call was ``riichi``. Flagged once a window per seat."""
         w = self.last_closed
         pc = self.pending_claim
         seat_no, kind, tiles = e["seat"], e["kind"], e["tiles"]
@@ -124,23 +125,32 @@ class MeldRules:
                 continue
             if r["reason"] == "own_pon" and kind in ("daiminkan", "shouminkan"):
                 return "own_pon"
+            if r["reason"] == "riichi" and kind in ("chii", "pon", "daiminkan"):
+                return "riichi"
         return None
 
     def _judge_refused_meld(self, e: dict, reason: str, t: float) -> None:
         """A meld shown on a claim the rules refused (:meth:`_refused_claim`): the ruleset's
-        penalty for an ``illegal_kan`` (a kan on a discarded fourth tile to one's own pon).
-        The meld is on the table all the same: the discard leaves the pond and the kan
-        replaces the pon. The claim does not stand: the turn stays where it was."""
+        penalty for an ``illegal_kan`` (a kan on a discarded fourth tile to one's own pon) or
+        for ``riichi_open_hand`` (a call after riichi opens the riichi hand). The meld is
+        on the table all the same: the discard leaves the pond and, for a kan on a pon, the
+        kan replaces the pon. The claim does not stand: the turn stays where it was."""
         hand = self.table.hand
         w = self.last_closed
         w.refused_shown.add(e["seat"])
         seat_no, kind, tiles = e["seat"], e["kind"], list(e["tiles"])
         seat = hand.seats[seat_no]
         tile = w.tile
-        self._violation("illegal_kan", seat_no, f"Seat {seat_no} made a kan of its pon with "
-                        f"seat {w.discard_seat}'s discarded {tile}; a kan on a discard needs "
-                        "three matching concealed tiles, so the fourth tile discarded by "
-                        "another player cannot be claimed.", t)
+        if reason == "own_pon":
+            self._violation("illegal_kan", seat_no, f"Seat {seat_no} made a kan of its pon "
+                            f"with seat {w.discard_seat}'s discarded {tile}; a kan on a "
+                            "discard needs three matching concealed tiles, so the fourth "
+                            "tile discarded by another player cannot be claimed.", t)
+        else:
+            call = "kan" if kind == "daiminkan" else kind
+            self._violation("riichi_open_hand", seat_no, f"Seat {seat_no} called {call} on "
+                            f"seat {w.discard_seat}'s {tile} after declaring riichi; a player "
+                            "in riichi may claim a discard only to win.", t)
         if w.discard_index is not None:
             entry = hand.discards[w.discard_index]
             if not entry.get("called"):
@@ -149,7 +159,7 @@ class MeldRules:
         meld = {"kind": kind, "tiles": tiles, "called": tile, "from": w.discard_seat}
         pon = next((m for m in seat.melds if m["kind"] == "pon" and m["tiles"]
                     and base(m["tiles"][0]) == base(tile)), None)
-        if pon is not None:
+        if reason == "own_pon" and pon is not None:
             seat.melds[seat.melds.index(pon)] = meld
             hand.seen.subtract(pon["tiles"])
         else:

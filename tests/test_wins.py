@@ -312,11 +312,16 @@ def test_game_start_says_the_game_has_no_open_tanyao_or_red_fives():
     assert "red five" not in win["yaku"] and win["points"] == 2000
 
 
-def test_a_riichi_hand_that_called_is_valued_without_riichi():
-    rulings, _ = play("tenhou", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p",
+def test_a_riichi_hand_that_showed_a_meld_is_valued_without_riichi():
+    # the pon after riichi is refused, but seat 1 lays it open anyway: ema2016 warns (open
+    # tanyao, no timing rule: the window closes at seat 3's discard); the hand, open now,
+    # wins with tanyao alone, its riichi not scored
+    rulings, _ = play("ema2016", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p",
                       "6 d1 9s r", "7 d2 5p", "7.5 c1 pon", "10.5 m1 pon 555p 5p@2",
-                      "11.5 d1 9m", "12.5 d2 8s", "13 c1 ron",
+                      "11.5 d3 9m", "12.5 d0 8s", "13 c1 ron",
                       "16.5 reveal 1 234m567m678s55s 8s")
+    v = only(rulings, "violation")
+    assert (v["kind"], v["seat"], v["penalty"]) == ("riichi_open_hand", 1, "warning")
     win = only(rulings, "win")
     assert win["yaku"] == ["tanyao"] and (win["han"], win["fu"], win["points"]) == (1, 30, 1000)
 
