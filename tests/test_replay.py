@@ -96,7 +96,7 @@ def test_blank_lines_are_skipped_and_numbers_still_count_them(tmp_path, capsys):
 def test_console_script_flushes_rulings_before_the_error(tmp_path):
     events = simulate(seed=2, hands=3)
     path = write(tmp_path, events + ["not json"])
-    proc = subprocess.run([sys.executable, "-m", "referee", "replay", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "app", "replay", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert f"line {len(events) + 1}" in proc.stderr and "Traceback" not in proc.stderr

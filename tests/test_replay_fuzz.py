@@ -59,7 +59,7 @@ def test_damage_on_the_command_line_is_one_line_too(tmp_path):
     broken.write_bytes(b"\n".join(l.encode() for l in lines[:10])
                        + b"\n{\"type\": \"discard\", \"t\": 99, \xff\xfe}\n")
     for file, reason in ((path, "unknown event type {}"), (broken, "not UTF-8 text")):
-        done = subprocess.run([sys.executable, "-m", "referee", "replay", str(file)],
+        done = subprocess.run([sys.executable, "-m", "app", "replay", str(file)],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
