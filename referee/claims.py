@@ -14,6 +14,11 @@ replacement tile is ``kan_limit``/``no_wall``, and on an added kan only ron coun
 table shows of the seat itself may forbid its call too (the caller passes it in,
 :data:`BARRED`): a kan on a discard by a seat that shows a pon of that tile is ``own_pon``, a
 chii, pon or kan by a seat in riichi is ``riichi``.
+
+``own_pon``, ``riichi`` and ``triple_ron`` (each of three rons, when three rons abort the hand)
+are additions to the spec's list of rejection reasons (table-events.md, which is not ours to
+edit): extra values, as the spec allows it to be extended by adding. A reader that does not
+know one still sees the press rejected; the dashboard labels all three.
 """
 from __future__ import annotations
 
@@ -32,6 +37,11 @@ RANK = {"ron": 3, "kan": 2, "pon": 2, "chii": 1}
 #: open kan by a seat in riichi, which "can only discard the tile [it draws]" (issue 41, the
 #: Ari-Ari seed) and so claims a discard only for a win.
 BARRED = ("own_pon", "riichi")
+
+#: Every ``reason`` a claim ruling's ``rejected`` entry may carry: the spec's seven, then the
+#: additions (:data:`BARRED`, and ``triple_ron`` for each of three rons that abort the hand).
+REJECTIONS = ("precedence", "head_bump", "late", "wrong_seat", "last_discard", "no_wall",
+              "kan_limit") + BARRED + ("triple_ron",)
 
 
 def distance(discarder: int, seat: int) -> int:
