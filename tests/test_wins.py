@@ -56,6 +56,17 @@ def test_riichi_ippatsu_pinfu_tanyao_ron():
     assert of(rulings, "violation") == []
 
 
+@pytest.mark.parametrize("ruleset, points", [("ema2016", 7700), ("ema2025", 8000)])
+def test_four_han_thirty_fu_is_a_mangan_where_the_ruleset_rounds_up(ruleset, points):
+    # the same 4 han 30 fu ron: ema2016 pays 7700, ema2025 (kiriage, from secondary sources)
+    # rounds it up to a mangan
+    rulings, _ = play(ruleset, "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 1z", "5 d0 9p",
+                      "6 d1 9s r", "7 d2 8s", "7.5 c1 ron", f"11 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert (win["han"], win["fu"], win["points"]) == (4, 30, points)
+    assert win["payments"] == [0, points + 1000, -points, 0]  # and the riichi stick
+
+
 def test_ippatsu_ends_with_the_riichi_players_next_discard():
     rulings, _ = play("ema2012", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 1z", "5 d0 9p",
                       "6 d1 9s r", "7 d2 1z", "8 d3 1z", "9 d0 9p", "10 d1 7z", "11 d2 8s",
@@ -162,7 +173,7 @@ def test_chankan_robs_an_added_kan():
 ADDED_KAN = ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z", "4 d2 2z",
              "5 d3 3z", "6 d0 4z", "9.5 c1 kan", "10 m1 shouminkan 5555p", "10.2 dora 8m")
 ROBBER = "789m456m789s99s"
-ALL_RULESETS = ["ema2012", "ema2016", "wrc2015", "tenhou", "mleague", "dutch"]
+ALL_RULESETS = ["ema2012", "ema2016", "ema2025", "wrc2015", "tenhou", "mleague", "dutch"]
 
 
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
