@@ -2,7 +2,8 @@
 
 A discard (or the tile added to a kan) opens a :class:`~referee.claims.ClaimWindow`; each
 ``call`` inside it is a claim on that tile, sorted out as it arrives (wrong seat, last
-discard, kan limit: the violations are given here). When the window closes (its deadline, the
+discard, kan limit: the violations are given here; what the seat shows may bar its call,
+:meth:`CallRules._barred_call`). When the window closes (its deadline, the
 table moving on, or early when nothing could outrank the claims standing) it is decided by
 :func:`~referee.claims.arbitrate`: a ron stops play (:mod:`referee.winning`), a chii, pon or
 kan gives the caller the turn and waits for its meld (:mod:`referee.melds`), nothing gives the
@@ -16,6 +17,7 @@ added kan, :mod:`referee.kans`) or a press too late for the last discard (``late
 from __future__ import annotations
 
 from .claims import ClaimWindow, arbitrate
+from .tiles import base
 
 
 class CallRules:
@@ -47,7 +49,7 @@ class CallRules:
                 if not any(i["seat"] == seat_no for i in w.ignored):
                     w.ignored.append({"seat": seat_no, "call": call, "reason": "dead_hand"})
                 return
-            reason = w.press(seat_no, call, t)
+            reason = w.press(seat_no, call, t, self._barred_call(seat_no, call, w))
             if reason is None:
                 if w.settled(self.table.ruleset.multiple_ron):
                     self._close_window(t)
@@ -96,6 +98,21 @@ class CallRules:
                                                  "reason": "late"}],
                     "window": round(t - last.opened, 3)}, t)
 
+    def _barred_call(self, seat_no: int, call: str, w: ClaimWindow) -> str | None:
+        """Why what the table shows of ``seat_no`` forbids its ``call`` on ``w``'s tile (see
+        :data:`~referee.claims.BARRED`), or None. The camera cannot see a concealed hand, but
+        it sees a riichi declared, and a pon of the tile: a set has four, so a seat showing
+        three cannot hold the three concealed copies a kan on the fourth needs."""
+        if call == "ron" or w.chankan:
+            return None
+        seat = self.table.hand.seats[seat_no]
+        if seat.riichi:
+            return "riichi"
+        if call == "kan" and any(m["kind"] == "pon" and m["tiles"]
+                                 and base(m["tiles"][0]) == base(w.tile) for m in seat.melds):
+            return "own_pon"
+        return None
+
     def _press_after_early_win(self, seat_no: int, call: str, t: float) -> None:
         """A press inside a window that was decided early for a win: it lost to that win, and
         the referee sees it (once) as rejected rather than lost without a word. A press the
@@ -113,14 +130,25 @@ class CallRules:
                                                  "reason": reason}],
                     "window": round(t - last.opened, 3)}, t)
 
-    def _own_turn_press(self, w: ClaimWindow, seat_no: int, call: str) -> bool:
+    def _own_turn_press(self, w: ClaimWindow, seat_no: int, call: str,
+                        tiles: list[str] = ()) -> bool:
         """In a window with no deadline, take back ``seat_no``'s ``call`` press as an own-turn
-        call: close the window at the press (without it) and give the seat its turn."""
-        press = next((p for p in w.presses if p["seat"] == seat_no and p["call"] == call), None)
-        if press is None or (seat_no - w.discard_seat) % 4 != 1:
+        call: close the window at the press (without it) and give the seat its turn.
+        ``tiles``: the kan shown; one holding the discarded tile on a kan press rejected
+        ``own_pon`` is that claim shown anyway (the discarded copy made the fourth), not
+        a kan of the seat's own."""
+        if (seat_no - w.discard_seat) % 4 != 1:
             return False
-        w.presses.remove(press)
-        self._close_window(press["t"])
+        if any(base(x) == base(w.tile) for x in tiles) and any(
+                r["seat"] == seat_no and r["call"] == call and r["reason"] == "own_pon"
+                for r in w.rejected):
+            return False
+        # a kan press rejected on the discard (riichi, own_pon) was the seat's own kan after
+        # all: taken back too
+        pressed = w.take_back(seat_no, call)
+        if pressed is None:
+            return False
+        self._close_window(pressed)
         return self.table.hand is not None and self.table.hand.turn == seat_no
 
     def _close_window(self, t: float) -> None:
@@ -160,6 +188,8 @@ class CallRules:
             hand.chankan_tile = None
             hand.turn = w.discard_seat
             self._break_first_turn()
+            if not w.ankan:
+                self._added_kan_stands()
             self._judge_deferred(t)
             return
         if discarder.riichi_pending:

@@ -10,12 +10,38 @@ ruleset says so.
 Presses that cannot stand are sorted out as they arrive (:meth:`ClaimWindow.press` returns why):
 the discarder's own press is ignored, a chii from any seat but the next is ``wrong_seat``, any
 call but ron on the last discard is ``last_discard``, a kan beyond the kan limit or with no
-replacement tile is ``kan_limit``/``no_wall``, and on an added kan only ron counts.
+replacement tile is ``kan_limit``/``no_wall``, and on an added kan only ron counts. What the
+table shows of the seat itself may forbid its call too (the caller passes it in,
+:data:`BARRED`): a kan on a discard by a seat that shows a pon of that tile is ``own_pon``, a
+chii, pon or kan by a seat in riichi is ``riichi``.
+
+``own_pon``, ``riichi`` and ``triple_ron`` (each of three rons, when three rons abort the hand)
+are additions to the spec's list of rejection reasons (table-events.md, which is not ours to
+edit): extra values, as the spec allows it to be extended by adding. A reader that does not
+know one still sees the press rejected; the dashboard labels all three.
 """
 from __future__ import annotations
 
 #: Rank of each call when claims compete: a win beats everything, pon and kan beat chii.
 RANK = {"ron": 3, "kan": 2, "pon": 2, "chii": 1}
+
+
+#: Rejection reasons the spec's list (table-events.md: ``precedence``, ``head_bump``, ``late``,
+#: ``wrong_seat``, ``last_discard``, ``no_wall``, ``kan_limit``) has no word for; a reader that
+#: does not know one still sees the press rejected.
+#:
+#: ``own_pon``: a kan called on another player's discard of the fourth tile of a pon the seat
+#: shows. An open kan needs three matching concealed tiles, and with three in the pon the
+#: seat has none: "If the fourth tile was discarded by another player, it cannot be claimed
+#: by kan" (issue 41, the Kan seed, JMW "Kan", under shouminkan). ``riichi``: a chii, pon or
+#: open kan by a seat in riichi, which "can only discard the tile [it draws]" (issue 41, the
+#: Ari-Ari seed) and so claims a discard only for a win.
+BARRED = ("own_pon", "riichi")
+
+#: Every ``reason`` a claim ruling's ``rejected`` entry may carry: the spec's seven, then the
+#: additions (:data:`BARRED`, and ``triple_ron`` for each of three rons that abort the hand).
+REJECTIONS = ("precedence", "head_bump", "late", "wrong_seat", "last_discard", "no_wall",
+              "kan_limit") + BARRED + ("triple_ron",)
 
 
 def distance(discarder: int, seat: int) -> int:
@@ -36,7 +62,7 @@ class ClaimWindow:
 
     __slots__ = ("discard_seat", "tile", "opened", "deadline", "chankan", "last_discard",
                  "discard_index", "presses", "rejected", "ignored", "closed", "kan_blocked",
-                 "ankan", "winners")
+                 "ankan", "winners", "refused_shown", "barred_at")
 
     def __init__(self, discard_seat: int, tile: str, opened: float, deadline: float | None,
                  chankan: bool = False, last_discard: bool = False,
@@ -60,6 +86,10 @@ class ClaimWindow:
         self.closed = False
         #: the decision once closed: ``{"seat", "call"}`` of each winner (see :func:`arbitrate`)
         self.winners: list[dict] = []
+        #: seats whose meld, shown on a press rejected :data:`BARRED`, was already flagged
+        self.refused_shown: set[int] = set()
+        #: when each press rejected :data:`BARRED` was made: (seat, call) -> t
+        self.barred_at: dict[tuple, float] = {}
 
     @property
     def received_call(self) -> bool:
@@ -73,9 +103,11 @@ class ClaimWindow:
         return any(x["seat"] == seat and x["call"] == call
                    for x in (*self.presses, *self.rejected, *self.ignored))
 
-    def press(self, seat: int, call: str, t: float) -> str | None:
+    def press(self, seat: int, call: str, t: float, barred: str | None = None) -> str | None:
         """Record a button press; return the rejection reason when it cannot stand, else None.
 
+        ``barred``: why what the table shows of ``seat`` forbids this call (one of
+        :data:`BARRED`), or None; it is the reason when the window itself has none.
         A seat's repeated press of the same call counts once; a seat that changes its call
         keeps the higher one (a win over pon over chii), the other is noted as ignored.
         """
@@ -92,9 +124,13 @@ class ClaimWindow:
             reason = "wrong_seat"
         elif call == "kan" and self.kan_blocked:
             reason = self.kan_blocked
+        elif barred is not None and call != "ron":
+            reason = barred
         if reason is not None:
             if not any(r["seat"] == seat and r["call"] == call for r in self.rejected):
                 self.rejected.append({"seat": seat, "call": call, "reason": reason})
+                if reason in BARRED:
+                    self.barred_at[(seat, call)] = t
             return reason
         for p in self.presses:
             if p["seat"] == seat:
@@ -109,6 +145,20 @@ class ClaimWindow:
                 return None
         self.presses.append({"seat": seat, "call": call, "t": t})
         return None
+
+    def take_back(self, seat: int, call: str) -> float | None:
+        """Withdraw ``seat``'s ``call`` press, standing or rejected :data:`BARRED` (it was
+        the seat's own-turn call after all); return when it was pressed, or None when there
+        is no such press."""
+        press = next((p for p in self.presses if p["seat"] == seat and p["call"] == call), None)
+        if press is not None:
+            self.presses.remove(press)
+            return press["t"]
+        t = self.barred_at.pop((seat, call), None)
+        if t is not None:
+            self.rejected = [r for r in self.rejected
+                             if not (r["seat"] == seat and r["call"] == call)]
+        return t
 
     def settled(self, multiple_ron: str) -> bool:
         """True when nothing any seat could still press would change the outcome.

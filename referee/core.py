@@ -47,6 +47,9 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   every other seat presses ron, or under head bump when the seat after the discarder does.
 * The ``claim`` ruling may carry ``ignored`` (presses that are no claim: ``own_discard``,
   ``changed_call``, ``ron_only`` on a chankan window, ``dead_hand``) and ``chankan: true``.
+  Its ``rejected`` may give two reasons beyond the spec's list (:data:`referee.claims.BARRED`):
+  ``own_pon`` (a kan on another player's discard of the fourth tile of the seat's own pon)
+  and ``riichi`` (a chii, pon or open kan by a seat in riichi).
   Three rons under the ``double`` policy give no winners, each ron rejected ``triple_ron``,
   then a ``hand_end`` abortive ``triple_ron``. A press after its window is a separate
   ``claim`` ruling for that discard with the press rejected ``late``.

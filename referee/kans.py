@@ -12,7 +12,12 @@ passing without a ron); four by one seat play on, for suukantsu.
 Kan dora (``kan_dora`` of the ruleset): ``immediate`` turns every kan's indicator at once;
 ``after_discard`` turns a closed kan's at once and an open or added kan's after the
 replacement draw and the discard, so when the replacement tile wins, or the added tile is
-robbed, that indicator is never turned and does not count even if it was.
+robbed, that indicator is never turned and does not count even if it was. Under either, an
+added kan's indicator waits for its chankan window: a ron on the added tile ends the hand
+before the kan is made (issue 41, the Kan seed, JMW "Kan": chankan "ends the hand before the
+kan is completed"; EMA RCR 5.4: the other players' win declarations come before the kan
+dora), so an indicator turned while the window was open does not count for the robbing
+hand.
 
 :class:`KanRules` is one part of :class:`referee.core.Referee`, working on its state.
 """
@@ -95,8 +100,11 @@ class KanRules:
     def _record_kan(self, seat_no: int, kind: str, tile: str | None, stands: bool = True) -> None:
         hand = self.table.hand
         hand.kans.append({"seat": seat_no, "kind": kind, "tile": tile})
-        if kind != "ankan" and self.table.ruleset.kan_dora == "after_discard":
-            hand.kan_dora_pending += 1  # turned once the kan maker has drawn and discarded
+        if kind != "ankan" and (self.table.ruleset.kan_dora == "after_discard" or not stands):
+            # turned once the kan maker has drawn and discarded; an added kan's, even where
+            # the ruleset turns it at once, only once its chankan window passed without a
+            # ron (:meth:`_added_kan_stands`): a robbed kan was never made
+            hand.kan_dora_pending += 1
         else:
             hand.kan_dora_now += 1
         hand.wall = max(0, hand.wall - 1)  # the dead wall is replenished from the live wall
@@ -121,12 +129,13 @@ class KanRules:
         self._open_window(seat_no, tile, t, chankan=True, ankan=ankan)
 
     def _on_dora(self, e: dict, t: float) -> None:
-        """A new dora indicator. One owed now (a closed kan; any kan where the ruleset turns
-        it at once) counts at once. One turned for an open or added kan whose maker has not
-        discarded yet, where the ruleset turns it after the replacement draw and the
-        discard, waits for that discard (:meth:`_release_kan_dora`): if the replacement tile
-        wins, or the added tile is robbed, it was never due and does not count (see
-        :meth:`WinRules._judge_reveal`)."""
+        """A new dora indicator. One owed now (a closed kan; a called kan where the ruleset
+        turns it at once) counts at once. One turned for an open or added kan whose maker
+        has not discarded yet, where the ruleset turns it after the replacement draw and the
+        discard, waits for that discard (:meth:`_release_kan_dora`); one turned for an added
+        kan while its chankan window is open waits for the window (:meth:`_added_kan_stands`).
+        If the replacement tile wins, or the added tile is robbed, it was never due and does
+        not count (see :meth:`WinRules._judge_reveal`)."""
         hand = self.table.hand
         if hand is None:
             return
@@ -138,6 +147,13 @@ class KanRules:
             hand.kan_dora_pending -= 1
             hand.early_dora.append(len(hand.dora_indicators) - 1)
         self._check_copies(None, "a new dora indicator", t, [e["indicator"]])
+
+    def _added_kan_stands(self) -> None:
+        """The chankan window of an added kan passed without a ron: the kan is made. Where
+        the ruleset turns a kan's indicator at once, it is due now (one turned while the
+        window was open stands); otherwise it still waits for the kan maker's discard."""
+        if self.table.ruleset.kan_dora != "after_discard":
+            self._release_kan_dora()
 
     def _release_kan_dora(self) -> None:
         """The kan maker discarded: a kan dora turned early now stands, and any still owed

@@ -387,6 +387,10 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
     limit = cost.get("yaku_level", "") or ""
     if not yakuman and "yakuman" in limit and not limit.startswith("kazoe"):
         limit = "kazoe " + limit  # 13+ han from ordinary yaku; the library labels it plainly
+    if not limit and result.han < 5 and result.fu * 2 ** (2 + result.han) > 2000:
+        # mahjong 2.1 with kiriage labels only 4-30 and 3-60, and leaves a mangan reached by
+        # its fu (4 han 40 fu, 3 han 70 fu) unlabelled, though it pays it as a mangan
+        limit = "mangan"
     if situation.tsumo:
         dealer_pay = 0 if situation.is_dealer else cost["main"]
         other_pay = cost["additional"]

@@ -92,13 +92,21 @@ class WinRules:
         ruleset = self.table.ruleset
         self._show_hand(win, e, t)
         if hand.early_dora and (win["rinshan"] or (win["chankan"] and not win["ankan"])):
+            # pointed out once, not again for the second hand of a double ron
+            noted = any(w.get("uncounted_dora") for w in hand.declared_wins)
             win["uncounted_dora"] = list(hand.early_dora)
             kan_seat = hand.kans[-1]["seat"] if hand.kans else seat_no
             shown = ", ".join(hand.dora_indicators[i] for i in hand.early_dora)
-            self._violation("procedure", kan_seat, f"The dora indicator {shown} was turned "
-                            f"for seat {kan_seat}'s open kan before its discard; with the "
-                            f"{'replacement tile winning' if win['rinshan'] else 'kan robbed'} "
-                            "it is never due and does not count.", t)
+            if win["rinshan"]:
+                why = (f"for seat {kan_seat}'s open kan before its discard; with the "
+                       "replacement tile winning it is never due and does not count")
+            else:
+                why = (f"for seat {kan_seat}'s added kan before the other players could rob "
+                       "it; the kan was robbed, so it was never made and the indicator does "
+                       "not count")
+            if not noted:
+                self._violation("procedure", kan_seat, f"The dora indicator {shown} was "
+                                f"turned {why}.", t)
         j = judge(hand, seat_no, win, e, ruleset.scoring_options(self.table.red_fives,
                                                               self.table.open_tanyao),
                   pao=ruleset.pao)

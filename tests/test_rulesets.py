@@ -4,6 +4,8 @@ import pytest
 from referee.errors import RefereeError
 from referee.events import PENALTIES, VIOLATION_KINDS
 from referee.rulesets import ABORTIVE, MULTIPLE_RON, RULESETS, get_ruleset
+from referee.scoring import Situation, score_win
+from referee.tiles import parse_hand as P
 
 
 def test_the_required_profiles_exist_and_ema2012_is_the_default():
@@ -56,3 +58,66 @@ def test_tenhou_double_ron_triple_aborts_and_late_kan_dora():
     assert rs.multiple_ron == "double"
     assert {"triple_ron", "four_kans", "four_riichi", "four_winds"} <= rs.abortive_draws
     assert rs.kan_dora == "after_discard" and rs.ankan_chankan_kokushi
+
+
+# -- ema2025 against ema2016 ---------------------------------------------------------------
+#: pinfu ron on 4s with riichi and two dora (2m, 4m): 4 han 30 fu
+PINFU = (P("123456m789p23455s"), [], "4s")
+#: 123m 456p 999s (closed) 22p and a closed kan of 5m, won on 2m (kanchan), riichi and the 2p
+#: pair as dora 2 (indicator 1p): 20 + closed ron 10 + 8 + 16 + kanchan 2 = 56 -> 60 fu, 3 han
+KANCHAN = (P("123m456p999s22p"), [{"kind": "ankan", "tiles": ["5m"] * 4}], "2m")
+
+#: Every fact in which ema2025 differs from ema2016, as hands whose value shows it:
+#: (fact, hand, situation, (han, fu, points) under ema2016, the same under ema2025).
+#: Non-dealer ron is base x 4, dealer ron base x 6; kiriage pays 4-30 and 3-60 as mangan.
+EMA2025_CHANGES = [
+    # 30 x 2^6 = 1920: 7680 -> 7700, kiriage 8000
+    ("scoring.kiriage", PINFU, Situation(riichi=True, seat_wind="S", dora_indicators=("1m", "3m")),
+     (4, 30, 7700), (4, 30, 8000)),
+    # dealer: 11520 -> 11600, kiriage 12000
+    ("scoring.kiriage", PINFU, Situation(riichi=True, seat_wind="E", dora_indicators=("1m", "3m")),
+     (4, 30, 11600), (4, 30, 12000)),
+    # 60 x 2^5 = 1920: 7680 -> 7700, kiriage 8000
+    ("scoring.kiriage", KANCHAN, Situation(riichi=True, seat_wind="S", dora_indicators=("1p",)),
+     (3, 60, 7700), (3, 60, 8000)),
+]
+
+
+def differences(a, b) -> set[str]:
+    """The facts (``field`` or ``field.option`` for the dict fields) in which two profiles
+    differ; their names, titles, sources and uncertain lists are no facts of play."""
+    da, db = a.describe(), b.describe()
+    out = set()
+    for key in da:
+        if key in ("name", "title", "sources", "uncertain"):
+            continue
+        if isinstance(da[key], dict):
+            out |= {f"{key}.{k}" for k in set(da[key]) | set(db[key])
+                    if da[key].get(k) != db[key].get(k)}
+        elif da[key] != db[key]:
+            out.add(key)
+    return out
+
+
+def test_every_fact_ema2025_changes_from_ema2016_is_in_the_table():
+    assert differences(get_ruleset("ema2016"), get_ruleset("ema2025")) == \
+        {fact for fact, *_ in EMA2025_CHANGES}
+
+
+@pytest.mark.parametrize("fact, hand, situation, ema2016, ema2025", EMA2025_CHANGES)
+@pytest.mark.parametrize("profile", ["ema2016", "ema2025"])
+def test_ema2025_differs_from_ema2016_both_ways(fact, hand, situation, ema2016, ema2025, profile):
+    won = score_win(*hand, situation, get_ruleset(profile).scoring_options())
+    assert (won.han, won.fu, won.points) == {"ema2016": ema2016, "ema2025": ema2025}[profile]
+
+
+def test_ema2025_is_not_the_default_and_every_fact_of_it_is_uncertain():
+    # the RCR 2025 rule book was not found: secondary sources only, so not the default
+    rs = get_ruleset("ema2025")
+    assert get_ruleset(None).name != "ema2025"
+    facts = set(rs.describe()) - {"name", "title", "sources", "uncertain"}
+    assert facts <= set(rs.uncertain)
+    assert all("RCR 2025 text was not found" in rs.sources[f] for f in rs.uncertain)
+    # the three changes secondary sources report, each with what was found
+    assert {"riichi_wall", "kiriage", "double_wind_pair_fu"} <= set(rs.uncertain)
+    assert "ema2025.php" in rs.sources["kiriage"] and "ema2025.php" in rs.sources["scoring"]

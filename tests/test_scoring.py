@@ -157,6 +157,19 @@ def test_limits_and_yakuman_count():
     assert (double.limit, double.yakuman) == ("2x yakuman", 2)
 
 
+#: riichi, tsumo, dora 2 (the 2p pair): 20 + tsumo 2 + closed 999s pon 8 + closed 5m kan 16 +
+#: kanchan 2 = 48 -> 50 fu; 4 han 50 fu is a mangan by its fu alone (50*2^6 = 3200 > 2000).
+#: Without red fives: with them, one of the four 5m of the kan is the red one.
+KANCHAN_AFTER_ANKAN = (P("123m456p999s22p"), [{"kind": "ankan", "tiles": ["5m"] * 4}], "2m",
+                       Situation(tsumo=True, riichi=True, seat_wind="S", dora_indicators=("1p",)))
+
+
+@pytest.mark.parametrize("kiriage, limit", [(False, "mangan"), (True, "mangan")])
+def test_a_mangan_by_its_fu_is_labelled_mangan_with_or_without_kiriage(kiriage, limit):
+    won = score_win(*KANCHAN_AFTER_ANKAN, {"kiriage": kiriage, "red_fives": False})
+    assert (won.han, won.fu, won.points, won.limit) == (4, 50, 8000, limit)
+
+
 NOT_WINS = [
     # all simples is the only candidate and 9p is no simple
     ("no yaku, open", OPEN, [CHII_345S, PON_999P], "2s", Situation(seat_wind="S"), None,

@@ -210,6 +210,63 @@ def test_daiminkan_after_the_fourth_kan_is_rejected(ruleset):
     assert claim["rejected"] == [{"seat": 2, "call": "kan", "reason": "kan_limit"}]
 
 
+# seat 1 pons seat 0's 5p; the fourth 5p is then discarded by seat 0 (seat 1 is next in turn)
+# or by seat 2 (it is not)
+FOURTH_5P = {
+    0: ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z", "4 d2 2z", "5 d3 3z",
+        "6 d0 5p", "6.5 c1 kan"),
+    2: ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z", "4 d2 5p", "4.5 c1 kan"),
+}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["ema2016"])
+@pytest.mark.parametrize("discarder", [0, 2])
+@pytest.mark.parametrize("shown", ["shouminkan 5555p", "daiminkan 5555p 5p@{d}", None])
+def test_no_kan_on_a_discarded_fourth_tile_to_ones_own_pon(ruleset, discarder, shown):
+    # the Kan seed: "If the fourth tile was discarded by another player, it cannot be claimed
+    # by kan": a kan on a discard needs three concealed tiles, and seat 1 shows three in its
+    # pon. The claim is rejected; shown anyway, the kan is an illegal kan.
+    lines = FOURTH_5P[discarder]
+    if shown:
+        lines += (f"7.5 m1 {shown.format(d=discarder)}",)
+    # the next seat's discard closes the window where the ruleset has no timing rule
+    rulings, ref = judge(ruleset, *lines, f"12 d{(discarder + 1) % 4} 9p")
+    claim = [r for r in rulings if r["type"] == "claim"][1]
+    assert (claim["discard_seat"], claim["tile"], claim["winners"]) == (discarder, "5p", [])
+    assert claim["rejected"] == [{"seat": 1, "call": "kan", "reason": "own_pon"}]
+    if not shown:
+        assert violations(rulings) == []
+        assert ref.snapshot()["seats"][1]["melds"][0]["kind"] == "pon"
+        return
+    # one ruling: the illegal kan (no fifth copy: the discarded 5p left the pond for the kan)
+    (v,) = violations(rulings)
+    assert (v["kind"], v["seat"]) == ("illegal_kan", 1)
+    assert v["penalty"] == get_ruleset(ruleset).penalty("illegal_kan")
+    assert v["rule"] == get_ruleset(ruleset).rule("illegal_kan") and "5p" in v["text"]
+    melds = ref.snapshot()["seats"][1]["melds"]
+    assert [len(m["tiles"]) for m in melds] == [4]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["ema2016"])
+def test_kan_on_a_discard_of_another_tile_by_a_seat_with_a_pon_stands(ruleset):
+    # the near miss: seat 1's pon is of 5p; the 8p it calls kan on may be three in its hand
+    rulings, ref = judge(ruleset, "1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z",
+                         "4 d2 8p", "4.5 c1 kan", "7.5 m1 daiminkan 8888p 8p@2", "8 d1 9p")
+    claim = [r for r in rulings if r["type"] == "claim"][1]
+    assert claim["winners"] == [{"seat": 1, "call": "kan"}] and claim["rejected"] == []
+    assert violations(rulings) == []
+    assert [m["kind"] for m in ref.snapshot()["seats"][1]["melds"]] == ["pon", "daiminkan"]
+
+
+def test_with_no_timing_rule_a_kan_press_on_the_fourth_tile_may_be_the_seats_own_kan():
+    # ema2016 has no claim window: seat 1, next in turn, presses kan just after the fourth
+    # 5p and shows a closed kan of 2m: that was its own kan, not a claim on the 5p
+    rulings, ref = judge("ema2016", *FOURTH_5P[0], "7.5 m1 ankan 2222m", "8 d1 9p")
+    assert violations(rulings) == []
+    assert [r for r in rulings if r["type"] == "claim"][1:] == []
+    assert [m["kind"] for m in ref.snapshot()["seats"][1]["melds"]] == ["pon", "ankan"]
+
+
 # -- riichi ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_riichi_with_an_open_hand(ruleset):
@@ -224,6 +281,61 @@ def test_riichi_after_a_closed_kan_is_legal(ruleset):
     rulings, ref = judge(ruleset, "1 c0 kan", "1.2 m0 ankan 2222m", "2 d0 4s r", "6 d1 1z")
     assert violations(rulings) == []
     assert ref.snapshot()["seats"][0]["riichi"] is True
+
+
+# seat 1 declares riichi (accepted when its discard passes); seat 0's 5p later comes by
+IN_RIICHI = ("1 d0 1z", "2 d1 9m r", "6 d2 2z", "7 d3 3z", "8 d0 5p")
+CALL_MELD = {"chii": "chii 456p 5p@0", "pon": "pon 555p 5p@0", "kan": "daiminkan 5555p 5p@0"}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["ema2016"])
+@pytest.mark.parametrize("call", ["chii", "pon", "kan"])
+@pytest.mark.parametrize("shown", [True, False])
+def test_no_call_after_riichi(ruleset, call, shown):
+    # the Ari-Ari seed: after riichi "You can only discard the tile you draw": the claim is
+    # rejected, and a meld shown anyway opens the riichi hand (the ruleset's penalty)
+    lines = IN_RIICHI + (f"8.5 c1 {call}",)
+    if shown:
+        lines += (f"9 m1 {CALL_MELD[call]}",)
+    rulings, ref = judge(ruleset, *lines, "12 d1 9p")
+    claim = [r for r in rulings if r["type"] == "claim"][0]
+    assert (claim["discard_seat"], claim["tile"], claim["winners"]) == (0, "5p", [])
+    assert claim["rejected"] == [{"seat": 1, "call": call, "reason": "riichi"}]
+    found = violations(rulings, "riichi_open_hand")
+    if shown:
+        (v,) = found
+        assert v["seat"] == 1 and "riichi" in v["text"]
+        assert v["penalty"] == get_ruleset(ruleset).penalty("riichi_open_hand")
+        assert v["rule"] == get_ruleset(ruleset).rule("riichi_open_hand")
+    else:
+        assert found == []
+    # nothing else: seat 1, next in turn, draws and discards as ever, still in riichi
+    assert [v["kind"] for v in violations(rulings)] == (["riichi_open_hand"] if shown else [])
+    assert ref.snapshot()["seats"][1]["riichi"] is True
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["ema2016"])
+@pytest.mark.parametrize("call", ["chii", "pon", "kan"])
+def test_the_same_call_before_riichi_stands(ruleset, call):
+    # the near miss: without the riichi the same call is awarded
+    lines = ("1 d0 1z", "2 d1 9m", "6 d2 2z", "7 d3 3z", "8 d0 5p", f"8.5 c1 {call}",
+             f"9 m1 {CALL_MELD[call]}")
+    rulings, _ = judge(ruleset, *lines)
+    claim = [r for r in rulings if r["type"] == "claim"][0]
+    assert claim["winners"] == [{"seat": 1, "call": call}] and claim["rejected"] == []
+    assert violations(rulings) == []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["ema2016"])
+def test_in_riichi_a_seat_may_still_ron_and_make_its_closed_kan(ruleset):
+    rulings, _ = judge(ruleset, *IN_RIICHI, "8.5 c1 ron")
+    claim = [r for r in rulings if r["type"] == "claim"][0]
+    assert claim["winners"] == [{"seat": 1, "call": "ron"}] and claim["rejected"] == []
+    # a closed kan on its own turn is another rule's (no claim on a discard): with no timing
+    # rule (ema2016) the kan pressed just after seat 0's discard is that closed kan
+    rulings, _ = judge(ruleset, *IN_RIICHI, "11.5 c1 kan", "12 m1 ankan 2222m")
+    assert violations(rulings) == []
+    assert [r for r in rulings if r["type"] == "claim"] == []
 
 
 # -- claim steps out of order ---------------------------------------------------------------

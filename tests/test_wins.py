@@ -56,6 +56,17 @@ def test_riichi_ippatsu_pinfu_tanyao_ron():
     assert of(rulings, "violation") == []
 
 
+@pytest.mark.parametrize("ruleset, points", [("ema2016", 7700), ("ema2025", 8000)])
+def test_four_han_thirty_fu_is_a_mangan_where_the_ruleset_rounds_up(ruleset, points):
+    # the same 4 han 30 fu ron: ema2016 pays 7700, ema2025 (kiriage, from secondary sources)
+    # rounds it up to a mangan
+    rulings, _ = play(ruleset, "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 1z", "5 d0 9p",
+                      "6 d1 9s r", "7 d2 8s", "7.5 c1 ron", f"11 reveal 1 {H} 8s")
+    win = only(rulings, "win")
+    assert (win["han"], win["fu"], win["points"]) == (4, 30, points)
+    assert win["payments"] == [0, points + 1000, -points, 0]  # and the riichi stick
+
+
 def test_ippatsu_ends_with_the_riichi_players_next_discard():
     rulings, _ = play("ema2012", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 1z", "5 d0 9p",
                       "6 d1 9s r", "7 d2 1z", "8 d3 1z", "9 d0 9p", "10 d1 7z", "11 d2 8s",
@@ -155,6 +166,56 @@ def test_chankan_robs_an_added_kan():
     # chankan + tanyao, 20 + 10 closed ron + 2 closed wait = 40 fu
     assert (win["han"], win["fu"], win["points"]) == (2, 40, 2600)
     assert of(rulings, "violation") == []
+
+
+#: seat 1 pons the dealer's 5p and later adds the fourth; the kan's indicator (8m: dora 9m)
+#: is turned at once. Seat 3 holds 789m 456m 789s 99s and two pin: pinfu, one 9m.
+ADDED_KAN = ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 1z", "4 d2 2z",
+             "5 d3 3z", "6 d0 4z", "9.5 c1 kan", "10 m1 shouminkan 5555p", "10.2 dora 8m")
+ROBBER = "789m456m789s99s"
+ALL_RULESETS = ["ema2012", "ema2016", "ema2025", "wrc2015", "tenhou", "mleague", "dutch"]
+
+
+@pytest.mark.parametrize("ruleset", ALL_RULESETS)
+def test_a_robbed_kan_turns_no_dora_for_the_robbing_hand(ruleset):
+    # chankan ends the hand before the kan is made (JMW "Kan"; EMA RCR 5.4 waits for the win
+    # declarations before the kan dora), so the indicator turned early does not count: pinfu
+    # + chankan, 2 han 30 fu, not 3 han with the 9m
+    rulings, _ = play(ruleset, *ADDED_KAN, "10.5 c3 ron", f"14 reveal 3 {ROBBER}345p 5p")
+    win = only(rulings, "win")
+    assert win["from"] == 1 and set(win["yaku"]) == {"chankan", "pinfu"}
+    assert (win["han"], win["fu"], win["points"]) == (2, 30, 2000)
+    # the indicator turned early is pointed out to the referee, not counted or penalised
+    v = only(rulings, "violation")
+    assert (v["kind"], v["seat"], v["penalty"]) == ("procedure", 1, "none")
+    assert "8m" in v["text"] and "robbed" in v["text"]
+
+
+@pytest.mark.parametrize("ruleset", ALL_RULESETS)
+def test_an_added_kan_nobody_robs_keeps_its_dora(ruleset):
+    # the near miss: the window on the added 5p passes, the kan is made, and its indicator
+    # counts for a ron on the kan maker's next discard (seat 3 waits on 1p/4p here, so the
+    # 5p that passed leaves it no furiten): pinfu + dora 1
+    rulings, _ = play(ruleset, *ADDED_KAN, "14 d1 4p", "14.5 c3 ron",
+                      f"18 reveal 3 {ROBBER}234p 4p")
+    win = only(rulings, "win")
+    assert win["from"] == 1 and dict(win["yaku_han"]) == {"pinfu": 1, "dora": 1}
+    assert (win["han"], win["fu"], win["points"]) == (2, 30, 2000)
+    assert of(rulings, "violation") == []
+
+
+@pytest.mark.parametrize("ruleset, counted", [("ema2012", True), ("ema2016", True),
+                                              ("wrc2015", True), ("tenhou", False),
+                                              ("dutch", False)])
+def test_the_replacement_tile_of_an_added_kan_nobody_robbed(ruleset, counted):
+    # the kan maker wins on its replacement tile (rinshan, the chankan window closed by its
+    # press): a ruleset that turns the indicator at once counts the 9m now that the kan is
+    # made; one that turns it after the discard does not (and points it out)
+    rulings, _ = play(ruleset, *ADDED_KAN, "11 c1 ron", "12 reveal 1 234m789m678s99s 9s")
+    win = only(rulings, "win")
+    assert win["from"] is None and "rinshan kaihou" in win["yaku"]
+    assert dict(win["yaku_han"]).get("dora", 0) == (1 if counted else 0)
+    assert [v["kind"] for v in of(rulings, "violation")] == ([] if counted else ["procedure"])
 
 
 def test_a_closed_kan_only_to_thirteen_orphans():
@@ -262,11 +323,16 @@ def test_game_start_says_the_game_has_no_open_tanyao_or_red_fives():
     assert "red five" not in win["yaku"] and win["points"] == 2000
 
 
-def test_a_riichi_hand_that_called_is_valued_without_riichi():
-    rulings, _ = play("tenhou", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p",
+def test_a_riichi_hand_that_showed_a_meld_is_valued_without_riichi():
+    # the pon after riichi is refused, but seat 1 lays it open anyway: ema2016 warns (open
+    # tanyao, no timing rule: the window closes at seat 3's discard); the hand, open now,
+    # wins with tanyao alone, its riichi not scored
+    rulings, _ = play("ema2016", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p",
                       "6 d1 9s r", "7 d2 5p", "7.5 c1 pon", "10.5 m1 pon 555p 5p@2",
-                      "11.5 d1 9m", "12.5 d2 8s", "13 c1 ron",
+                      "11.5 d3 9m", "12.5 d0 8s", "13 c1 ron",
                       "16.5 reveal 1 234m567m678s55s 8s")
+    v = only(rulings, "violation")
+    assert (v["kind"], v["seat"], v["penalty"]) == ("riichi_open_hand", 1, "warning")
     win = only(rulings, "win")
     assert win["yaku"] == ["tanyao"] and (win["han"], win["fu"], win["points"]) == (1, 30, 1000)
 

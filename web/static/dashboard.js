@@ -340,6 +340,10 @@
     late: "outside the claim window", wrong_seat: "chii only from the player on the left",
     last_discard: "only ron may claim the last discard", no_wall: "no replacement tile for a kan",
     kan_limit: "no more kans allowed",
+    // not in the spec's list; the rules core adds them (referee/claims.py)
+    own_pon: "no kan on a discarded fourth tile to one's own pon",
+    riichi: "a player in riichi may only call ron",
+    triple_ron: "three rons abort the hand",
   };
   const KINDS = {
     kuikae: "Kuikae (swap call)", false_group: "False group", late_call: "Late call",
