@@ -141,9 +141,9 @@ class FakeJournalTable:
 
 @pytest.fixture
 def fake_journal_module(monkeypatch):
-    module = types.ModuleType("table.journal")
+    module = types.ModuleType("table.journal_table")
     module.JournalTable = FakeJournalTable
-    monkeypatch.setitem(sys.modules, "table.journal", module)
+    monkeypatch.setitem(sys.modules, "table.journal_table", module)
     return module
 
 
