@@ -73,10 +73,12 @@ class DemoClock(TableClock):
 
 class SimulatedCamera:
     """The camera over the simulated table: renders the ponds as the game goes and runs every
-    frame through the real tracker (:class:`vision.tracking.tracker.TableTracker`), yielding per frame
+    frame through the real tracker (:class:`vision.tracking.tracker.TableTracker`), yielding per
+    frame
     ``(t_mono, events)`` as :func:`vision.tracking.service_feed.camera_feed` does on a real table.
 
-    Tiles are read as on a real table with no set enrolled (:func:`vision.reading.tileset.load_classifier`:
+    Tiles are read as on a real table with no set enrolled
+    (:func:`vision.reading.tileset.load_classifier`:
     the shipped model); over the whole first Tenhou game it reads all 811 discards with no false
     report (``expect`` below is the safety net). Only the ponds are drawn (melds, dora and
     revealed hands reach the table directly), so the tracker reports discards, riichi

@@ -5,6 +5,7 @@
 * :mod:`hall.board`, :mod:`hall.subscriber` — at the hall: every table's last word.
 * :mod:`hall.attention` — what waits for a referee, and which table to look at first.
 * :mod:`hall.broker` — Mosquitto's users, ACL and settings for a hall.
-* ``riichi-referee hall --config hall.toml`` (:mod:`app.commands.hall`) serves the head referee's page
+* ``riichi-referee hall --config hall.toml`` (:mod:`app.commands.hall`) serves the head referee's
+page
   (:mod:`web.hall`). See ``hall/README.md``.
 """

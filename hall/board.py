@@ -2,7 +2,8 @@
 
 :class:`Board` takes the broker's messages (:meth:`Board.receive`, fed by
 :class:`hall.subscriber.HallSubscriber`; plain calls, so tests feed it directly) and keeps a
-:class:`RemoteTable` per table. A RemoteTable is a read-only :class:`table.view.TableView` (``snapshot``,
+:class:`RemoteTable` per table. A RemoteTable is a read-only :class:`table.view.TableView`
+(``snapshot``,
 ``hub``, ``events``, ``rulings``, ``clock``): the table dashboard of :mod:`web` shows it as it
 shows a table in the same room, drawn from what the broker brought. Events and rulings are
 kept once each, by their journal ``seq``/``rid`` (QoS 1 may deliver one twice); a jump in

@@ -316,7 +316,8 @@ _EMA2016 = Ruleset(
 # (below, _PANTHEON_2025), which differs from its EMA 2016 template in two rules: kiriage
 # mangan, and a chombo in the final hand after time is up ending the game instead of being
 # replayed (it also drops the double-yakuman forms from its lists, which changes nothing where
-# yakuman do not stack, as under ema2016). So this profile is ema2016 with the one change a source reports that the core
+# yakuman do not stack, as under ema2016). So this profile is ema2016 with the one change a source
+# reports that the core
 # can model (kiriage); the time-up chombo has no field yet and stays a note (sources). Every
 # fact is listed as uncertain: none is confirmed from the RCR 2025 text.
 #

@@ -205,7 +205,8 @@ class TableService:
     camera that reads every frame at once); a camera that
     yields nothing for ``camera_timeout`` seconds, or ends, is reported as health ``camera``
     while everything else goes on. A press waits (``hold`` real seconds at most) until the
-    cameras have reported everything up to its time (:class:`~table.press_hold.PressHold`). ``lights``: an object with ``show(ruling)``.
+    cameras have reported everything up to its time (:class:`~table.press_hold.PressHold`).
+    ``lights``: an object with ``show(ruling)``.
     ``recorded``: events to play back (rehearsal, demo, crash tests) at ``clock.speed``.
     ``inbox``: take the dashboard process's referee actions from the journal.
     ``grace``: real seconds a window stays open past its deadline for presses on their way.

@@ -19,7 +19,8 @@ CLOSE = {"kind": "_close"}
 class Dashboard:
     """Per-app state, kept in ``app.extensions["riichi"]``.
 
-    ``table``: the :class:`table.view.TableView` it shows. ``pin_hash``: the hash itself, a path to the hash file (read at each login,
+    ``table``: the :class:`table.view.TableView` it shows. ``pin_hash``: the hash itself, a path to
+    the hash file (read at each login,
     so ``set-pin`` needs no restart), or None when no PIN is set. ``gate``: who may open a
     stream (:class:`web.capacity.StreamGate`).
     """

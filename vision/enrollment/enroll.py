@@ -1,12 +1,14 @@
 """``riichi-referee enroll``: teach the table the tournament's own tile set.
 
-``riichi-referee enroll --sheet sheet.pdf`` writes the printable sheet (:mod:`vision.enrollment.sheet`),
+``riichi-referee enroll --sheet sheet.pdf`` writes the printable sheet
+(:mod:`vision.enrollment.sheet`),
 one A3 page; ``--paper a4`` writes it as two A4 pages, both in the PDF (or, for an image
 name, ``sheet-1.png`` and ``sheet-2.png``; :mod:`vision.printout`). Photograph them apart or
 side by side; enrollment waits for both.
 ``riichi-referee enroll PHOTO... --config table.toml`` (or ``--source picamera`` for a frame
 from the table camera) reads every place of the sheet in each photo, checks it, fits the set
-(:mod:`vision.reading.adapt`) and saves it beside the config (:mod:`vision.reading.tileset`). Several photos
+(:mod:`vision.reading.adapt`) and saves it beside the config (:mod:`vision.reading.tileset`).
+Several photos
 under different light teach more than one. Each problem is one line (a marker not found, an
 empty place, something that is not a tile, two places whose tiles look alike, two tiles that
 read as each other's places) and nothing is saved until there is none. A set without red

@@ -26,7 +26,8 @@ enrolled keep the model's probability as it was.
 Tried on the Black set with the 8-epoch model that never saw it (``bench/enroll.py``'s
 ``black`` figures, 780 crops, 8 misread as shipped) and left as they are, since none moved the
 figure: 48 or 96 augmented copies instead of 24 (8 misread); the augmented copies also lit as
-the renders are, with shadows and glare (:func:`vision.synthesis.render._light`; 8); prototype weights
+the renders are, with shadows and glare (:func:`vision.synthesis.render._light`; 8); prototype
+weights
 0.9-1.0, sharpness 30-80 and gates from (0.5, 0.7) to (0.65, 0.85) (7 at best). Tried later,
 with a second sample of 1560 crops (another seed) beside the 780, where the model enrolled so
 misreads 20 and the shipped model, which trained on Black, 5: features from earlier layers
@@ -43,7 +44,8 @@ pattern kept (a shadow stays dark; no better on the samples above); training wit
 and with dark faces (``python -m vision.training.train --dark-faces``: Black read 99% right before
 enrolling, 21-29 misread after), see vision/README.md. What did reach 18 and fewer: a doubtful
 crop read by a second model of another training too (one trained with dark faces beside one
-without), ``bench/enroll.py --second-model``; the table reads so (:mod:`vision.reading.second_opinion`).
+without), ``bench/enroll.py --second-model``; the table reads so
+(:mod:`vision.reading.second_opinion`).
 """
 from __future__ import annotations
 

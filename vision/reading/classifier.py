@@ -10,7 +10,8 @@ little confidence is read once more, turned half round, and the two readings are
 (:func:`read_both_ways`).
 
 The model and its label list ship in ``vision/models``: ``tiles.onnx`` + ``tiles.json``, which
-``python -m vision.training.train`` makes, and the eight-bit copy the table runs, ``tiles-int8.onnx`` +
+``python -m vision.training.train`` makes, and the eight-bit copy the table runs,
+``tiles-int8.onnx`` +
 ``tiles-int8.json``, which the training ends by making (:mod:`vision.training.quantize`).
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ from vision.runtime import session_options
 
 #: What ``python -m vision.training.train`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "tiles.onnx"
-#: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`), some three times as fast
+#: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`), some three times as
+#: fast
 #: and reading the same (bench/vision.py measures both).
 DEFAULT_MODEL = MODEL_DIR / "tiles-int8.onnx"
 

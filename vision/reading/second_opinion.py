@@ -35,7 +35,8 @@ from referee.errors import RefereeError
 
 from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
 
-#: What ``python -m vision.training.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx`` writes
+#: What ``python -m vision.training.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx``
+#: writes
 #: (float weights) and the eight-bit copy the table runs.
 TRAINED_SECOND_MODEL = MODEL_DIR / "tiles-dark.onnx"
 SECOND_MODEL = MODEL_DIR / "tiles-dark-int8.onnx"
@@ -47,7 +48,8 @@ class SecondOpinion:
     ``below``) with ``second`` too, and gives the average of the two readings for those.
 
     ``first``, ``second``: classifiers with ``probabilities(crops)`` over the same labels (a
-    :class:`~vision.reading.classifier.TileClassifier` or a :class:`~vision.reading.tileset.EnrolledClassifier`
+    :class:`~vision.reading.classifier.TileClassifier` or a
+    :class:`~vision.reading.tileset.EnrolledClassifier`
     each). It has their interface: ``classify``, ``probabilities``, ``labels``;
     and ``learn`` when ``first`` learns (an enrolled set): a referee's correction is then
     fitted for both models and saved once.

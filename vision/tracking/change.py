@@ -18,7 +18,8 @@ happened there. On the first frame every cell counts as changed: nothing has bee
 when it has accounted for a place, :meth:`settle` makes its current look the settled one.
 
 Frames may be top-down views or camera pictures: ``to_table`` maps the frame's pixels to table
-millimetres (a :class:`~vision.camera.calibration.Calibration`'s ``homography``, or a plain scale for
+millimetres (a :class:`~vision.camera.calibration.Calibration`'s ``homography``, or a plain scale
+for
 top-down views).
 """
 from __future__ import annotations

@@ -44,7 +44,8 @@ class RecognitionScheduler:
     """Change detection on every frame, recognition on the changed zones of the newest one.
 
     ``tracker``: a :class:`~vision.tracking.tracker.TableTracker` (its ``onset`` is set to the
-    detector's). ``detector``: a :class:`~vision.tracking.change.ChangeDetector` over the same zones.
+    detector's). ``detector``: a :class:`~vision.tracking.change.ChangeDetector` over the same
+    zones.
     ``find``: ``find(frame, zones) -> Finding`` in the tracker's top-down pixels (a
     :class:`~vision.tracking.zone_finder.ZoneFinder`). ``calm_frames``: frames a zone must be still
     before it is read. ``busy_s``: a zone that never stills is read this often anyway.

@@ -90,7 +90,8 @@ class TableTracker:
     """Turns top-down frames into table events.
 
     ``zones``: the table's zones (from the calibration). ``classifier``: anything with
-    ``classify(crops) -> [(label, confidence)]`` (:class:`vision.reading.classifier.TileClassifier`).
+    ``classify(crops) -> [(label, confidence)]``
+    (:class:`vision.reading.classifier.TileClassifier`).
     ``px_per_mm``: scale of the frames. ``stable_frames``: clear sightings before a tile is
     believed. ``gone_frames``: frames in plain view without it before a tile has left.
     ``min_confidence``: sightings the classifier is less sure of are not counted.

@@ -2,7 +2,8 @@
 
 :class:`ZoneFinder` cuts each zone asked for (with a margin, so a tile on its edge is whole)
 out of the frame as a top-down view, runs a tile finder on it, and puts what it found back in
-the coordinates of the whole top-down view, as :func:`vision.finding.learned.find_tiles_topdown` would
+the coordinates of the whole top-down view, as :func:`vision.finding.learned.find_tiles_topdown`
+would
 have reported it for the full table. Camera frames are warped region by region, never whole.
 
 The finder is pluggable: anything with the signature of ``find_tiles_topdown(topdown,

@@ -1,6 +1,7 @@
 """Eight-bit copies of the two networks, which the table runs.
 
-    python -m vision.training.quantize [--classifier vision/models/tiles.onnx] [--finder vision/models/finder.onnx]
+    python -m vision.training.quantize [--classifier vision/models/tiles.onnx] [--finder
+    vision/models/finder.onnx]
 
 A Pi (and this machine) multiplies 8-bit integers several times as fast as 32-bit floats, and
 a frame of a full table is some 2 G multiply-adds in the finder and 5 G in the classifier.

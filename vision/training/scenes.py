@@ -62,7 +62,8 @@ def _render_chunk(args):
 def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
                   size: int = SCENE_SIZE, flat: bool = False) -> dict:
     """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
-    :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the scenes
+    :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the
+    scenes
     do not depend on the number of workers) and are cached one by one (so an interrupted run
     picks up where it stopped)."""
     chunk = 100

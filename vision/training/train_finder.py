@@ -4,7 +4,8 @@
 
 One command, fixed seed, reproducible on a CPU: it renders scenes of solid tiles
 (:mod:`vision.synthesis.scene`) and a share of the simulated camera's flat table
-(:mod:`vision.synthesis.flat_scene`) (cached under ``runs/finder-cache`` so a rerun skips that step), trains a
+(:mod:`vision.synthesis.flat_scene`) (cached under ``runs/finder-cache`` so a rerun skips that
+step), trains a
 small centre-heatmap network on them with PyTorch, reports its recall and precision on a
 held-out set of scenes, and exports it. PyTorch (the ``train`` extra) is imported here and in
 no module the table runs.
