@@ -161,6 +161,36 @@ def test_each_press_shows_its_time_after_the_discard_to_the_hundredth(dash, open
     assert "pon (+2.83 s after the discard)" in page.text_content("#event-log")
 
 
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_page_opened_long_after_a_claim_shows_its_presses_as_a_page_that_saw_it(
+        dash, open_page, width):
+    """The presses are the referee's evidence for the claim window: a phone opened (or
+    reloaded) after sixty more discards shows them as the phone that was open at the time."""
+    dash.start()
+    dash.clock.freeze()
+    live = open_page(dash.url, 390, 844)
+    dash.event(type="discard", seat=0, tile="5m")
+    dash.clock.skip(1.2)
+    dash.event(type="call", seat=2, call="pon")
+    (ruling,) = dash.close_window()
+    dash.event(type="meld", seat=2, kind="pon", tiles=["5m", "5m", "5m"], called="5m",
+               **{"from": 0})
+    for i in range(60):   # more than the recent events either page keeps
+        dash.clock.skip(0.5)
+        dash.event(type="discard", seat=(2 + i) % 4, tile=["1p", "9s", "2z", "7m", "4s"][i % 5])
+    wall = f'Wall {dash.table.snapshot()["wall"]}'
+    item = f'#rulings li[data-ruling="{ruling["ruling_id"]}"] .press-times'
+    live.wait_for_function(f"document.getElementById('wall').textContent === {wall!r}",
+                           timeout=5000)
+    wait_visible(live, item, 2.0)
+    assert live.text_content(item) == "Presses: S2 pon +1.20 s"
+
+    later = open_page(dash.url, width, 800)
+    wait_visible(later, f'#rulings li[data-ruling="{ruling["ruling_id"]}"]', 2.0)
+    wait_visible(later, item, 2.0)
+    assert later.text_content(item) == "Presses: S2 pon +1.20 s"
+
+
 def test_a_violation_card_shows_penalty_rule_and_what_was_seen(dash, open_page):
     dash.start()
     page = open_page(dash.url)

@@ -208,6 +208,78 @@ def test_a_phone_that_joins_later_starts_from_the_table_as_it_is_then(client, ta
         r.close()
 
 
+def discards_in_turn(table, clock, first_seat: int, n: int) -> None:
+    """``n`` discards in turn from ``first_seat``, half a second apart, nobody pressing."""
+    tiles = ["1p", "9s", "2z", "7m", "4s", "8p", "1z", "3s", "6m"]
+    for i in range(n):
+        clock.t += 0.5
+        table.submit({"type": "discard", "t": clock(), "seat": (first_seat + i) % 4,
+                      "tile": tiles[i % len(tiles)]})
+
+
+def test_a_phone_that_joins_long_after_a_claim_gets_the_presses_it_rests_on(clock):
+    """The presses and their times are the referee's evidence for a claim window: a phone
+    opened after the claim starts from the discard and presses of every claim, however many
+    events came since (the recent events alone have scrolled past them), and no other old
+    event."""
+    from referee.core import Referee
+
+    table = LiveTable(Referee(), clock=clock)
+    start_hand(table, clock)
+    discard = {"type": "discard", "t": clock(), "seat": 0, "tile": "5m"}
+    table.submit(discard)
+    clock.t += 0.4
+    early = {"type": "call", "t": clock(), "seat": 1, "call": "chii"}
+    table.submit(early)
+    clock.t += 0.8
+    press = {"type": "call", "t": clock(), "seat": 2, "call": "pon"}
+    table.submit(press)
+    clock.t += 2.0
+    (claim,) = table.tick()
+    assert claim["type"] == "claim" and claim["winners"] == [{"seat": 2, "call": "pon"}]
+    table.submit({"type": "meld", "t": clock(), "seat": 2, "kind": "pon",
+                  "tiles": ["5m", "5m", "5m"], "called": "5m", "from": 0})
+    discards_in_turn(table, clock, 2, 50)
+    clock.t += 3.5
+    table.tick()
+
+    r, it = open_stream(make_app(table).test_client())
+    kind, msg = next_message(it)
+    r.close()
+    assert kind == "state" and claim in msg["rulings"]
+    assert not [e for e in msg["events"] if e["type"] == "call"]   # scrolled out of these
+    assert msg["evidence"] == [discard, early, press]
+
+
+def test_the_evidence_of_a_claim_is_its_discard_and_the_presses_up_to_the_decision(clock):
+    from referee.core import Referee
+
+    from web.stream import claim_evidence
+
+    table = LiveTable(Referee(), clock=clock)
+    start_hand(table, clock)
+    table.submit({"type": "discard", "t": clock(), "seat": 0, "tile": "5m"})  # not the claim's
+    discards_in_turn(table, clock, 1, 2)
+    clock.t += 0.5
+    table.submit({"type": "discard", "t": clock(), "seat": 3, "tile": "5m"})  # the claim's
+    clock.t += 1.0
+    table.submit({"type": "call", "t": clock(), "seat": 1, "call": "pon"})
+    # a chii the buttons stamped before the pon but reported after it: it keeps its own time
+    table.submit({"type": "call", "t": clock() - 0.2, "seat": 0, "call": "chii"})
+    clock.t += 2.5
+    (claim,) = table.tick()
+    assert claim["winners"] == [{"seat": 1, "call": "pon"}]
+    clock.t += 5.0
+    (late,) = table.submit({"type": "call", "t": clock(), "seat": 2, "call": "pon"})
+    assert late["rejected"][0]["reason"] == "late"      # a claim ruling of its own
+    events = table.events()
+    picked = [events[i] for i in claim_evidence(events, table.rulings())]
+    assert [(e["type"], e["seat"], e.get("tile") or e.get("call")) for e in picked] == [
+        ("discard", 3, "5m"), ("call", 1, "pon"), ("call", 0, "chii"), ("call", 2, "pon")]
+    assert picked[2]["t_source"] == pytest.approx(picked[2]["t"] - 0.2)
+    assert claim_evidence(events, [claim]) == claim_evidence(events, [claim, late])[:-1]
+
+
 def test_stream_says_how_fast_the_table_clock_runs(clock):
     clock.speed = 10.0  # a demo at ten times real speed
     table = LiveTable(ScriptedReferee(), clock=clock)

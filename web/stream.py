@@ -1,7 +1,8 @@
 """``/stream``: the table live, as server-sent events.
 
-The first message is a full ``state``: the snapshot plus every ruling, the referee's events
-and the latest table events, so a phone that (re)connects needs nothing else. Then every hub
+The first message is a full ``state``: the snapshot plus every ruling, the referee's events,
+the latest table events and, however old, the discard and presses each claim ruling rests on
+(``evidence``), so a phone that (re)connects needs nothing else. Then every hub
 message follows as its own SSE event (``event``, ``ruling``, ``state``, ``health``). Each
 message's data is ``{"now": T, "rate": R, "data": ...}`` where ``T`` is the table clock when
 it was sent and ``R`` how fast that clock runs (1 but in a sped-up demo): the page runs the
@@ -23,6 +24,7 @@ first message, and how to render each hub message.
 """
 from __future__ import annotations
 
+import bisect
 import select
 import socket
 import time
@@ -49,20 +51,65 @@ def clock_rate(table) -> float:
     return 1.0
 
 
+def when(event: dict) -> float:
+    """When it happened by its source's own clock: a press the table had to put after an event
+    reported later keeps its own time as ``t_source``."""
+    t = event.get("t_source")
+    return float(t if isinstance(t, (int, float)) else event["t"])
+
+
+def claim_evidence(events: list[dict], rulings: list[dict]) -> list[int]:
+    """Indexes into ``events`` of the discard and the presses each ``claim`` ruling rests on:
+    the last discard of its seat and tile at or before the decision, and every ``call`` from
+    that discard to the decision. The page shows them under the claim ("Presses: S2 pon
+    +0.80 s"), the referee's evidence for the window; a claim on an added kan has no discard
+    and none."""
+    eps = 1e-9
+    discards: dict[tuple, list[tuple[float, int]]] = {}
+    calls: list[tuple[float, int]] = []
+    for i, e in enumerate(events):
+        if e.get("type") == "discard":
+            discards.setdefault((e.get("seat"), e.get("tile")), []).append((when(e), i))
+        elif e.get("type") == "call":
+            calls.append((when(e), i))
+    for found in discards.values():
+        found.sort()
+    calls.sort()
+    needed: set[int] = set()
+    for r in rulings:
+        if r.get("type") != "claim" or not isinstance(r.get("t"), (int, float)):
+            continue
+        found = discards.get((r.get("discard_seat"), r.get("tile")), [])
+        k = bisect.bisect_right(found, (r["t"] + eps, len(events))) - 1
+        if k < 0:
+            continue
+        t0, index = found[k]
+        needed.add(index)
+        lo = bisect.bisect_left(calls, (t0 - eps, -1))
+        hi = bisect.bisect_right(calls, (r["t"] + eps, len(events)))
+        needed.update(i for _, i in calls[lo:hi])
+    return sorted(needed)
+
+
 def full_state(table) -> dict:
-    """What a phone needs when it connects: snapshot, rulings, referee events, recent events."""
+    """What a phone needs when it connects: snapshot, rulings, referee events, recent events,
+    and the older events the claims rest on (``evidence``: a page opened after a claim shows
+    its presses as the page that saw it live does)."""
     events = table.events()
+    rulings = table.rulings()
     # Times on the page count from the game's start: table-clock seconds mean nothing to people.
     starts = [e["t"] for e in events if e.get("type") == "game_start"]
+    recent_from = max(0, len(events) - RECENT_EVENTS)
     return {
         "now": table.clock(),
         "rate": clock_rate(table),
         "full": True,
         "game_t0": starts[-1] if starts else (events[0]["t"] if events else None),
         "data": table.snapshot(),
-        "rulings": table.rulings(),
+        "rulings": rulings,
         "referee": [e for e in events if e.get("type") == "referee"],
-        "events": events[-RECENT_EVENTS:],
+        "events": events[recent_from:],
+        "evidence": [events[i] for i in claim_evidence(events, rulings) if i < recent_from],
     }
 
 

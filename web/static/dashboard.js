@@ -96,6 +96,7 @@
     rulingIds: new Set(),
     referee: [],            // referee events
     events: [],             // recent table events
+    evidence: [],           // every discard and press the page knows of: what claims rest on
     health: {},
     lastWindow: null,       // {w, closed, extra: [], result}
     seq: 0,
@@ -373,11 +374,20 @@
   // it as t_source): what happened when, for the referee.
   function when(e) { return typeof e.t_source === "number" ? e.t_source : e.t; }
 
-  // The discard a claim was on, from the events the page holds (null for a kan's tile, or
-  // when it has scrolled out of them).
+  // Discards and presses are kept apart from the recent events, which scroll: an old claim
+  // still shows its presses, and a page opened later gets them in the state's `evidence`.
+  const EVIDENCE = new Set(["discard", "call"]);
+  const EVIDENCE_KEPT = 5000;  // far more than a game's discards and presses
+  function keepEvidence(e) {
+    if (!EVIDENCE.has(e.type)) return;
+    st.evidence.push(e);
+    if (st.evidence.length > EVIDENCE_KEPT) st.evidence.splice(0, st.evidence.length - EVIDENCE_KEPT);
+  }
+
+  // The discard a claim was on (null for a kan's tile).
   function discardOf(seat, tileCode, upto) {
-    for (let i = st.events.length - 1; i >= 0; i--) {
-      const e = st.events[i];
+    for (let i = st.evidence.length - 1; i >= 0; i--) {
+      const e = st.evidence[i];
       if (e.type === "discard" && when(e) <= upto + 1e-9 &&
           (seat === undefined || (e.seat === seat && e.tile === tileCode))) return e;
     }
@@ -389,7 +399,7 @@
     const d = discardOf(r.discard_seat, r.tile, r.t);
     if (!d) return null;
     const t0 = when(d);
-    const presses = st.events.filter((e) => e.type === "call" && when(e) >= t0 - 1e-9 &&
+    const presses = st.evidence.filter((e) => e.type === "call" && when(e) >= t0 - 1e-9 &&
                                      when(e) <= r.t + 1e-9);
     if (!presses.length) return null;
     return h("p", { class: "rule press-times" }, "Presses: " + presses.map((e) =>
@@ -613,6 +623,7 @@
   function addEvent(e) {
     st.events.push(e);
     if (st.events.length > 60) st.events.splice(0, st.events.length - 60);
+    keepEvidence(e);
     if (e.type === "referee") {
       e.__seq = ++st.seq;
       st.referee.push(e);
@@ -632,11 +643,13 @@
   function onState(msg) {
     if (msg.full) {
       st.rulings = []; st.rulingIds = new Set(); st.referee = []; st.events = [];
+      st.evidence = [];
       st.health = {};
       st.lastWindow = null;
       st.snap = msg.data;
       st.t0 = msg.game_t0;
       for (const e of msg.events || []) if (e.type !== "referee") st.events.push(e);
+      for (const e of (msg.evidence || []).concat(msg.events || [])) keepEvidence(e);
       for (const e of msg.referee || []) { e.__seq = ++st.seq; st.referee.push(e); }
       st.events = st.events.concat(msg.referee || []).sort((a, b) => a.t - b.t).slice(-60);
       for (const r of msg.rulings || []) addRuling(r);
