@@ -210,7 +210,8 @@ class RemoteTable:
                 "game_over": bool(snap.get("game_over")),
                 "open": state.get("open") or {"violations": [], "calls": []},
                 "health": health,
-                "backlog": state.get("backlog") or 0,
+                # what an offline table has left to send is unknown: its last word is stale
+                "backlog": (state.get("backlog") or 0) if self.online is not False else 0,
                 "behind": bool(game_minutes) and played is not None and
                 played > game_minutes * 60,
                 "gaps": len(self.gaps),

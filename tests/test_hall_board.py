@@ -71,6 +71,18 @@ def test_tables_come_in_the_order_a_head_referee_needs_them(board):
     assert board.tiles()[0]["table"] == "calls"
 
 
+def test_an_offline_table_is_not_shown_catching_up_from_its_last_word(board):
+    """What a table had left to send when it went offline is stale the moment it is: the
+    tile says "offline", not "catching up: 1"."""
+    stale = dict(state(seq=6), backlog=1)
+    for name in ("offline", "fine"):
+        send(board, name, "state", stale)
+    tiles = {t["table"]: t for t in board.tiles()}
+    assert tiles["offline"]["backlog"] == 0 and tiles["offline"]["why"] == "offline"
+    assert tiles["fine"]["backlog"] == 1       # online and still sending: it is catching up
+    assert board.table("offline").link_health()["text"].startswith("offline for")
+
+
 def test_each_event_counts_once_and_a_missing_one_is_noted(board):
     for seq in (1, 2, 2, 4, 3):
         send(board, "fine", "event", {"seq": seq, "game": 1, "event": {

@@ -43,7 +43,7 @@ def broker(tmp_path):
 class Table:
     """A table service's journal and rules core, publishing to the hall through a HallLink."""
 
-    def __init__(self, folder, broker, name, settings=None):
+    def __init__(self, folder, broker, name, settings=None, **link):
         self.path = folder / f"{name}.sqlite"
         self.journal = Journal(self.path)
         self.table = ResumableTable(self.journal)
@@ -51,7 +51,8 @@ class Table:
         self.health = []
         self.link = HallLink(self.path, settings or LinkSettings("h", name, broker.settings(name)),
                              hub=self.table.hub,
-                             on_health=lambda ok, text: self.health.append((ok, text))).start()
+                             on_health=lambda ok, text: self.health.append((ok, text)),
+                             **link).start()
 
     def play(self, events):
         for e in events:
@@ -208,6 +209,54 @@ def test_store_and_forward_across_a_broker_restart_mid_game(broker, tmp_path):
     assert remote.gaps == []
     assert t.link.stats["connects"] == 2 and t.link.stats["resent_batches"] >= 1
     assert t.health[-1] == (True, "")
+    t.close()
+    sub.stop()
+
+
+class StatesBoard(Board):
+    """A board that also keeps every state message it receives."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.states: list[dict] = []
+
+    def receive(self, topic, payload):
+        if topic.endswith("/state") and payload:
+            self.states.append(json.loads(payload))
+        super().receive(topic, payload)
+
+
+def test_a_healthy_table_is_never_catching_up_and_one_back_from_an_outage_is(broker, tmp_path):
+    """"catching up: N" on the hall's tile is what the table has journaled and not yet sent.
+    A table on a working link sends each event before the state that follows it: it never
+    shows as catching up. One that comes back from an outage with more than it may have in
+    flight at once does, until it has sent it all."""
+    board = StatesBoard("h")
+    sub = HallSubscriber(board, broker.settings("hall")).start()
+    assert sub.subscribed.wait(5), board.broker_text
+    t = Table(tmp_path, broker, "t3", window=4)
+    game = simulate(seed=8, hands=1)
+    for e in game[:40]:
+        t.table.submit(e)
+        time.sleep(0.01)        # the pace of a sped-up demo: every event its own state
+    caught_up(board, "t3", t.journal)
+    assert t.link.wait_idle(5)
+    healthy = list(board.states)
+    assert len(healthy) >= 5
+    assert [s["backlog"] for s in healthy] == [0] * len(healthy)
+    assert board.tiles()[0]["backlog"] == 0
+
+    broker.stop()
+    t.play(game[40:80])         # journaled while the broker is away
+    broker.start()
+    caught_up(board, "t3", t.journal, timeout=30)
+    assert t.link.wait_idle(10)
+    deadline = time.monotonic() + 5
+    while board.states[-1]["seq"] != t.journal.last_seq() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    back = board.states[len(healthy):]
+    assert max(s["backlog"] for s in back) > 0      # it said it was catching up
+    assert back[-1]["backlog"] == 0 and board.tiles()[0]["backlog"] == 0
     t.close()
     sub.stop()
 
