@@ -87,3 +87,21 @@ def test_a_long_fault_wraps_beside_the_table_name_never_into_it(hall_page, width
     assert why["x"] + why["width"] <= box["x"] + box["width"]   # the reason stays on the card
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / f"hall-cards-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_a_card_names_each_player_beside_their_score(hall_page, width, height):
+    page = hall_page(width, height)
+    card = page.locator('.htile[data-table="t4"]')
+    shown = [(li.locator(".pname").inner_text(), li.locator(".pscore").inner_text())
+             for li in card.locator(".players li").all()]
+    assert shown == [("Aoi", "34,900"), ("Ben", "11,000"), ("佐藤 千恵", "34,000"),
+                     ("Daniel Fitzgerald-Montgomery", "20,100")]
+    # A long name is cut short on the card (the whole name in its title), its score kept.
+    long = card.locator('.players li[data-seat="3"]')
+    assert long.locator(".pname").get_attribute("title").startswith(NAMES[3])
+    score, row = long.locator(".pscore").bounding_box(), card.bounding_box()
+    assert score["x"] + score["width"] <= row["x"] + row["width"]
+    # Without names in the game's start, the seats are named by number.
+    other = page.locator('.htile[data-table="t12"] .players .pname')
+    assert other.all_inner_texts() == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]

@@ -71,6 +71,15 @@ def test_tables_come_in_the_order_a_head_referee_needs_them(board):
     assert board.tiles()[0]["table"] == "calls"
 
 
+def test_a_tile_says_who_plays_and_their_scores_seat_by_seat(board):
+    st = state(seq=6)
+    st["snapshot"].update(names=["Aoi", "Ben", "Chie", "Dan"], scores=[31000, 19000, 25000, 25000])
+    send(board, "fine", "state", st)
+    tile = next(t for t in board.tiles() if t["table"] == "fine")
+    assert (tile["names"], tile["scores"]) == (["Aoi", "Ben", "Chie", "Dan"],
+                                               [31000, 19000, 25000, 25000])
+
+
 def test_an_offline_table_is_not_shown_catching_up_from_its_last_word(board):
     """What a table had left to send when it went offline is stale the moment it is: the
     tile says "offline", not "catching up: 1"."""

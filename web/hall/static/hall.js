@@ -32,6 +32,20 @@
     return (hh ? hh + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
   }
 
+  // Who plays at the table, seat by seat, each with their score: the head referee walks up
+  // to people, not to seat numbers.
+  function players(t) {
+    if (!t.scores) return null;
+    return h("ol", { class: "players", "aria-label": "Players and scores, seat 0 to 3" },
+      t.scores.map((score, seat) => {
+        const name = (t.names && t.names[seat]) || "Seat " + seat;
+        return h("li", { "data-seat": seat },
+          h("span", { class: "pname", title: name + " (seat " + seat + ")" }, name),
+          h("span", { class: "pscore" },
+            typeof score === "number" ? score.toLocaleString("en-US") : String(score)));
+      }));
+  }
+
   function tileEl(t) {
     const el = h("li", { class: "htile lvl-" + t.level + (t.online === false ? " offline" : ""),
                          "data-table": t.table, "data-level": t.level });
@@ -45,7 +59,6 @@
       lines.push(h("span", { class: "played", "data-base": t.played, "data-rate": t.rate || 1,
                              title: "time played (game time)" }, dur(t.played + since(t.at) * (t.playing ? t.rate || 1 : 0))));
     }
-    if (t.scores) lines.push(h("span", { class: "scores" }, t.scores.join(" / ")));
     const items = [];
     for (const c of open.calls || []) {
       items.push(h("li", { class: "call" }, "Seat " + c.seat + " calls for a referee"));
@@ -67,6 +80,7 @@
     el.append(h("a", { href: "/t/" + encodeURIComponent(t.table) + "/" },
       h("div", { class: "thead" }, h("span", { class: "tname" }, t.table), h("span", { class: "why" }, t.why)),
       h("div", { class: "line" }, lines),
+      players(t),
       items.length ? h("ul", {}, items) : null,
       chips.length ? h("div", { class: "chips" }, chips) : null));
     if (t.level <= 2) {
