@@ -138,6 +138,26 @@ def test_nothing_of_the_hall_without_the_pin(client):
     assert tiles["tiles"][0]["table"] == "calls" and tiles["tables"] == 8
 
 
+def links_of(page: str) -> list[str]:
+    return re.findall(r'<a href="([^"]+)"', page)
+
+
+def test_every_link_on_the_hall_login_leads_somewhere_else(client):
+    """The hall is all behind the PIN: a link "back to the hall" on its login page led to the
+    login page again. Before the login there is no such link; once logged in, it leads to the
+    hall."""
+    page = client.get("/login").get_data(as_text=True)
+    for href in links_of(page):
+        r = client.get(href, follow_redirects=True)
+        assert r.request.path != "/login", f"{href} leads back to the login page"
+    assert "Back to the hall" not in page
+    client.post("/login", data={"pin": PIN, "csrf_token": token(client)})
+    page = client.get("/login").get_data(as_text=True)
+    assert links_of(page) == ["/"]
+    r = client.get("/", follow_redirects=True)
+    assert r.request.path == "/" and 'id="tiles"' in r.get_data(as_text=True)
+
+
 def test_the_hall_shows_tables_but_acts_for_none(client, board):
     client.post("/login", data={"pin": PIN, "csrf_token": token(client)})
     csrf = token(client, "/")

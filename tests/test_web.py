@@ -423,6 +423,12 @@ def test_referee_logs_in_with_the_pin(app):
     assert 'data-referee="1"' in c.get("/").get_data(as_text=True)
 
 
+def test_the_login_page_links_back_to_the_table_anyone_may_watch(client):
+    page = client.get("/referee/login").get_data(as_text=True)
+    assert '<a href="/">Back to the table</a>' in page
+    assert client.get("/").status_code == 200
+
+
 def test_wrong_pin_is_refused_and_counts_down(client):
     r = login(client, "0000")
     assert r.status_code == 401

@@ -46,9 +46,10 @@ def login_page(message: str | None, status: int, urls: dict, locked: bool = Fals
                            table_name=current_app.config["RIICHI_TABLE_NAME"], **urls), status
 
 
-def login(home_url: str, login_url: str, back_text: str = "Back to the table"):
+def login(home_url: str, login_url: str, back_text: str | None = "Back to the table"):
     """GET: the PIN form. POST: check the PIN (lock-out per client), start a fresh referee
-    session and go to ``home_url``."""
+    session and go to ``home_url``. ``back_text``: the words of the page's link back to
+    ``home_url``; None for no link (where ``home_url`` is behind the PIN too)."""
     urls = {"login_url": login_url, "home_url": home_url, "back_text": back_text}
     guard = _dash().guard
     client = client_address()

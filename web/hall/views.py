@@ -41,7 +41,10 @@ def _guard():
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
-    return login_flow(url_for("hall.overview"), url_for("hall.login"), "Back to the hall")
+    # All of the hall is behind the PIN: "back to the hall" leads anywhere but here again
+    # only for a head referee who is logged in already.
+    back = "Back to the hall" if is_referee() else None
+    return login_flow(url_for("hall.overview"), url_for("hall.login"), back)
 
 
 @bp.post("/logout")
