@@ -3,9 +3,10 @@ Mosquitto of the demo's own, and the head referee's page over them.
 
 Every table is the real table service (journal, rules core, claim-window timer) playing a
 recorded game at ``--speed``, with the real :class:`hall.link.HallLink`; the hall is the real
-board, subscriber and page. A few things happen on purpose, so there is something to see:
-table 2's seat 1 calls for a referee (answered a minute later), table 3 loses the broker for
-a while and catches up, table 4's camera stops for a while.
+board, subscriber and page. A few things happen on purpose, so there is something to see
+(:data:`STAGED`): table 2's seat 1 calls for a referee (answered later), table 3 loses the
+broker for a while and catches up, table 4's camera stops for a while. The start-up message
+and the hall's page say so, so nobody takes them for faults.
 """
 from __future__ import annotations
 
@@ -24,6 +25,25 @@ from table.referee_calls import call_event
 from table.service import ResumableTable, TableService, default_referee_factory
 
 log = logging.getLogger("riichi-referee.demo")
+
+#: What the demo does on purpose: (table index, from, to, what), the times as fractions of the
+#: shortest game.
+STAGED = ((1, 0.15, 0.45, "seat 1 calls for a referee at {start}; a referee answers at {end}"),
+          (2, 0.25, 0.40, "loses the hall's broker from {start} to {end}, plays on and "
+                          "catches up"),
+          (3, 0.35, 0.55, "its camera stops from {start} to {end}; the seat buttons still "
+                          "work"))
+
+
+def staged_lines(names: list[str], length: float, lead: float = 0.0) -> list[str]:
+    """What the demo stages, a line per table it stages something at (``names``: the tables;
+    ``length``: the shortest game in real seconds; ``lead``: seconds before the first step's
+    clock starts), with times as m:ss from the start; none for a lone table."""
+    def at(fraction: float) -> str:
+        seconds = round(lead + fraction * length)
+        return f"about {seconds // 60}:{seconds % 60:02d}"
+    return [f"{names[i]}: " + what.format(start=at(a), end=at(b))
+            for i, a, b, what in STAGED if i < len(names)]
 
 
 def games(args, n: int) -> tuple[list[list[dict]], str]:
@@ -106,6 +126,12 @@ def run_hall_demo(args) -> int:
                            "try --port 0 for a free port")
     all_games, origin = games(args, n)
     names = [f"t{i + 1}" for i in range(n)]
+    # What happens on purpose, at fractions of the shortest game's length.
+    length = min((float(g[-1]["t"]) - float(g[0]["t"])) / args.speed for g in all_games)
+    stagger = min(2.0, 20.0 / n)   # tables start a little apart, as in a hall
+    staged = staged_lines(names, length, lead=n * stagger)
+    note = ["This demo stages what follows on purpose; nothing is broken.", *staged] \
+        if staged else None
     tmp = tempfile.TemporaryDirectory(prefix="riichi-hall-demo-")
     folder = Path(tmp.name)
     stop = threading.Event()
@@ -114,37 +140,41 @@ def run_hall_demo(args) -> int:
     subscriber = HallSubscriber(board, broker.settings("hall")).start()
     tables = [DemoTable(name, folder, broker, events, args.speed)
               for name, events in zip(names, all_games)]
-    app = create_hall_app(board, pin_hash=hash_pin(DEMO_PIN))
+    app = create_hall_app(board, pin_hash=hash_pin(DEMO_PIN), config={"RIICHI_HALL_NOTE": note})
     server = serve(app, args.host, args.port)
     print(f"riichi-referee demo: a hall of {n} tables, {origin}, at {args.speed:g}x speed",
           flush=True)
     print(f"  broker: mosquitto on 127.0.0.1:{broker.port} (a user per table, ACL)", flush=True)
     print(f"  hall: {server.url}  (head referee PIN {DEMO_PIN}); Ctrl-C stops", flush=True)
+    if staged:
+        print("  on purpose, so there is something to see (nothing is broken):", flush=True)
+        for line in staged:
+            print(f"    {line}", flush=True)
     if not args.no_browser:
         import webbrowser
         threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
 
-    # What happens on purpose, at fractions of the shortest game's length.
-    length = min((float(g[-1]["t"]) - float(g[0]["t"])) / args.speed for g in all_games)
-
     def timeline():
+        (call, answer), (cut, back), (stops, starts) = [(a, b) for _, a, b, _ in STAGED]
         steps = []
         if n >= 2:
             t2 = tables[1]
-            steps += [(0.15, lambda: t2.service.submit(call_event(1, t2.clock(), "chii and kan "
+            steps += [(call, lambda: t2.service.submit(call_event(1, t2.clock(), "chii and kan "
                                                                   "held 2 s"), "buttons")),
-                      (0.45, lambda: t2.service.submit(
+                      (answer, lambda: t2.service.submit(
                           {"type": "referee", "t": t2.clock(), "action": "note",
                            "text": "Came for seat 1's call: players agreed, play on"},
                           "dashboard"))]
         if n >= 3:
-            steps.append((0.25, lambda: threading.Thread(
-                target=tables[2].cut_link, args=(0.15 * length, stop), daemon=True).start()))
+            steps.append((cut, lambda: threading.Thread(
+                target=tables[2].cut_link, args=((back - cut) * length, stop),
+                daemon=True).start()))
         if n >= 4:
             t4 = tables[3]
-            steps += [(0.35, lambda: t4.table.set_health(
-                          "camera", False, "no camera frame for 6 s; the seat buttons still work")),
-                      (0.55, lambda: t4.table.set_health("camera", True, ""))]
+            steps += [(stops, lambda: t4.table.set_health(
+                          "camera", False, "no camera frame for 6 s; the seat buttons still work "
+                          "(staged by the demo)")),
+                      (starts, lambda: t4.table.set_health("camera", True, ""))]
         started = time.monotonic()
         for at, action in sorted(steps, key=lambda s: s[0]):
             if stop.wait(max(0.0, started + at * length - time.monotonic())):
@@ -158,7 +188,7 @@ def run_hall_demo(args) -> int:
     try:
         for i, table in enumerate(tables):
             table.start()
-            if stop.wait(min(2.0, 20.0 / n)):   # tables start a little apart, as in a hall
+            if stop.wait(stagger):
                 break
         threading.Thread(target=timeline, name="demo-timeline", daemon=True).start()
         while not all(t.service.finished.is_set() for t in tables):

@@ -20,6 +20,10 @@ PIN_HASH = hash_pin(PIN)
 SIZES = [(360, 800), (1280, 800)]
 NAMES = ["Aoi", "Ben", "佐藤 千恵", "Daniel Fitzgerald-Montgomery"]
 CAMERA_FAULT = "no camera frame for 6 s; the seat buttons still work"
+NOTE = ["This demo stages what follows on purpose; nothing is broken.",
+        "t2: seat 1 calls for a referee at about 0:20; a referee answers at about 0:44",
+        "t3: loses the hall's broker from about 0:28 to about 0:40, plays on and catches up",
+        "t4: its camera stops from about 0:36 to about 0:52; the seat buttons still work"]
 
 
 def send(board, table, kind, data):
@@ -43,7 +47,8 @@ def fed_hall():
         {"component": "camera", "ok": False, "text": CAMERA_FAULT}]})
     send(board, "t12", "online", {"online": True})
     send(board, "t12", "state", state([25000] * 4))   # a game started without names
-    app = create_hall_app(board, pin_hash=PIN_HASH, secret_key="hall-page-tests")
+    app = create_hall_app(board, pin_hash=PIN_HASH, secret_key="hall-page-tests",
+                          config={"RIICHI_HALL_NOTE": NOTE})
     server = serve(app, "127.0.0.1", 0)
     yield board, server
     server.shutdown()
@@ -105,3 +110,17 @@ def test_a_card_names_each_player_beside_their_score(hall_page, width, height):
     # Without names in the game's start, the seats are named by number.
     other = page.locator('.htile[data-table="t12"] .players .pname')
     assert other.all_inner_texts() == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_the_demo_note_is_on_screen_above_the_tables(hall_page, width, height):
+    page = hall_page(width, height)
+    note = page.locator("#hall-note")
+    assert note.is_visible()
+    assert note.locator("summary").inner_text() == NOTE[0]
+    assert note.locator("li").all_inner_texts() == NOTE[1:]
+    # above the cards, and the first card still starts on the first screen
+    first = page.locator(".htile").first.bounding_box()
+    assert note.bounding_box()["y"] < first["y"] < height
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"hall-note-{width}x{height}.png"))

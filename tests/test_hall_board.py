@@ -158,6 +158,23 @@ def test_every_link_on_the_hall_login_leads_somewhere_else(client):
     assert r.request.path == "/" and 'id="tiles"' in r.get_data(as_text=True)
 
 
+def test_the_hall_page_carries_a_note_when_the_hall_has_one(board):
+    """The demo stages a referee call, a table offline and a camera fault: its note says so on
+    the page, so nobody takes them for faults. A hall without a note has none."""
+    note = ["This demo stages what follows on purpose; nothing is broken.",
+            "t3: loses the hall's broker from about 0:28 to about 0:40, plays on and catches up"]
+    pages = []
+    for config in ({"RIICHI_HALL_NOTE": note}, {}):
+        app = create_hall_app(board, pin_hash=hash_pin(PIN), secret_key="t", config=config)
+        c = app.test_client()
+        c.post("/login", data={"pin": PIN, "csrf_token": token(c)})
+        pages.append(c.get("/").get_data(as_text=True))
+    with_note, without = pages
+    assert f"<summary>{note[0]}</summary>" in with_note
+    assert "<li>t3: loses the hall&#39;s broker from about 0:28" in with_note
+    assert 'id="hall-note"' not in without and 'id="tiles"' in without
+
+
 def test_the_hall_shows_tables_but_acts_for_none(client, board):
     client.post("/login", data={"pin": PIN, "csrf_token": token(client)})
     csrf = token(client, "/")

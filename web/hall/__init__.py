@@ -32,6 +32,9 @@ HALL_DEFAULTS = {
     # Every so often all tiles are sent again, so levels that change with time (a game
     # running late) need no event.
     "RIICHI_HALL_REFRESH": 10.0,
+    # A note at the top of the page: a list of lines, the first its heading (the demo says
+    # there what it does on purpose, so a table it takes offline is not taken for broken).
+    "RIICHI_HALL_NOTE": None,
 }
 
 

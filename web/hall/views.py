@@ -55,8 +55,9 @@ def logout():
 @bp.get("/")
 def overview():
     board = _board()
+    note = current_app.config["RIICHI_HALL_NOTE"] or []
     return render_template("hall.html", title=board.title, table_name=board.title,
-                           stream_url=url_for("hall_stream.stream"))
+                           stream_url=url_for("hall_stream.stream"), note=list(note))
 
 
 def tiles_message(board, since: int = -1, full: bool = True) -> dict:
