@@ -33,6 +33,8 @@ STAGED = ((1, 0.15, 0.45, "seat 1 calls for a referee at {start}; a referee answ
                           "catches up"),
           (3, 0.35, 0.55, "its camera stops from {start} to {end}; the seat buttons still "
                           "work"))
+#: What the tables' pages say of the camera and the buttons: a recorded game stands in for both.
+RECORDED = "a recorded game stands in for it"
 
 
 def staged_lines(names: list[str], length: float, lead: float = 0.0) -> list[str]:
@@ -88,6 +90,9 @@ class DemoTable:
     def start(self) -> None:
         self.link.start()
         self.service.start()
+        # Without a word from them, the table's page shows both as never heard from.
+        for part in ("camera", "buttons"):
+            self.table.set_health(part, True, RECORDED)
 
     def cut_link(self, seconds: float, stop: threading.Event) -> None:
         """The table's Wi-Fi drops for ``seconds``: it plays on and catches up after."""
@@ -174,7 +179,7 @@ def run_hall_demo(args) -> int:
             steps += [(stops, lambda: t4.table.set_health(
                           "camera", False, "no camera frame for 6 s; the seat buttons still work "
                           "(staged by the demo)")),
-                      (starts, lambda: t4.table.set_health("camera", True, ""))]
+                      (starts, lambda: t4.table.set_health("camera", True, RECORDED))]
         started = time.monotonic()
         for at, action in sorted(steps, key=lambda s: s[0]):
             if stop.wait(max(0.0, started + at * length - time.monotonic())):

@@ -6,19 +6,21 @@ the start-up message and the hall's page say so, with when, so nobody takes them
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
 from app.demo import DEMO_PIN
-from app.hall_demo import STAGED, staged_lines
+from app.hall_demo import RECORDED, STAGED, staged_lines
 from hall.mosquitto import find_mosquitto
 
 
@@ -85,6 +87,28 @@ def test_the_hall_demo_says_what_it_stages_at_start_and_on_the_page():
         assert "This demo stages what follows on purpose; nothing is broken." in page
         for line in (x.strip() for x in lines if re.match(r"\s+t\d: ", x)):
             assert f"<li>{line}</li>".replace("'", "&#39;") in page
+
+        # A recorded game stands in for each table's camera and buttons: its page says so,
+        # where it showed "Camera ?" and "Buttons ?" as if never heard from.
+        def health(table):
+            try:
+                with hall.open(f"{url}/t/{table}/state.json", timeout=5) as r:
+                    return {h["component"]: h for h in json.load(r)["data"]["health"]}
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 404          # the table has not reported yet
+                return {}
+            except OSError:
+                return None                     # the demo is over: the hall is gone
+
+        t4 = {}
+        while "buttons" not in t4:      # until it says, or the demo is over
+            now = health("t4")
+            if now is None:
+                break
+            t4 = now
+        assert "buttons" in t4, f"t4 never said how its buttons are: {t4}"
+        assert t4["buttons"]["ok"] is True and t4["buttons"]["text"] == RECORDED
+        assert health("t1")["camera"]["ok"] is True
         read_until(proc, "all 4 games over", timeout=120)
         assert proc.wait(30) == 0
     finally:
