@@ -34,56 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
-
-PX_PER_MM = 2.0                 # the tracker's top-down view (vision.camera.calibration)
-FRAME = (1280, 960)
-
-
-def table_camera(rng, extent, size=FRAME):
-    """A camera over the table, 60 to 90 degrees above it, holding the whole table."""
-    from vision.synthesis.scene import look_at
-
-    e = max(abs(v) for v in extent)
-    f = max(size) * rng.uniform(0.6, 1.2)
-    ppm = rng.uniform(0.85, 0.95) * min(size) / (2 * e)      # image pixels per table mm
-    elev = np.deg2rad(rng.uniform(60, 90))
-    return look_at((rng.normal(0, 10), rng.normal(0, 10), 0), elev, rng.uniform(0, 2 * np.pi),
-                   f / ppm, rng.normal(0, 0.03), f, size)
-
-
-def scenes(n: int, seed: int):
-    """``n`` held-out table scenes: (top-down view, truth quads face up, their codes, quads to
-    ignore, which top)."""
-    from vision.synthesis.render import TileArt
-    from vision.synthesis.scene import (
-        POSITIVE,
-        FaceBank,
-        draw_scene,
-        layout_table,
-        tile_set,
-    )
-
-    bank = FaceBank(TileArt())
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        ts = tile_set(rng)
-        bodies, info = layout_table(rng, ts, bank)
-        cam = table_camera(rng, info["extent"])
-        sc = draw_scene(rng, bodies, cam, FRAME, info, "holdout", props=True)
-        view, to_view = cam.table_view(sc.image, info["extent"], PX_PER_MM)
-        truth, codes, ignore = [], [], []
-        h, w = view.shape[:2]
-        for t in sc.tiles:
-            q = cv2.perspectiveTransform(t.quad.reshape(-1, 1, 2).astype(np.float64), to_view)
-            q = q.reshape(-1, 2).astype(np.float32)
-            inside = (q[:, 0] >= 0).all() and (q[:, 1] >= 0).all() and \
-                (q[:, 0] < w).all() and (q[:, 1] < h).all()
-            if t.status == POSITIVE and t.code not in ("back", "x") and inside:
-                truth.append(q)
-                codes.append(t.code)
-            else:
-                ignore.append(q)
-        yield view, truth, codes, ignore, "panel" if info.get("panel") else "felt"
+from testkit.tables import PX_PER_MM, scenes  # noqa: E402
 
 
 def readers(classifier):

@@ -68,7 +68,6 @@ the process's CPU time for it; ``pi5_seconds`` scales the CPU time by ``PI5_SLOW
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
@@ -76,16 +75,15 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
-from bench.photos import tile_crop  # noqa: E402
 from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD  # noqa: E402
 from table.paths import shared_data_dir
+from testkit.photos import LABELS, one_of_each, photos_by_set
 from vision.reading import adapt
 from vision.reading.classifier import (
     DEFAULT_MODEL,
@@ -113,8 +111,6 @@ NO_BLACK_TRAINING = ["--styles", "Regular", "--out", str(NO_BLACK_MODEL)]
 NO_BLACK_SECOND_MODEL = ROOT / "runs" / "tiles-no-black-dark.onnx"
 NO_BLACK_SECOND_TRAINING = ["--styles", "Regular", "--dark-faces", "0.25",
                             "--out", str(NO_BLACK_SECOND_MODEL)]
-DEFAULT_LABELS = ROOT / "bench" / "labels" / "camerash-raw.json"
-PHOTOS = Path("photos") / "camerash" / "raw-images"
 
 
 # -- models ----------------------------------------------------------------------------------
@@ -196,35 +192,6 @@ def score(pairs) -> float:
     return round(sum(a == b for a, b in pairs) / max(1, len(pairs)), 4)
 
 
-def camerash_photos(labels_path: Path, data: Path) -> dict[str, list[tuple[str, list, list]]]:
-    """Per set (the ``N`` of photos ``N-k``): each photo's name, whole tiles' crops and codes."""
-    labels = json.loads(labels_path.read_text())
-    groups: dict[str, list[tuple[str, list, list]]] = defaultdict(list)
-    for photo in labels["photos"]:
-        name = photo["file"]
-        stem = name.rsplit(".", 1)[0]
-        if "-" not in stem:
-            continue
-        image = cv2.imread(str(data / PHOTOS / name))
-        tiles = [t for t in photo["tiles"] if t["code"] != "x" and not t.get("partial")]
-        groups[stem.split("-")[0]].append(
-            (name, [tile_crop(image, t["quad"]) for t in tiles], [t["code"] for t in tiles]))
-    return groups
-
-
-def one_of_each(photos, r: int):
-    """The sheet's enrollment from a set's photos: of each kind, its ``r``-th tile (counting
-    round when it has fewer); and every other tile of the set, to be read."""
-    tiles = [(c, k) for _, crops, codes in photos for c, k in zip(crops, codes)]
-    by_kind = defaultdict(list)
-    for i, (_, k) in enumerate(tiles):
-        by_kind[k].append(i)
-    chosen = {idx[r % len(idx)] for idx in by_kind.values()}
-    enrolled = [tiles[i] for i in sorted(chosen)]
-    rest = [t for i, t in enumerate(tiles) if i not in chosen]
-    return enrolled, rest
-
-
 def camerash(base, labels_path: Path, data: Path, second=None) -> dict:
     """Per set: enrolled as from the sheet, one tile of each kind it has, the set's other tiles
     read (``before``, ``after``; every choice of which copy enrolls, pooled); and, as the
@@ -237,7 +204,7 @@ def camerash(base, labels_path: Path, data: Path, second=None) -> dict:
     from vision.reading.second_opinion import SecondOpinion
     from vision.reading.tileset import EnrolledClassifier
 
-    groups = camerash_photos(labels_path, data)
+    groups = photos_by_set(data, labels_path)
     out: dict = {"sets": {}}
     pooled = defaultdict(list)
     seconds, cpu, seconds2, cpu2 = [], [], [], []
@@ -422,7 +389,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
                    help="the model for the camerash figures (default: the shipped one)")
-    p.add_argument("--labels", type=Path, default=DEFAULT_LABELS,
+    p.add_argument("--labels", type=Path, default=LABELS,
                    help="the Camerash raw photos' labels (quads and codes)")
     p.add_argument("--no-black-model", type=Path, default=NO_BLACK_MODEL,
                    help="a model trained without the Black style (see --train-no-black)")

@@ -38,7 +38,6 @@ is then timed with ``--model`` alone right after too (``frame_parts_1t_one_model
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.metadata
 import statistics
 import subprocess
@@ -53,51 +52,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# through the package, not bench/ on sys.path: the tests import this file as bench.vision
 from bench._results import write_results  # noqa: E402
 from referee.tiles import TILE_CODES, base  # noqa: E402
 from table.paths import shared_data_dir
+from testkit.camerash import camerash_crops
+from testkit.misreads import save_misreads
+from testkit.photos import reader as ours
+from testkit.tables import full_table_frame
 from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
-from vision.synthesis.scene import camerash_code
 
 FRAME_TILES = 90
-
-
-def camerash_crops(data: Path) -> tuple[list[np.ndarray], list[str]]:
-    base = data / "photos" / "camerash"
-    crops, codes = [], []
-    with open(base / "tiles-data" / "data.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            code = camerash_code(row["label-name"])
-            if code == "x":   # flowers and seasons are no riichi tiles
-                continue
-            im = cv2.imread(str(base / "tiles-resized" / row["image-name"]))
-            if im is None:
-                raise SystemExit(f"cannot read {base / 'tiles-resized' / row['image-name']}")
-            crops.append(im)
-            codes.append(code)
-    return crops, codes
-
-
-def save_misreads(crops: list[np.ndarray], truth: list[str], predicted: list[str],
-                  folder: Path, scale: int = 4) -> list[Path]:
-    """Write each misread crop, enlarged ``scale`` times, as ``INDEX-TRUTH-as-PREDICTED.png``
-    in ``folder``, so anyone can look at what the figure counts as wrong; the index is the
-    crop's place in the held-out set, the same for every model."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SystemExit(f"cannot write misread crops to {folder}: {exc.strerror}")
-    written = []
-    for i, (crop, t, p) in enumerate(zip(crops, truth, predicted)):
-        if t != p:
-            path = folder / f"{i:04d}-{t}-as-{p}.png"
-            big = cv2.resize(crop, (crop.shape[1] * scale, crop.shape[0] * scale),
-                             interpolation=cv2.INTER_NEAREST)
-            if not cv2.imwrite(str(path), big):
-                raise SystemExit(f"cannot write {path}")
-            written.append(path)
-    return written
 
 
 def rss_kb() -> int:
@@ -119,24 +83,10 @@ def same_kind(predicted: list[str], truth: list[str]) -> float:
 
 # --- readers: picture -> [(quad, code, confidence)] -------------------------------------------------
 
-def ours(finder, classifier, one_set: bool = True):
-    """The project's reader: the learned finder, then the classifier on each crop; the crops of
-    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.reading.one_set`), or
-    each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
-    from vision.finding.learned import find_tiles_photo
-    from vision.reading.one_set import read_crops
-
-    def read(image):
-        tiles = find_tiles_photo(image, finder=finder).tiles
-        names = read_crops(classifier, [t.crop for t in tiles], one_set)
-        return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
-    return read
-
-
 def felt(classifier, one_set: bool = True):
     """The felt-colour finder this project had before the learned one, then the classifier
     (the crops of a picture read as :func:`ours` reads them)."""
-    from bench.photos import box_quad
+    from testkit.photos import box_quad
     from vision.finding.felt import find_tiles_photo
     from vision.reading.one_set import read_crops
 
@@ -182,7 +132,7 @@ def detector():
     from mahjong_detector.preprocess import preprocess_image
     from PIL import Image
 
-    from bench.photos import box_quad
+    from testkit.photos import box_quad
 
     def read(image):
         pil, padding = preprocess_image(Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)))
@@ -194,7 +144,7 @@ def detector():
 
 def score_reader(photos, read, kind_only=False, misses: Path | None = None,
                  label: str = "") -> tuple[dict, dict]:
-    from bench.photos import draw_misses, score_photo, totals
+    from testkit.photos import draw_misses, score_photo, totals
 
     scores, t0 = {}, time.perf_counter()
     for photo in photos:
@@ -253,23 +203,6 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
         out[name] = {"scenes": n, **figures(sum(per_kind.values(), Counter())),
                      "by_kind": {k: figures(c) for k, c in per_kind.items()}}
     return out
-
-
-def full_table_frame():
-    """A 1280x960 camera picture of a full table in play (four ponds with riichi tiles,
-    walls, the dead wall, melds, a revealed hand) and its calibration."""
-    from vision.camera.calibration import calibrate
-    from vision.synthesis.synthetic import TableState, render_camera, render_state
-
-    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "4z",
-             "5z", "6z", "7z", "0m", "0p"]
-    state = TableState(dora=["3p", "4p"])
-    for seat in range(4):
-        state.ponds[seat] = [(codes[(i * 5 + seat) % 18], i == 7) for i in range(16)]
-        state.melds[seat] = [(["2s", "3s", "4s"], 0, None)]
-    state.hands[2] = codes[:14]
-    frame, _ = render_camera(render_state(state), out_size=(1280, 960))
-    return frame, calibrate(frame)
 
 
 def table_classifier(model: Path | None, second: Path | None, threads: int):
@@ -372,7 +305,7 @@ def main(argv=None) -> int:
     if data is None:
         print("shared data not found: only speed and size are measured")
     else:
-        from bench.photos import LABELS, load_photos
+        from testkit.photos import LABELS, load_photos
 
         photos = load_photos(data, args.labels or LABELS)
         n_tiles = sum(len(ph.quads) for ph in photos)
@@ -392,7 +325,7 @@ def main(argv=None) -> int:
         results["real_end_to_end_tile_by_tile"] = alone["end_to_end"]
         results["real_misreads_tile_by_tile"] = alone["misreads"]
         # the classifier alone: each labelled tile cut by its true quad
-        from bench.photos import same_tile, tile_crop
+        from testkit.photos import same_tile, tile_crop
         crops, codes = [], []
         for ph in photos:
             image = ph.image()

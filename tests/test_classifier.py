@@ -164,7 +164,7 @@ def test_reads_real_photographed_tiles(clf, shared_data):
     # Camerash/mahjong-dataset: real Hong Kong style tiles (blue winds, framed white dragon),
     # never trained on. The model learned only rendered riichi faces, so this is the check that
     # it reads symbols rather than one set's pixels.
-    from bench.vision import camerash_crops
+    from testkit.camerash import camerash_crops
 
     crops, truth = camerash_crops(shared_data)
     assert len(truth) == 541
@@ -182,7 +182,7 @@ def test_a_doubtful_real_tile_is_read_turned_half_round_too(shared_data):
     """The finder's box does not know a tile's top from its bottom: a crop the net doubts is
     read again the other way up, and on real tiles of other sets' designs (the birds of 1s,
     the 九 of 9m) that second look names more of them right."""
-    from bench.vision import camerash_crops
+    from testkit.camerash import camerash_crops
 
     crops, truth = camerash_crops(shared_data)
     once = TileClassifier(threads=1, half_turn_below=0)
@@ -231,7 +231,7 @@ def test_a_half_turn_threshold_outside_0_to_1_is_one_line(below):
 
 
 def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading(tmp_path):
-    from bench.vision import save_misreads
+    from testkit.misreads import save_misreads
 
     crops = [np.full((10, 8, 3), v, np.uint8) for v in (50, 100, 150)]
     written = save_misreads(crops, ["1m", "5z", "back"], ["1m", "none", "back"], tmp_path / "m")
@@ -241,7 +241,7 @@ def test_the_bench_writes_each_misread_crop_named_by_its_place_truth_and_reading
 
 
 def test_the_bench_says_in_one_line_where_it_cannot_write_the_misread_crops(tmp_path):
-    from bench.vision import save_misreads
+    from testkit.misreads import save_misreads
 
     (tmp_path / "file").write_text("")
     with pytest.raises(SystemExit) as stop:

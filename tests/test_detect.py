@@ -1,13 +1,13 @@
 """``riichi-referee detect``: tiles listed row by row with boxes and confidence."""
 import json
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from app.cli import main
+from testkit.photos import LABELS
 from vision.reading.picture import detect
 from vision.synthesis.synthetic import TableState, render_camera, render_state
 
@@ -123,8 +123,7 @@ def test_real_photo_with_the_trained_model(shared_data, capsys):
 
 def _labelled_photo(shared_data, name="2-1.jpg"):
     """A real photo (a row of a set's tiles) and its labelled tiles (quad, code)."""
-    labels = json.loads((Path(__file__).resolve().parent.parent / "bench" / "labels" /
-                         "camerash-raw.json").read_text())
+    labels = json.loads(LABELS.read_text())
     photo = [p for p in labels["photos"] if p["file"] == name][0]
     image = cv2.imread(str(shared_data / "photos" / "camerash" / "raw-images" / name))
     return image, [(np.float32(t["quad"]), t["code"]) for t in photo["tiles"]]
@@ -183,7 +182,7 @@ def test_a_photo_of_one_set_is_read_with_no_fifth_copy(shared_data, tmp_path, ca
     six 7s or six 5m come out of them and two tiles are misread; read as one set, as
     ``detect`` reads by default, every kind is there at most four times and all are named
     right."""
-    from bench.photos import load_photos, score_photo
+    from testkit.photos import load_photos, score_photo
     from referee.tiles import base
 
     photo = [p for p in load_photos(shared_data) if p.name == name][0]

@@ -158,14 +158,13 @@ def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     (a picture's tiles as tiles of one set, :mod:`vision.reading.one_set`). Measured: all 1691 found,
     1 false box, 1535 of the 1580 riichi tiles named right (1510 with each tile read alone,
     1480 with every crop read once, without the half-turned second look)."""
-    from bench.photos import load_photos, score_photo, totals
-    from bench.vision import ours
+    from testkit.photos import load_photos, reader, score_photo, totals
     from vision.reading.classifier import TileClassifier
 
     photos = load_photos(shared_data)
     if not all(p.path.is_file() for p in photos):
         pytest.skip("the Camerash raw photographs are not all in the shared data")
-    read = ours(shared_finder(), TileClassifier(threads=1))
+    read = reader(shared_finder(), TileClassifier(threads=1))
     total = totals({p.name: score_photo(p, read(p.image())) for p in photos})
     assert total["tiles"] == 1691 and total["riichi_tiles"] == 1580
     assert total["box_recall"] >= 0.995 and total["box_precision"] >= 0.995, total
@@ -178,7 +177,7 @@ def test_the_table_cameras_finder_reads_solid_tiles_in_the_calibrated_view(share
     tops, a centre panel at times) seen from 60-90 degrees above, as calibration warps them
     (bench/calibrated_tables.py). Measured on these 4 tables: 203 of the 213 face-up tiles
     found (0.953), no false box; the felt-colour finder finds about a fifth of them."""
-    from bench.calibrated_tables import PX_PER_MM, scenes
+    from testkit.tables import PX_PER_MM, scenes
     from vision.tracking.service_feed import table_finder
 
     finder = table_finder("table.toml", {})
@@ -352,7 +351,7 @@ def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
 def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
     """Cut once at the classifier's width instead of cut full size and shrunk again: the same
     tiles, narrower faces, and the classifier reads them as before."""
-    from bench.vision import full_table_frame
+    from testkit.tables import full_table_frame
     from vision.finding.learned import TileFinder
     from vision.reading.classifier import TileClassifier
 

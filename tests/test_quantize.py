@@ -30,7 +30,7 @@ def test_the_table_runs_the_eight_bit_copies_of_the_trained_models():
 
 
 def test_eight_bit_classifier_names_real_and_rendered_tiles_as_the_float_one(classifiers, shared_data):
-    from bench.vision import camerash_crops
+    from testkit.camerash import camerash_crops
     from vision.synthesis.render import TileArt, render_set
 
     trained, fast = classifiers
@@ -43,7 +43,7 @@ def test_eight_bit_classifier_names_real_and_rendered_tiles_as_the_float_one(cla
 
 
 def test_eight_bit_finder_finds_the_tiles_the_float_one_finds(shared_data):
-    from bench.vision import full_table_frame
+    from testkit.tables import full_table_frame
     from vision.camera.sources import read_image
 
     trained, fast = finder.TileFinder(finder.TRAINED_MODEL, threads=1), finder.TileFinder(threads=1)

@@ -209,9 +209,9 @@ def test_an_enrolled_real_set_is_read_right_by_the_pair(shared_data):
     Black set, bench/enroll.py). Not enrolled, the pair reads fewer right than the table's
     model alone (1s as 8m, 3s as 7s): why the table waits for a set before it asks the second
     model (vision.reading.second_opinion)."""
-    from bench.enroll import DEFAULT_LABELS, camerash_photos, one_of_each
+    from testkit.photos import one_of_each, photos_by_set
 
-    enrolled, rest = one_of_each(camerash_photos(DEFAULT_LABELS, shared_data)["6"], 0)
+    enrolled, rest = one_of_each(photos_by_set(shared_data)["6"], 0)
     first = TileClassifier(threads=1)
     second = TileClassifier(second_opinion.SECOND_MODEL, threads=1)
     ts = TileSet.fit(first, [c for c, _ in enrolled], [k for _, k in enrolled], second=second)

@@ -7,12 +7,15 @@ code of every tile in the Camerash raw photographs, which lie in the shared data
 box an ``x`` tile, but it is not counted when tiles are named. A tile marked ``partial`` (cut
 by the photo's edge) is neither found nor missed.
 
-A *reader* is any function ``picture -> [(quad, code, confidence)]``; :func:`score_photos`
-matches what it reports to the labels at IoU 0.5 and counts.
+A *reader* is any function ``picture -> [(quad, code, confidence)]`` (:func:`reader` is the
+project's); :func:`score_photo` matches what it reports to the labels at IoU 0.5 and counts.
+The photos of one physical set (files ``N-k``: sets 1, 2 and 6) also serve to enroll a set
+and read the rest of it (:func:`photos_by_set`, :func:`one_of_each`).
 """
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +25,16 @@ import numpy as np
 from referee.tiles import base
 from vision.finding.learned import match_boxes
 
-LABELS = Path(__file__).resolve().parent / "labels" / "camerash-raw.json"
+#: The labels, the one place they are named. They stay beside the bench scripts that made and
+#: measure with them (bench/label_photos.py writes them); the tests read them too.
+LABELS = Path(__file__).resolve().parent.parent / "bench" / "labels" / "camerash-raw.json"
+#: Where the labels point: the photos under the shared data folder.
+PHOTOS = Path("photos") / "camerash" / "raw-images"
+
+#: The codes a label may hold: mpsz (0 for a red five), ``back``, and ``x`` for a tile of no
+#: riichi kind.
+MPSZ = {f"{n}{s}" for s in "mps" for n in range(10)} | {f"{n}z" for n in range(1, 8)}
+CODES = MPSZ | {"back", "x"}
 
 
 @dataclass
@@ -47,7 +59,7 @@ def load_photos(data: Path, labels: Path = LABELS) -> list[Photo]:
         spec = json.loads(Path(labels).read_text())
     except (OSError, ValueError) as exc:
         raise SystemExit(f"cannot read the photo labels {labels}: {exc}")
-    root = data / "photos" / "camerash" / "raw-images"
+    root = data / PHOTOS
     photos = []
     for entry in spec["photos"]:
         quads, codes, ignore = [], [], []
@@ -60,6 +72,20 @@ def load_photos(data: Path, labels: Path = LABELS) -> list[Photo]:
                 codes.append(t["code"])
         photos.append(Photo(entry["file"], root / entry["file"], entry.get("set"), quads, codes, ignore))
     return photos
+
+
+def reader(finder, classifier, one_set: bool = True):
+    """The project's reader: the learned finder, then the classifier on each crop; the crops of
+    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.reading.one_set`), or
+    each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
+    from vision.finding.learned import find_tiles_photo
+    from vision.reading.one_set import read_crops
+
+    def read(image):
+        tiles = find_tiles_photo(image, finder=finder).tiles
+        names = read_crops(classifier, [t.crop for t in tiles], one_set)
+        return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
+    return read
 
 
 def same_tile(found: str, truth: str, kind_only: bool = False) -> bool:
@@ -154,3 +180,33 @@ def draw_misses(photo: Photo, score: dict, out: Path) -> Path:
 def box_quad(box) -> np.ndarray:
     x1, y1, x2, y2 = box
     return np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+
+
+def photos_by_set(data: Path, labels: Path = LABELS) -> dict[str, list[tuple[str, list, list]]]:
+    """Per set (the ``N`` of photos ``N-k``): each photo's name, whole tiles' crops and codes
+    (flowers and seasons left out)."""
+    spec = json.loads(Path(labels).read_text())
+    groups: dict[str, list[tuple[str, list, list]]] = defaultdict(list)
+    for photo in spec["photos"]:
+        name = photo["file"]
+        stem = name.rsplit(".", 1)[0]
+        if "-" not in stem:
+            continue
+        image = cv2.imread(str(data / PHOTOS / name))
+        tiles = [t for t in photo["tiles"] if t["code"] != "x" and not t.get("partial")]
+        groups[stem.split("-")[0]].append(
+            (name, [tile_crop(image, t["quad"]) for t in tiles], [t["code"] for t in tiles]))
+    return groups
+
+
+def one_of_each(photos, r: int):
+    """The sheet's enrollment from a set's photos: of each kind, its ``r``-th tile (counting
+    round when it has fewer); and every other tile of the set, to be read."""
+    tiles = [(c, k) for _, crops, codes in photos for c, k in zip(crops, codes)]
+    by_kind = defaultdict(list)
+    for i, (_, k) in enumerate(tiles):
+        by_kind[k].append(i)
+    chosen = {idx[r % len(idx)] for idx in by_kind.values()}
+    enrolled = [tiles[i] for i in sorted(chosen)]
+    rest = [t for i, t in enumerate(tiles) if i not in chosen]
+    return enrolled, rest
