@@ -1,5 +1,5 @@
 """The labelled real photographs the tile finder is measured on (bench/labels/camerash-raw.json)
-and the tool that proposed them (bench/label_photos.py).
+and the tool that proposed them (testkit.labelling, run by bench/label_photos.py).
 
 A yardstick with a wrong mark makes every figure read off it wrong, so the labels are held to
 what a referee knows of a mahjong set and of a photo: every tile a convex quad inside its
@@ -8,17 +8,15 @@ catalogue set holding each of the 34 kinds exactly four times.
 """
 import json
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from bench import label_photos
-from bench.label_photos import CODES, MPSZ, propose_boxes, quad_iou
 from referee.tiles import TILE_CODES
-
-LABELS = Path(__file__).resolve().parent.parent / "bench" / "labels" / "camerash-raw.json"
+from testkit import labelling
+from testkit.labelling import propose_boxes, quad_iou
+from testkit.photos import CODES, LABELS, MPSZ
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +124,7 @@ def test_tile_counts_per_photo(labels):
 def test_the_labels_file_holds_every_hand_correction(labels):
     """Editing CORRECTIONS without writing the labels again would leave the two apart."""
     by_file = {p["file"]: {tuple(t["grid"]): t for t in p["tiles"]} for p in labels["photos"]}
-    for photo, fixes in label_photos.CORRECTIONS.items():
+    for photo, fixes in labelling.CORRECTIONS.items():
         for key, fix in fixes.items():
             r, c = map(int, key.split(","))
             code = fix if isinstance(fix, str) else fix.get("code")
