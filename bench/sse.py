@@ -41,10 +41,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # testkit is not installed: it is found in the checkout
+
+from testkit.browser import Browser, csrf, free_port  # noqa: E402
+
 PIN = "2468"
 TARGET_P95_MS = 100
 TARGET_REFEREE_P99_MS = 300
@@ -222,36 +225,6 @@ async def _phones(conn, port: int, count: int) -> None:
 
 # -- the referee (this process) -----------------------------------------------------------
 
-class Browser:
-    """A referee's phone: one keep-alive connection from its own address, a cookie jar of one."""
-
-    def __init__(self, port: int, address: str):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15,
-                                               source_address=(address, 0))
-        self.cookie = ""
-
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
-        headers = {"Cookie": self.cookie} if self.cookie else {}
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
-        text = response.read().decode("utf-8", "replace")
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        return response.status, text
-
-    def close(self):
-        self.conn.close()
-
-
-def csrf(page: str) -> str:
-    return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
-
-
 REFEREE_STEPS = ("login_page", "pin", "table_page", "note")
 
 
@@ -280,12 +253,6 @@ def referee_round(port: int, number: int) -> list[float]:
 
 
 # -- plumbing -------------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def healthz(port: int) -> dict:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)

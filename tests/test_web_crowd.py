@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.sse import Browser, csrf, free_port
 from table.clock import TableClock
 from table.journal import Journal
 from table.service import ResumableTable, TableService
+from testkit.browser import Browser, csrf, free_port
 from testkit.web import ScriptedReferee
 from web.pin import hash_pin, write_pin_hash
 
