@@ -2,13 +2,16 @@
 
 The contract (``[tool.importlinter]`` in pyproject.toml) is where the architecture is written
 down: the rules core at the bottom, the table service on it, the devices and views beside
-each other on the table, the application on top. These tests run it, and check two things
-it does not say itself: no two modules import each other, however indirectly (in-function
-imports count: a circle through a lazy import is still a circle), and the rules core needs
-nothing but the standard library and the ``mahjong`` library.
+each other on the table, the application on top. These tests run it, and check what it
+does not say itself: no two modules import each other, however indirectly (in-function
+imports count: a circle through a lazy import is still a circle), the rules core needs
+nothing but the standard library and the ``mahjong`` library, and the tests import no bench
+script (what tests and benches share is in ``testkit/``, so a bench can change what it
+measures without breaking a test).
 """
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +113,36 @@ def test_the_rules_core_needs_only_the_standard_library_and_mahjong(graph):
                 outside.add(top)
     allowed = set(sys.stdlib_module_names) | {"mahjong"}
     assert outside - allowed == set()
+
+
+def bench_imports(path: Path) -> list[str]:
+    """``file:line`` of each import of ``bench`` or a module under it in the Python file at
+    ``path``, wherever it stands (in a function too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        if any(name == "bench" or name.startswith("bench.") for name in names):
+            where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            found.append(f"{where}:{node.lineno}")
+    return found
+
+
+def test_no_test_imports_a_bench_script():
+    """The tests and what they import from testkit/ reach no bench script."""
+    files = sorted((ROOT / "tests").glob("*.py")) + sorted((ROOT / "testkit").rglob("*.py"))
+    assert len(files) > 10
+    assert [where for f in files for where in bench_imports(f)] == []
+
+
+def test_an_import_of_a_bench_script_is_found(tmp_path):
+    # the check itself: each way of importing a bench script is caught, and nothing else
+    module = tmp_path / "test_x.py"
+    module.write_text("import benchmark\nfrom testkit.photos import LABELS\nfrom . import bench\n"
+                      "import bench.sse\nfrom bench import label_photos\n\n"
+                      "def test():\n    from bench.vision import camerash_crops\n")
+    assert bench_imports(module) == [f"{module}:4", f"{module}:5", f"{module}:8"]
