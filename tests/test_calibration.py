@@ -14,7 +14,6 @@ from vision.camera.calibration import (
     load_calibration,
     marker_sheet,
     save_to_config,
-    set_config_value,
 )
 from vision.synthesis.synthetic import TableState, render_camera, render_state
 
@@ -118,12 +117,6 @@ def test_saved_to_the_config_without_touching_other_sections(tmp_path, camera_vi
     # saving again replaces the key rather than adding a second one
     save_to_config(cal, config)
     assert config.read_text().count("calibration =") == 1
-
-
-def test_config_edit_creates_the_file_and_section(tmp_path):
-    config = tmp_path / "new.toml"
-    set_config_value(config, "camera", "calibration", "cal.json")
-    assert tomllib.loads(config.read_text()) == {"camera": {"calibration": "cal.json"}}
 
 
 def test_broken_calibration_file_is_one_line(tmp_path):

@@ -12,6 +12,7 @@ from table.config import (
     point_config_at,
     read_toml,
     replacing,
+    set_config_value,
 )
 
 
@@ -140,3 +141,19 @@ def test_the_config_points_at_a_saved_file_by_its_name_beside_it(tmp_path):
     assert read_toml(config) == {"camera": {"source": 0, "tileset": "tileset.npz",
                                             "calibration": str(tmp_path.parent / "cal.json")}}
     assert "# the first camera" in config.read_text()
+
+
+def test_config_edit_creates_the_file_and_section(tmp_path):
+    config = tmp_path / "new.toml"
+    set_config_value(config, "camera", "calibration", "cal.json")
+    assert read_toml(config) == {"camera": {"calibration": "cal.json"}}
+
+
+def test_an_edit_that_would_break_the_config_is_refused_in_one_line(tmp_path):
+    config = tmp_path / "table.toml"
+    text = '[camera]\nsource = 0\n\n[camera.calibration]\nfile = "cal.json"\n'
+    config.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        set_config_value(config, "camera", "calibration", "cal.json")
+    assert str(info.value).startswith(f"config {config}: editing [camera] would break it")
+    assert "\n" not in str(info.value) and config.read_text() == text
