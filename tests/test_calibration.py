@@ -128,6 +128,19 @@ def test_broken_calibration_file_is_one_line(tmp_path):
         Calibration.load(tmp_path / "none.json")
 
 
+@pytest.mark.parametrize("content, expected", [
+    (b'[camera]\ncalibration = "caf\xe9.json"\n', "not UTF-8 text"),
+    (b"[camera\n", "not valid TOML: "),
+])
+def test_a_config_the_camera_cannot_read_is_one_line(tmp_path, content, expected):
+    config = tmp_path / "table.toml"
+    config.write_bytes(content)
+    with pytest.raises(RefereeError) as info:
+        load_calibration(config)
+    assert str(info.value).startswith(f"config {config}: {expected}")
+    assert "\n" not in str(info.value)
+
+
 def test_marker_sheet_prints_markers_at_their_size():
     page = marker_sheet(50.0, dpi=300)
     assert page.shape == (int(297 * 300 / 25.4), int(210 * 300 / 25.4))
