@@ -22,11 +22,12 @@ Example::
     host = "0.0.0.0"
     port = 8000
 
-Every TOML file of the referee (this one, the hall's, the wiring's, the dashboard's and the
-camera's reads of it) is read by :func:`read_toml`, and checked key by key through
-:class:`Section`, so a file that cannot be used always says so in the same one line. Files the
-config names (the calibration, the tile set...) are found by :func:`beside_config` and written
-through :func:`replacing` and :func:`point_config_at`.
+Every TOML file of the referee (this one, the hall's, and the wiring's, the dashboard's and
+the camera's reads of this one) is read by :func:`read_toml`, so a file that cannot be read
+says so alike everywhere, in one line. This config's sections and the hall's are checked key
+by key through :class:`Section`. Files a config names (the calibration, the tile set...) are
+found by :func:`beside_config` and written through :func:`replacing` and
+:func:`point_config_at`.
 """
 from __future__ import annotations
 
