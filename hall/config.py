@@ -38,12 +38,10 @@ Relative paths are relative to the config file. Anything wrong is one
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from table.config import ConfigError
+from table.config import ConfigError, Section, read_toml
 
 from .topics import valid_name
 
@@ -90,30 +88,9 @@ class HallSettings:
     path: Path | None = None
 
 
-class _Section:
-    """Typed reads of one TOML table, each problem one ConfigError line."""
-
-    def __init__(self, where: str, name: str, data: Any, known: tuple[str, ...], base: Path):
-        if not isinstance(data, dict):
-            raise ConfigError(f"{where}: [{name}] must be a table of keys")
-        for key in data:
-            if key not in known:
-                raise ConfigError(f"{where}: unknown key {key!r} in [{name}] "
-                                  f"(known: {', '.join(known)})")
-        self.where, self.name, self.data, self.base = where, name, data, base
-
-    def _bad(self, key: str, what: str):
-        return ConfigError(f"{self.where}: [{self.name}] {key} = {self.data[key]!r} must be {what}")
-
-    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
-        if key not in self.data:
-            if required:
-                raise ConfigError(f"{self.where}: [{self.name}] needs {key}")
-            return default
-        value = self.data[key]
-        if not isinstance(value, str) or not value.strip():
-            raise self._bad(key, "a non-empty string")
-        return value
+class _Section(Section):
+    """Typed reads of one TOML table, each problem one ConfigError line; with the hall's own:
+    names that go in topics, passwords and the broker."""
 
     def name_(self, key: str, default: str | None = None, required: bool = False) -> str | None:
         value = self.text(key, default, required)
@@ -121,38 +98,12 @@ class _Section:
             raise ConfigError(f"{self.where}: [{self.name}] {key} = {value!r} must be {NAME_RULE}")
         return value
 
-    def number(self, key: str, default: float, low: float, high: float) -> float:
-        if key not in self.data:
-            return default
-        value = self.data[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-                not low <= value <= high:
-            raise self._bad(key, f"a number from {low:g} to {high:g}")
-        return value
-
-    def flag(self, key: str, default: bool) -> bool:
-        if key not in self.data:
-            return default
-        if not isinstance(self.data[key], bool):
-            raise self._bad(key, "true or false")
-        return self.data[key]
-
-    def path(self, key: str, must_exist: bool = True) -> Path | None:
-        value = self.text(key)
-        if value is None:
-            return None
-        p = Path(value).expanduser()
-        p = p if p.is_absolute() else self.base / p
-        if must_exist and not p.is_file():
-            raise ConfigError(f"{self.where}: [{self.name}] {key}: no such file {p}")
-        return p
-
     def password(self) -> str | None:
         if "password" in self.data and "password_file" in self.data:
             raise ConfigError(f"{self.where}: [{self.name}] has both password and "
                               "password_file; keep one")
         if "password_file" in self.data:
-            p = self.path("password_file")
+            p = self.path("password_file", must_exist=True)
             try:
                 text = p.read_text(encoding="utf-8").strip()
             except (OSError, UnicodeDecodeError) as exc:
@@ -165,9 +116,10 @@ class _Section:
 
     def broker(self, host_key: str, default_user: str | None) -> BrokerSettings:
         host = self.text(host_key, required=True)
-        tls_ca = self.path("tls_ca")
+        tls_ca = self.path("tls_ca", must_exist=True)
         port = int(self.number("port", 8883 if tls_ca else 1883, 1, 65535))
-        cert, key = self.path("tls_cert"), self.path("tls_key")
+        cert = self.path("tls_cert", must_exist=True)
+        key = self.path("tls_key", must_exist=True)
         if (cert is None) != (key is None):
             raise ConfigError(f"{self.where}: [{self.name}] tls_cert and tls_key go together")
         return BrokerSettings(host=host, port=port,
@@ -185,36 +137,24 @@ def link_settings(raw: dict, path: Path | None) -> LinkSettings | None:
     if "hall" not in raw:
         return None
     where = f"config {path}" if path else "config"
-    base = path.parent if path else Path.cwd()
-    s = _Section(where, "hall", raw["hall"], ("broker", "hall", "table", *_BROKER_KEYS), base)
+    s = _Section(where, "hall", raw["hall"], ("broker", "hall", "table", *_BROKER_KEYS), path)
     table = s.name_("table", required=True)
     return LinkSettings(hall=s.name_("hall", required=True), table=table,
                         broker=s.broker("broker", default_user=table))
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"config {path}: no such file (see systemd/hall.toml)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config {path}: cannot be read ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {path}: not valid TOML ({exc})") from None
-
-
 def load_hall_config(path: str | os.PathLike) -> HallSettings:
     """Read and check ``hall.toml``."""
     path = Path(path)
-    raw = _read_toml(path)
-    where, base = f"config {path}", path.parent
+    raw = read_toml(path, missing=" (see systemd/hall.toml)")
+    where = f"config {path}"
     for section in raw:
         if section not in ("hall", "broker", "web"):
             raise ConfigError(f"{where}: unknown section [{section}] (known: hall, broker, web)")
-    h = _Section(where, "hall", raw.get("hall", {}), ("name", "title", "game_minutes"), base)
-    b = _Section(where, "broker", raw.get("broker", {}), ("host", *_BROKER_KEYS), base)
+    h = _Section(where, "hall", raw.get("hall", {}), ("name", "title", "game_minutes"), path)
+    b = _Section(where, "broker", raw.get("broker", {}), ("host", *_BROKER_KEYS), path)
     w = _Section(where, "web", raw.get("web", {}),
-                 ("host", "port", "pin_hash_file", "secret_key_file", "cookie_secure"), base)
+                 ("host", "port", "pin_hash_file", "secret_key_file", "cookie_secure"), path)
     name = h.name_("name", required=True)
     if "host" not in b.data:
         b.data = {**b.data, "host": "127.0.0.1"}

@@ -14,13 +14,13 @@ physical header positions.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
 from referee.events import CALLS
+from table.config import ConfigError, read_toml
 
 SEATS = (0, 1, 2, 3)
 SAMPLE_CONFIG = Path(__file__).with_name("table.toml")
@@ -157,19 +157,9 @@ def load_table_config(path: str | Path) -> TableWiring:
     """
     path = Path(path)
     try:
-        text = path.read_bytes()
-    except FileNotFoundError:
-        raise WiringError([f"{path}: no such file"]) from None
-    except IsADirectoryError:
-        raise WiringError([f"{path}: is a folder, not a TOML file"]) from None
-    except OSError as exc:
-        raise WiringError([f"{path}: cannot read it ({exc.strerror})"]) from None
-    try:
-        data = tomllib.loads(text.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise WiringError([f"{path}: not UTF-8 text"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise WiringError([f"{path}: not valid TOML: {exc}"]) from None
+        data = read_toml(path, where=str(path))
+    except ConfigError as exc:
+        raise WiringError([str(exc)]) from None
     return parse_table_config(data, str(path))
 
 

@@ -14,7 +14,6 @@ from vision.camera.calibration import (
     load_calibration,
     marker_sheet,
     save_to_config,
-    set_config_value,
 )
 from vision.synthesis.synthetic import TableState, render_camera, render_state
 
@@ -120,12 +119,6 @@ def test_saved_to_the_config_without_touching_other_sections(tmp_path, camera_vi
     assert config.read_text().count("calibration =") == 1
 
 
-def test_config_edit_creates_the_file_and_section(tmp_path):
-    config = tmp_path / "new.toml"
-    set_config_value(config, "camera", "calibration", "cal.json")
-    assert tomllib.loads(config.read_text()) == {"camera": {"calibration": "cal.json"}}
-
-
 def test_broken_calibration_file_is_one_line(tmp_path):
     bad = tmp_path / "calibration.json"
     bad.write_text("{\"homography\": [1, 2]}")
@@ -133,6 +126,19 @@ def test_broken_calibration_file_is_one_line(tmp_path):
         Calibration.load(bad)
     with pytest.raises(RefereeError, match="run riichi-referee calibrate"):
         Calibration.load(tmp_path / "none.json")
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b'[camera]\ncalibration = "caf\xe9.json"\n', "not UTF-8 text"),
+    (b"[camera\n", "not valid TOML: "),
+])
+def test_a_config_the_camera_cannot_read_is_one_line(tmp_path, content, expected):
+    config = tmp_path / "table.toml"
+    config.write_bytes(content)
+    with pytest.raises(RefereeError) as info:
+        load_calibration(config)
+    assert str(info.value).startswith(f"config {config}: {expected}")
+    assert "\n" not in str(info.value)
 
 
 def test_marker_sheet_prints_markers_at_their_size():

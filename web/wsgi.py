@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import os
 import secrets
-import tomllib
 from pathlib import Path
 
 from referee.errors import RefereeError
+from table.config import ConfigError, beside_config, read_toml
 
 from .pin import default_pin_file
 
@@ -45,18 +45,16 @@ class SetupError(RefereeError):
 
 
 def _web_config(environ) -> tuple[dict, Path | None]:
+    """The ``[web]`` keys of the config ``RIICHI_CONFIG`` names (with ``[journal] path``), and
+    that config's path; ``{}, None`` without one."""
     path = environ.get("RIICHI_CONFIG")
     if not path:
         return {}, None
     path = Path(path).expanduser()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SetupError(f"config {path} (RIICHI_CONFIG): no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SetupError(f"config {path} (RIICHI_CONFIG): cannot be read ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"config {path} (RIICHI_CONFIG): not valid TOML ({exc})") from None
+        raw = read_toml(path, where=f"config {path} (RIICHI_CONFIG)")
+    except ConfigError as exc:
+        raise SetupError(str(exc)) from None
     web = raw.get("web", {})
     journal = raw.get("journal", {})
     if not isinstance(web, dict) or not isinstance(journal, dict):
@@ -74,7 +72,7 @@ def _web_config(environ) -> tuple[dict, Path | None]:
         if key in merged and (isinstance(value, bool) or not isinstance(value, int)
                               or value < 1):
             raise SetupError(f"config {path}: [web] {key} must be a whole number, 1 or more")
-    return merged, path.parent
+    return merged, path
 
 
 def _count(environ, name: str, web: dict, key: str) -> int | None:
@@ -93,14 +91,13 @@ def _count(environ, name: str, web: dict, key: str) -> int | None:
 def settings(environ=None) -> dict:
     """The dashboard's settings from the environment and the config file (see above)."""
     environ = os.environ if environ is None else environ
-    web, base = _web_config(environ)
+    web, config = _web_config(environ)
 
     def path_of(env: str, key: str) -> Path | None:
         if environ.get(env):
             return Path(environ[env]).expanduser()
         if web.get(key):
-            p = Path(web[key]).expanduser()
-            return p if p.is_absolute() or base is None else base / p
+            return beside_config(config, web[key])
         return None
 
     journal = path_of("RIICHI_JOURNAL", "journal")

@@ -15,9 +15,6 @@ converts points between image and table; it is saved as JSON beside the table co
 from __future__ import annotations
 
 import json
-import os
-import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +22,7 @@ import cv2
 import numpy as np
 
 from referee.errors import RefereeError
+from table.config import beside_config, point_config_at, read_toml, replacing
 
 from .zones import Zone, default_zones
 
@@ -173,10 +171,8 @@ class Calibration:
             raise RefereeError(f"{where}: not a calibration ({exc})") from None
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        with replacing(path) as fh:
+            fh.write((json.dumps(self.to_dict(), indent=1) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":
@@ -295,65 +291,25 @@ CALIBRATION_KEY = "calibration"
 
 
 def read_config(path: str | Path) -> dict:
-    """The table config TOML as a dict ({} when the file does not exist)."""
+    """The table config TOML as a dict ({} when the file does not exist: calibrating writes
+    it); a file that cannot be read is one :class:`~table.config.ConfigError` line."""
     path = Path(path)
     if not path.exists():
         return {}
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise RefereeError(f"config {path} cannot be read ({exc})") from None
+    return read_toml(path)
 
 
 def calibration_path(config_path: str | Path) -> Path:
     """Where the config says the calibration is (``[camera] calibration``, relative to the
     config's folder), else ``calibration.json`` beside it."""
-    config_path = Path(config_path)
     camera = read_config(config_path).get("camera", {})
     name = camera.get(CALIBRATION_KEY, "calibration.json") if isinstance(camera, dict) else \
         "calibration.json"
-    p = Path(str(name)).expanduser()
-    return p if p.is_absolute() else config_path.parent / p
+    return beside_config(config_path, str(name))
 
 
 def load_calibration(config_path: str | Path) -> Calibration:
     return Calibration.load(calibration_path(config_path))
-
-
-def set_config_value(config_path: str | Path, section: str, key: str, value: str) -> None:
-    """Set ``key = "value"`` in ``[section]`` of a TOML file by editing its text, leaving every
-    other line (other sections, comments) as it was; creates the file or section if needed."""
-    config_path = Path(config_path)
-    text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    line = f'{key} = {json.dumps(value)}'
-    lines = text.splitlines()
-    header = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
-    start = next((i for i, l in enumerate(lines)
-                  if (m := header.match(l)) and m.group(1).strip() == section), None)
-    if start is None:
-        if lines and lines[-1].strip():
-            lines.append("")
-        lines += [f"[{section}]", line]
-    else:
-        end = next((i for i in range(start + 1, len(lines))
-                    if header.match(lines[i]) or lines[i].lstrip().startswith("[[")),
-                   len(lines))
-        key_re = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        at = next((i for i in range(start + 1, end) if key_re.match(lines[i])), None)
-        if at is None:
-            lines.insert(start + 1, line)
-        else:
-            lines[at] = line
-    new_text = "\n".join(lines) + "\n"
-    try:
-        tomllib.loads(new_text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RefereeError(f"config {config_path}: editing [{section}] would break it "
-                           f"({exc}); set {line} there by hand") from None
-    tmp = config_path.with_name(config_path.name + ".tmp")
-    tmp.write_text(new_text, encoding="utf-8")
-    os.replace(tmp, config_path)
 
 
 def save_to_config(calibration: Calibration, config_path: str | Path) -> Path:
@@ -363,9 +319,5 @@ def save_to_config(calibration: Calibration, config_path: str | Path) -> Path:
     config_path.parent.mkdir(parents=True, exist_ok=True)
     target = calibration_path(config_path)
     calibration.save(target)
-    try:
-        rel = target.relative_to(config_path.parent)
-    except ValueError:
-        rel = target
-    set_config_value(config_path, "camera", CALIBRATION_KEY, str(rel))
+    point_config_at(config_path, "camera", CALIBRATION_KEY, target)
     return target

@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from referee.errors import RefereeError
+from table.config import beside_config
 
 from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
 
@@ -127,8 +128,7 @@ def second_model_path(config_path: str | Path | None = None, model: str | Path |
                            "(\"\" for none)")
     if not name:
         return None
-    p = Path(name).expanduser()
-    p = p if p.is_absolute() else Path(config_path).parent / p
+    p = beside_config(config_path, name)
     if not p.is_file():
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} {p}: no such file "
                            "(\"\" reads with the table's model alone)")

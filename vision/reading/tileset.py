@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -27,6 +26,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 from referee.tiles import is_red
+from table.config import beside_config, point_config_at, replacing, set_config_value
 
 from .adapt import (
     Adaptation,
@@ -126,10 +126,8 @@ class TileSet:
             arrays.update({prefix + "proto_labels": a.proto_labels,
                            prefix + "prototypes": a.prototypes, prefix + "centre": a.centre})
         arrays["meta"] = np.array(json.dumps(meta))
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
+        with replacing(path) as fh:
             np.savez_compressed(fh, **arrays)
-        os.replace(tmp, path)
         return path
 
     @classmethod
@@ -177,40 +175,30 @@ def tileset_path(config_path: str | Path) -> Path | None:
     ``""`` for none), else ``tileset.npz`` beside the config when it exists, else None."""
     from vision.camera.calibration import read_config
 
-    config_path = Path(config_path)
     camera = read_config(config_path).get("camera", {})
     name = camera.get(CONFIG_KEY) if isinstance(camera, dict) else None
     if name is None:
-        default = config_path.parent / DEFAULT_FILE
+        default = beside_config(config_path, DEFAULT_FILE)
         return default if default.is_file() else None
     if not isinstance(name, str):
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name")
     if not name:
         return None
-    p = Path(name).expanduser()
-    return p if p.is_absolute() else config_path.parent / p
+    return beside_config(config_path, name)
 
 
 def save_to_config(tileset: TileSet, config_path: str | Path) -> Path:
     """Write the set beside the config and point ``[camera] tileset`` at it."""
-    from vision.camera.calibration import set_config_value
-
     config_path = Path(config_path)
     config_path.parent.mkdir(parents=True, exist_ok=True)
-    target = tileset_path(config_path) or config_path.parent / DEFAULT_FILE
+    target = tileset_path(config_path) or beside_config(config_path, DEFAULT_FILE)
     tileset.save(target)
-    try:
-        rel = target.relative_to(config_path.parent)
-    except ValueError:
-        rel = target
-    set_config_value(config_path, "camera", CONFIG_KEY, str(rel))
+    point_config_at(config_path, "camera", CONFIG_KEY, target)
     return target
 
 
 def clear_config(config_path: str | Path) -> Path | None:
     """Remove the config's tile set and set ``tileset = ""``; returns the file removed."""
-    from vision.camera.calibration import set_config_value
-
     config_path = Path(config_path)
     target = tileset_path(config_path)
     if target is not None and target.exists():
@@ -336,8 +324,8 @@ def base_model(config_path: str | Path | None = None, model: str | Path | None =
     if model is None and config_path is not None:
         camera = read_config(config_path).get("camera", {})
         model = camera.get("model") if isinstance(camera, dict) else None
-        if model is not None and not Path(model).is_absolute():
-            model = Path(config_path).parent / model
+        if model is not None:
+            model = beside_config(config_path, model)
     return TileClassifier(model, threads=threads)
 
 
