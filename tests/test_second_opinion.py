@@ -14,6 +14,7 @@ from app.cli import main
 from referee.errors import RefereeError
 from vision.enrollment.sheet import PLACE_CODES, read_sheet
 from vision.reading import second_opinion
+from testkit.quantized import same_quantized_weights
 from vision.reading.classifier import TRAINED_MODEL, TileClassifier
 from vision.reading.second_opinion import SecondOpinion, second_model_path
 from vision.reading.tileset import (
@@ -236,8 +237,15 @@ def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_pat
     trained = second_opinion.TRAINED_SECOND_MODEL
     for f in (trained, trained.with_suffix(".json")):
         shutil.copy(f, tmp_path / f.name)
-    remade = TileClassifier(quantize_classifier(tmp_path / trained.name), threads=1)
+    made = quantize_classifier(tmp_path / trained.name)
+    same_quantized_weights(made, second_opinion.SECOND_MODEL)
+    remade = TileClassifier(made, threads=1)
     crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
                           backgrounds="holdout")
     shipped = TileClassifier(second_opinion.SECOND_MODEL, threads=1)
-    assert np.allclose(remade.probabilities(crops), shipped.probabilities(crops), atol=1e-4)
+    # the calibration renders' pixels depend on the machine (see same_quantized_weights): the
+    # readings agree, their probabilities within a hundredth (measured 0.003 on an AVX2 machine
+    # with OpenCV 4.14, against 0.004 between the shipped eight-bit copy and its float model)
+    a, b = remade.probabilities(crops), shipped.probabilities(crops)
+    assert (a.argmax(axis=1) == b.argmax(axis=1)).all()
+    assert np.allclose(a, b, atol=1e-2)
