@@ -111,6 +111,7 @@ from .hand_end import HandEndRules, final_points
 from .kans import KanRules
 from .melds import MeldRules
 from .referee_actions import RefereeActions
+from .round import RoundClock, RoundRules
 from .rulesets import get_ruleset
 from .table import Hand, Table
 from .turns import TurnRules
@@ -121,7 +122,7 @@ __all__ = ["Referee", "final_points"]
 
 
 class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
-              RefereeActions, CheckRules):
+              RefereeActions, CheckRules, RoundRules):
     """Judges one table's events; see the module docstring for the contract.
 
     ``confidence_threshold``: camera readings below it are unsure, and a violation resting on
@@ -166,6 +167,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         return out
 
     def finish(self) -> list[dict]:
+        # the end of the stream is not the end of the round: a time-up moment still to come
+        # is not passed
         out: list[dict] = []
         self._out = out
         w = self.window
@@ -175,7 +178,9 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
 
     def next_deadline(self) -> float | None:
         w = self.window
-        return w.deadline if w is not None else None
+        due = [d for d in (w.deadline if w is not None else None, self._clock_deadline())
+               if d is not None]
+        return min(due) if due else None
 
     def snapshot(self) -> dict:
         snap = self.table.snapshot()
@@ -189,6 +194,7 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         snap["rinshan"] = hand.rinshan if hand else None
         snap["chankan_tile"] = hand.chankan_tile if hand else None
         snap["checks"] = list(self.checks)   # checks the referee has not answered yet
+        snap.update(self._round_snapshot())   # the round's clock, penalties, signatures
         return snap
 
     @property
@@ -203,6 +209,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
     # -- bookkeeping --------------------------------------------------------------------
     def _reset(self) -> None:
         self.table = Table(get_ruleset(self._forced_ruleset))
+        #: the round's clock (referee.round): it runs on across games
+        self.round_clock = RoundClock()
         self.window: ClaimWindow | None = None
         #: the last window that closed in this hand (a later press on it is ``late``)
         self.last_closed: ClaimWindow | None = None
@@ -234,6 +242,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
             self._hold_check(r, unsure)
             return r
         r = self._emit(r, t)
+        if r["penalty"] == "points" and seat is not None:
+            self._deduct(r, r["points"])
         if r["penalty"] in ("dead_hand", "chombo") and seat is not None and self.table.hand:
             # a chombo ends the hand for the table (judged by the referee); until then the
             # offender's hand is as good as dead
@@ -264,10 +274,21 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         s.dead_reasons.append(ruling_id)
 
     def _close_due(self, t: float, strict: bool) -> None:
-        w = self.window
-        if w is not None and w.deadline is not None and (
-                w.deadline < t or (not strict and w.deadline <= t)):
-            self._close_window(w.deadline)
+        """Pass every deadline before ``t`` (at or before it unless ``strict``) in time order:
+        a claim window's end, the round's time-up moment; at the same moment the window
+        first (a claim made by then was in time, in the hand being played)."""
+        def due(d: float | None) -> bool:
+            return d is not None and (d < t or (not strict and d <= t))
+        while True:
+            w = self.window
+            window_end = w.deadline if w is not None else None
+            time_up = self._clock_deadline()
+            if due(window_end) and (not due(time_up) or window_end <= time_up):
+                self._close_window(window_end)
+            elif due(time_up):
+                self._time_is_up(time_up)
+            else:
+                return
 
     # -- events -------------------------------------------------------------------------
     def _on_game_start(self, e: dict, t: float) -> None:
