@@ -157,6 +157,7 @@ class RefereeActions:
         where they were, so a ruling made after it never reuses an id."""
         saved_id, saved_out = self._next_id, self._out
         overrides = dict(self.table.overrides)
+        time_was_up = self.round_clock.ruled
         self._rebuilding = True
         try:
             self._reset()
@@ -166,6 +167,11 @@ class RefereeActions:
                     continue
                 self._rebuild_at = i
                 self.feed(ev)
+            moment = self.round_clock.deadline
+            if time_was_up and moment is not None and moment <= t:
+                # the time-up was ruled (by the timer) after the last event kept: again, silently
+                self._out = []
+                self._time_is_up(moment)
         finally:
             self._rebuilding = False
             self._next_id = max(saved_id, self._next_id)
