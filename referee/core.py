@@ -10,12 +10,12 @@ dashboard, the replay CLI, the Tenhou checker). Its public surface:
     Judge one checked event (see :mod:`referee.events`). Deadlines that fall before the
     event's ``t`` are handled first, so their rulings come first in the list.
 ``advance(t) -> list[dict]``
-    Close every window whose deadline is at or before ``t`` (a live table calls this from a
-    timer; replay relies on ``feed`` doing it).
+    Pass every deadline at or before ``t``: windows close, the round's time runs out (a live
+    table calls this from a timer; replay relies on ``feed`` doing it).
 ``finish() -> list[dict]``
-    End of the stream: close every open window.
+    End of the stream: close every open window (the round's time is not up for it).
 ``next_deadline() -> float | None``
-    When the next window closes, on the table clock.
+    When the next window closes or the round's time is up, on the table clock.
 ``snapshot() -> dict``
     The table as the dashboard draws it, JSON-ready::
 
@@ -30,7 +30,11 @@ dashboard, the replay CLI, the Tenhou checker). Its public surface:
          "window": null | {"discard_seat": 1, "tile": "5m", "opened": 11.0, "deadline": 14.0,
                            "chankan": false, "last_discard": false,
                            "presses": [{"seat": 2, "call": "pon", "t": 11.8}]},
-         "hand_over": false, "game_over": false}
+         "hand_over": false, "game_over": false,
+         "clock": {"started": null | 0.0, "time_up_at": null | 5400.0, "stopped": false,
+                   "time_up": false},
+         "hands_left": null | 0-2, "penalties": [ledger entries, as game_end's],
+         "signatures": [seats], "referee_signed": false, "result_given": false}
 
 Every ruling is a dict in the spec's format plus two extra keys: ``t`` (when it was decided,
 on the table clock) and ``ruling_id`` (``"r1"``, ``"r2"``... deterministic, so a replay of
@@ -73,8 +77,11 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   first turn before any call, showing nine kinds of terminals and honours and no win, is
   kyuushu kyuuhai where the ruleset has the abortive draw.
 * ``game_end`` follows the ``hand_end`` that ends the game by the ruleset (last deal, West
-  extension, bust, the last dealer's win on top) or a referee's ``end_game``; riichi sticks
-  still on the table go to first place where the ruleset says so. A ``hand_start`` after
+  extension, bust, the last dealer's win on top: ``reason`` ``last_hand``/``bust``), by the
+  round's time (``time``, :mod:`referee.round`) or a referee's ``end_game`` (``referee``);
+  riichi sticks still on the table go to first place where the ruleset says so. A chombo
+  whose ruleset makes it a fixed deduction (EMA, WRC) does not change the table's scores: it
+  stands on the penalty ledger and comes off ``final`` (:mod:`referee.ledger`). A ``hand_start`` after
   ``game_end`` with no new ``game_start`` means the table played on: the game end is
   withdrawn (its sticks go back on the table) and the game ends again later.
 * ``procedure`` rulings (no penalty) also point out what the spec calls a violation without a
@@ -84,7 +91,8 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   ``red_fives``/``open_tanyao`` (false: the game is played without) and ``game_length``
   (``east``/``south``).
 * ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead
-  hand the overridden violation caused and lists the id under ``overrides`` in the snapshot;
+  hand the overridden violation caused, takes its deduction off the penalty ledger, and lists
+  the id under ``overrides`` in the snapshot;
   ``undo`` voids the last non-referee event and rebuilds (:meth:`Referee._undo`).
 
 Where each rule lives: :class:`Referee` is assembled from one part per seam of the game, each
@@ -99,7 +107,11 @@ in a module named for it, all working on the state set up in :meth:`Referee._res
 * :mod:`referee.winning` -- wins declared, reveals judged (:mod:`referee.wins`) and paid,
   chombo;
 * :mod:`referee.hand_end` -- ``hand_end``, dealer rotation, ``game_end``, match points;
-* :mod:`referee.referee_actions` -- the referee's override, penalty, undo and end of game.
+* :mod:`referee.referee_actions` -- the referee's override, penalty, cancel_penalty, undo and
+  end of game;
+* :mod:`referee.round` -- the tournament round: its clock, ``time_up`` and the game's end
+  after it, the penalty ledger (:mod:`referee.ledger`: deductions and the match points they
+  leave), the signatures and the ``result``.
 """
 from __future__ import annotations
 

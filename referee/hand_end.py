@@ -4,10 +4,11 @@ A hand ends by a win (once every declared win is judged, :mod:`referee.winning`)
 exhaustive draw (at ``tenpai``: noten payments or nagashi mangan), by an abortive draw, or by
 a chombo (the hand's riichi bets go back). Its ``hand_end`` shows the scores after that hand
 and what the next hand is (dealer, honba, riichi sticks on the table). The game ends by the
-ruleset (last deal, West extension, bust, the last dealer on top) or a referee's
-``end_game``; riichi sticks still on the table then go to first place where the ruleset says
-so, and ``game_end`` gives the scores and the match points after uma and oka
-(:func:`final_points`).
+ruleset (last deal, West extension, bust, the last dealer on top), by the round's time
+(:mod:`referee.round`) or a referee's ``end_game``; riichi sticks still on the table then go
+to first place where the ruleset says so, and ``game_end`` gives the scores, why the game
+ended, the deductions on the penalty ledger, and the match points after uma and oka
+(:func:`final_points`) with those deductions applied (:mod:`referee.ledger`).
 
 :class:`HandEndRules` is one part of :class:`referee.core.Referee`, working on its state.
 """
