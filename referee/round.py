@@ -28,7 +28,8 @@ Semantics the spec leaves open, as implemented here:
   ``stop`` stops it, and no time-up comes. Once the time-up has been ruled, ``extend`` and
   ``stop`` change nothing: the time is up. A clock runs on across ``game_start`` (the hall may
   start the round before the table starts its game); the time-up is ruled only while a game
-  is in progress, and once per ``start``.
+  is in progress, once per ``start`` and once per game (a clock started again in a game whose
+  time is up does not give it more hands).
 
 The result: after ``game_end``, each seat signs (``sign`` with ``seat``) and the referee
 countersigns (``referee: true``). A ``sign`` before ``game_end``, a second one by the same
@@ -100,8 +101,8 @@ class RoundRules:
         """The round's time-up moment has passed: rule when the game ends."""
         self.round_clock.ruled = True
         table = self.table
-        if table.game_over:
-            return
+        if table.game_over or table.hands_left is not None:
+            return   # no game to end, or its time was up already (a clock started again)
         rs = table.ruleset
         hand = table.hand
         in_play = hand is not None and hand.result is None

@@ -215,6 +215,13 @@ def test_a_window_ending_with_the_time_is_decided_first():
         ["claim", "time_up"]
 
 
+def test_a_clock_started_again_gives_a_game_whose_time_is_up_no_more_hands():
+    rulings, ref = run(script("0 gs ema2016", "0 clock start 5", "1 hs 0", "6 clock start 2",
+                              "9 d0 1z"))
+    assert len(of(rulings, "time_up")) == 1 and ref.snapshot()["hands_left"] == 2
+    assert ref.snapshot()["clock"]["time_up"] is True
+
+
 def test_the_clock_started_before_the_game_runs_on_into_it():
     rulings, _ = run(script("0 clock start 10", "1 gs wrc2015", "2 hs 0", "11 d0 1z"))
     assert [r["ends"] for r in of(rulings, "time_up")] == ["after_this_hand"]
