@@ -10,12 +10,12 @@ dashboard, the replay CLI, the Tenhou checker). Its public surface:
     Judge one checked event (see :mod:`referee.events`). Deadlines that fall before the
     event's ``t`` are handled first, so their rulings come first in the list.
 ``advance(t) -> list[dict]``
-    Close every window whose deadline is at or before ``t`` (a live table calls this from a
-    timer; replay relies on ``feed`` doing it).
+    Pass every deadline at or before ``t``: windows close, the round's time runs out (a live
+    table calls this from a timer; replay relies on ``feed`` doing it).
 ``finish() -> list[dict]``
-    End of the stream: close every open window.
+    End of the stream: close every open window (the round's time is not up for it).
 ``next_deadline() -> float | None``
-    When the next window closes, on the table clock.
+    When the next window closes or the round's time is up, on the table clock.
 ``snapshot() -> dict``
     The table as the dashboard draws it, JSON-ready::
 
@@ -30,7 +30,11 @@ dashboard, the replay CLI, the Tenhou checker). Its public surface:
          "window": null | {"discard_seat": 1, "tile": "5m", "opened": 11.0, "deadline": 14.0,
                            "chankan": false, "last_discard": false,
                            "presses": [{"seat": 2, "call": "pon", "t": 11.8}]},
-         "hand_over": false, "game_over": false}
+         "hand_over": false, "game_over": false,
+         "clock": {"started": null | 0.0, "time_up_at": null | 5400.0, "stopped": false,
+                   "time_up": false},
+         "hands_left": null | 0-2, "penalties": [ledger entries, as game_end's],
+         "signatures": [seats], "referee_signed": false, "result_given": false}
 
 Every ruling is a dict in the spec's format plus two extra keys: ``t`` (when it was decided,
 on the table clock) and ``ruling_id`` (``"r1"``, ``"r2"``... deterministic, so a replay of
@@ -73,8 +77,11 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   first turn before any call, showing nine kinds of terminals and honours and no win, is
   kyuushu kyuuhai where the ruleset has the abortive draw.
 * ``game_end`` follows the ``hand_end`` that ends the game by the ruleset (last deal, West
-  extension, bust, the last dealer's win on top) or a referee's ``end_game``; riichi sticks
-  still on the table go to first place where the ruleset says so. A ``hand_start`` after
+  extension, bust, the last dealer's win on top: ``reason`` ``last_hand``/``bust``), by the
+  round's time (``time``, :mod:`referee.round`) or a referee's ``end_game`` (``referee``);
+  riichi sticks still on the table go to first place where the ruleset says so. A chombo
+  whose ruleset makes it a fixed deduction (EMA, WRC) does not change the table's scores: it
+  stands on the penalty ledger and comes off ``final`` (:mod:`referee.ledger`). A ``hand_start`` after
   ``game_end`` with no new ``game_start`` means the table played on: the game end is
   withdrawn (its sticks go back on the table) and the game ends again later.
 * ``procedure`` rulings (no penalty) also point out what the spec calls a violation without a
@@ -84,7 +91,8 @@ Semantics the spec leaves open, as implemented here (see also :mod:`referee.clai
   ``red_fives``/``open_tanyao`` (false: the game is played without) and ``game_length``
   (``east``/``south``).
 * ``referee`` ``penalty``: see :meth:`Referee._referee_penalty`; ``override`` lifts a dead
-  hand the overridden violation caused and lists the id under ``overrides`` in the snapshot;
+  hand the overridden violation caused, takes its deduction off the penalty ledger, and lists
+  the id under ``overrides`` in the snapshot;
   ``undo`` voids the last non-referee event and rebuilds (:meth:`Referee._undo`).
 
 Where each rule lives: :class:`Referee` is assembled from one part per seam of the game, each
@@ -99,7 +107,11 @@ in a module named for it, all working on the state set up in :meth:`Referee._res
 * :mod:`referee.winning` -- wins declared, reveals judged (:mod:`referee.wins`) and paid,
   chombo;
 * :mod:`referee.hand_end` -- ``hand_end``, dealer rotation, ``game_end``, match points;
-* :mod:`referee.referee_actions` -- the referee's override, penalty, undo and end of game.
+* :mod:`referee.referee_actions` -- the referee's override, penalty, cancel_penalty, undo and
+  end of game;
+* :mod:`referee.round` -- the tournament round: its clock, ``time_up`` and the game's end
+  after it, the penalty ledger (:mod:`referee.ledger`: deductions and the match points they
+  leave), the signatures and the ``result``.
 """
 from __future__ import annotations
 
@@ -111,6 +123,7 @@ from .hand_end import HandEndRules, final_points
 from .kans import KanRules
 from .melds import MeldRules
 from .referee_actions import RefereeActions
+from .round import RoundClock, RoundRules
 from .rulesets import get_ruleset
 from .table import Hand, Table
 from .turns import TurnRules
@@ -121,7 +134,7 @@ __all__ = ["Referee", "final_points"]
 
 
 class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
-              RefereeActions, CheckRules):
+              RefereeActions, CheckRules, RoundRules):
     """Judges one table's events; see the module docstring for the contract.
 
     ``confidence_threshold``: camera readings below it are unsure, and a violation resting on
@@ -166,6 +179,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         return out
 
     def finish(self) -> list[dict]:
+        # the end of the stream is not the end of the round: a time-up moment still to come
+        # is not passed
         out: list[dict] = []
         self._out = out
         w = self.window
@@ -175,7 +190,9 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
 
     def next_deadline(self) -> float | None:
         w = self.window
-        return w.deadline if w is not None else None
+        due = [d for d in (w.deadline if w is not None else None, self._clock_deadline())
+               if d is not None]
+        return min(due) if due else None
 
     def snapshot(self) -> dict:
         snap = self.table.snapshot()
@@ -189,6 +206,7 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         snap["rinshan"] = hand.rinshan if hand else None
         snap["chankan_tile"] = hand.chankan_tile if hand else None
         snap["checks"] = list(self.checks)   # checks the referee has not answered yet
+        snap.update(self._round_snapshot())   # the round's clock, penalties, signatures
         return snap
 
     @property
@@ -203,6 +221,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
     # -- bookkeeping --------------------------------------------------------------------
     def _reset(self) -> None:
         self.table = Table(get_ruleset(self._forced_ruleset))
+        #: the round's clock (referee.round): it runs on across games
+        self.round_clock = RoundClock()
         self.window: ClaimWindow | None = None
         #: the last window that closed in this hand (a later press on it is ``late``)
         self.last_closed: ClaimWindow | None = None
@@ -234,6 +254,8 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
             self._hold_check(r, unsure)
             return r
         r = self._emit(r, t)
+        if r["penalty"] == "points" and seat is not None:
+            self._deduct(r, r["points"])
         if r["penalty"] in ("dead_hand", "chombo") and seat is not None and self.table.hand:
             # a chombo ends the hand for the table (judged by the referee); until then the
             # offender's hand is as good as dead
@@ -264,10 +286,21 @@ class Referee(TurnRules, CallRules, MeldRules, KanRules, WinRules, HandEndRules,
         s.dead_reasons.append(ruling_id)
 
     def _close_due(self, t: float, strict: bool) -> None:
-        w = self.window
-        if w is not None and w.deadline is not None and (
-                w.deadline < t or (not strict and w.deadline <= t)):
-            self._close_window(w.deadline)
+        """Pass every deadline before ``t`` (at or before it unless ``strict``) in time order:
+        a claim window's end, the round's time-up moment; at the same moment the window
+        first (a claim made by then was in time, in the hand being played)."""
+        def due(d: float | None) -> bool:
+            return d is not None and (d < t or (not strict and d <= t))
+        while True:
+            w = self.window
+            window_end = w.deadline if w is not None else None
+            time_up = self._clock_deadline()
+            if due(window_end) and (not due(time_up) or window_end <= time_up):
+                self._close_window(window_end)
+            elif due(time_up):
+                self._time_is_up(time_up)
+            else:
+                return
 
     # -- events -------------------------------------------------------------------------
     def _on_game_start(self, e: dict, t: float) -> None:

@@ -18,8 +18,12 @@ from .tiles import check_tile
 CALLS = ("chii", "pon", "kan", "ron")
 MELD_KINDS = ("chii", "pon", "daiminkan", "shouminkan", "ankan")
 WINDS = ("E", "S", "W", "N")
-REFEREE_ACTIONS = ("override", "penalty", "undo", "note", "end_game")
-PENALTIES = ("none", "warning", "dead_hand", "chombo")
+REFEREE_ACTIONS = ("override", "penalty", "undo", "note", "end_game", "cancel_penalty")
+#: ``points``: a fixed deduction (the violation's ``points`` key), for rulesets with cards or
+#: fixed deductions; it stands on the game's penalty ledger (``game_end``'s ``penalties``)
+PENALTIES = ("none", "warning", "dead_hand", "chombo", "points")
+CLOCK_ACTIONS = ("start", "extend", "stop")
+CLOCK_SOURCES = ("hall", "referee")
 VIOLATION_KINDS = ("kuikae", "false_group", "late_call", "wrong_seat_call", "last_discard_call",
                    "illegal_kan", "fifth_kan", "furiten_ron", "no_yaku", "false_win",
                    "riichi_open_hand", "procedure")
@@ -36,6 +40,8 @@ _REQUIRED: dict[str, dict[str, str]] = {
     "reveal": {"seat": "seat", "tiles": "tiles", "win_tile": "tile"},
     "tenpai": {"seats": "seats"},
     "referee": {"action": "action", "text": "str"},
+    "clock": {"action": "clock_action"},
+    "sign": {},
 }
 _OPTIONAL: dict[str, dict[str, str]] = {
     "game_start": {"names": "names"},
@@ -43,6 +49,7 @@ _OPTIONAL: dict[str, dict[str, str]] = {
     "meld": {"called": "tile", "from": "seat"},
     "reveal": {"ura_indicators": "tiles"},
     "referee": {"ruling_id": "ruling_id"},
+    "clock": {"source": "clock_source"},
 }
 
 
@@ -54,6 +61,7 @@ def _is_int(v: Any) -> bool:
 #: a game (and arithmetic on it would overflow a float in the final match points).
 MAX_COUNT = 10_000             #: honba, riichi sticks
 MAX_SCORE = 1_000_000_000      #: a seat's points, either sign
+MAX_ROUND_SECONDS = 7 * 24 * 3600   #: a round's length or an extension: a week is damage
 
 
 def _show(value: Any, limit: int = 40) -> str:
@@ -113,6 +121,18 @@ def _check(kind: str, key: str, value: Any) -> None:
         if not isinstance(value, str) or value not in REFEREE_ACTIONS:
             raise ValueError(f"unknown referee action {_show(value)} "
                              f"(expected {', '.join(REFEREE_ACTIONS)})")
+    elif kind == "clock_action":
+        if not isinstance(value, str) or value not in CLOCK_ACTIONS:
+            raise ValueError(f"unknown clock action {_show(value)} "
+                             f"(expected {', '.join(CLOCK_ACTIONS)})")
+    elif kind == "clock_source":
+        if not isinstance(value, str) or value not in CLOCK_SOURCES:
+            raise ValueError(f"unknown clock source {_show(value)} "
+                             f"(expected {', '.join(CLOCK_SOURCES)})")
+    elif kind == "round_seconds":
+        if not _seconds(value) or not 0 <= value <= MAX_ROUND_SECONDS:
+            raise ValueError(f"{key!r} must be a number of seconds from 0 to "
+                             f"{MAX_ROUND_SECONDS:,}, not {_show(value)}")
     elif kind == "names":
         if not isinstance(value, list) or len(value) != 4:
             raise ValueError(f"{key!r} must be a list of 4 names")
@@ -150,9 +170,41 @@ def parse_event(obj: Any, line: int | None = None) -> dict:
         for key, kind in _OPTIONAL.get(etype, {}).items():
             if key in obj and obj[key] is not None:
                 _check(kind, key, obj[key])
+        if etype == "clock":
+            _check_clock(obj)
+        elif etype == "sign":
+            _check_sign(obj)
+        elif etype == "referee" and obj["action"] == "cancel_penalty" \
+                and obj.get("ruling_id") is None:
+            raise ValueError("missing key 'ruling_id' (the penalty to cancel)")
     except (ValueError, TileError) as exc:
         raise MalformedEvent(f"{etype}: {exc}", line) from None
     return obj
+
+
+def _check_clock(obj: dict) -> None:
+    """``seconds`` is the round's length for ``start`` and the time added for ``extend``; a
+    ``stop`` needs none (the spec gives it no meaning there), and one it carries is ignored."""
+    if obj["action"] == "stop":
+        return
+    if "seconds" not in obj:
+        what = "the round's length" if obj["action"] == "start" else "the time added"
+        raise ValueError(f"missing key 'seconds' ({what})")
+    _check("round_seconds", "seconds", obj["seconds"])
+
+
+def _check_sign(obj: dict) -> None:
+    """Who signed: ``seat`` (0-3), or ``referee: true`` instead of a seat -- exactly one."""
+    by_referee = obj.get("referee")
+    if by_referee is not None and not isinstance(by_referee, bool):
+        raise ValueError("'referee' must be true or false")
+    has_seat = obj.get("seat") is not None
+    if has_seat and by_referee:
+        raise ValueError("give 'seat' or 'referee': true, not both")
+    if has_seat:
+        _check("seat", "seat", obj["seat"])
+    elif not by_referee:
+        raise ValueError("missing key 'seat' (or 'referee': true for the referee)")
 
 
 def _seconds(t: Any) -> bool:

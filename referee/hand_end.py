@@ -4,10 +4,11 @@ A hand ends by a win (once every declared win is judged, :mod:`referee.winning`)
 exhaustive draw (at ``tenpai``: noten payments or nagashi mangan), by an abortive draw, or by
 a chombo (the hand's riichi bets go back). Its ``hand_end`` shows the scores after that hand
 and what the next hand is (dealer, honba, riichi sticks on the table). The game ends by the
-ruleset (last deal, West extension, bust, the last dealer on top) or a referee's
-``end_game``; riichi sticks still on the table then go to first place where the ruleset says
-so, and ``game_end`` gives the scores and the match points after uma and oka
-(:func:`final_points`).
+ruleset (last deal, West extension, bust, the last dealer on top), by the round's time
+(:mod:`referee.round`) or a referee's ``end_game``; riichi sticks still on the table then go
+to first place where the ruleset says so, and ``game_end`` gives the scores, why the game
+ended, the deductions on the penalty ledger, and the match points after uma and oka
+(:func:`final_points`) with those deductions applied (:mod:`referee.ledger`).
 
 :class:`HandEndRules` is one part of :class:`referee.core.Referee`, working on its state.
 """
@@ -22,6 +23,17 @@ from .wins import nagashi_seats
 
 class HandEndRules:
     """Settling a hand (draws, wins, chombo), dealer rotation, the end of the game."""
+
+    def _stop_play(self, t: float) -> None:
+        """Play stops where it stands (a referee's ``end_game``, time up with the game ending
+        now): the open window closes, a drawn hand waiting for ``tenpai`` ends all noten, wins
+        called and never shown are not counted."""
+        if self.window is not None:
+            self._close_window(t)
+        hand = self.table.hand
+        if hand is not None and hand.exhaustive_pending:
+            self._end_hand(t, "exhaustive", tenpai=[])
+        self._settle_unrevealed(t)
 
     def _on_tenpai(self, e: dict, t: float) -> None:
         if self.window is not None:
@@ -100,8 +112,14 @@ class HandEndRules:
             hand.exhaustive_pending = False
             hand.turn = None
             hand.result = ruling
-            if not self.table.game_over and self._game_over_after(hand, result, kept):
-                self._end_game(t)
+            if self.table.game_over:
+                return
+            if self._game_over_after(hand, result, kept):
+                rs = self.table.ruleset
+                bust = rs.bust_below_zero and min(self.table.scores) < 0
+                self._end_game(t, reason="bust" if bust else "last_hand")
+            else:   # the round's time may be up (referee.round)
+                self._hand_after_time(t, chombo=reason == "chombo")
 
     def _game_over_after(self, hand: Hand, result: str, dealer_kept: bool) -> bool:
         table = self.table
@@ -116,12 +134,19 @@ class HandEndRules:
             extension=rs.extension, bust_below_zero=rs.bust_below_zero,
             dealer_stops_when_top=rs.dealer_stops_when_top)
 
-    def _end_game(self, t: float, by_referee: bool = False) -> None:
+    def _end_game(self, t: float, by_referee: bool = False, reason: str | None = None) -> None:
+        """End the game: ``reason`` is ``last_hand`` or ``bust`` (the ruleset ended it),
+        ``time`` (the round's time, referee.round) or ``referee`` (``by_referee``). The
+        ``game_end`` lists the deductions standing on the penalty ledger and applies them to
+        ``final`` (:mod:`referee.ledger`)."""
         table = self.table
         if table.game_over:
             return
+        reason = "referee" if by_referee else (reason or "last_hand")
         table.game_over = True
-        table.ended_by_referee = by_referee
+        table.end_reason = reason
+        # a game the referee or the round's time ended stays ended if the table plays on
+        table.ended_by_referee = reason in ("referee", "time")
         first = table.first_dealer or 0
         sticks = table.sticks_on_table() if table.ruleset.leftover_sticks == "first" else 0
         final = payments.final_scores(table.scores, sticks, first)
@@ -129,8 +154,9 @@ class HandEndRules:
         table.scores = final
         if table.hand is not None:
             table.hand.sticks_after = 0
-        self._emit({"type": "game_end", "scores": list(table.scores),
-                    "final": final_points(table.scores, table.ruleset, first)}, t)
+        table.signatures, table.referee_signed = [], False
+        self._emit({"type": "game_end", "scores": list(table.scores), "final": self._final(),
+                    "reason": reason, "penalties": [dict(p) for p in table.penalties]}, t)
 
     def _resume_game(self) -> None:
         """A hand dealt after the ruleset ended the game, with no new ``game_start``: the table
@@ -144,6 +170,8 @@ class HandEndRules:
             table.scores = [a - b for a, b in zip(table.scores, table.game_end_credit)]
         table.game_end_credit = None
         table.game_over = False
+        table.end_reason = None
+        table.signatures, table.referee_signed = [], False   # that sheet was not the end
 
 
 def final_points(scores: list[int], ruleset, first_dealer: int = 0) -> list[float]:

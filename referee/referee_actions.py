@@ -1,17 +1,22 @@
 """Referee actions: what a referee enters on the dashboard (``referee`` events).
 
 ``note`` changes nothing, except that a seat's call for a referee withdraws the presses it
-made to call (:meth:`RefereeActions._withdraw_presses`); ``override`` lifts the dead hand a ruling caused and lists it under
-``overrides`` in the snapshot; ``penalty`` gives a violation of the referee's own
-(:meth:`RefereeActions._referee_penalty`); ``undo`` voids the last table event and rebuilds
-the state without it (:meth:`RefereeActions._undo`); ``end_game`` ends the game (a tournament
-time limit).
+made to call (:meth:`RefereeActions._withdraw_presses`); ``override`` lifts the dead hand a
+ruling caused, takes its deduction off the penalty ledger, and lists it under ``overrides`` in
+the snapshot; ``penalty`` gives a violation of the referee's own
+(:meth:`RefereeActions._referee_penalty`); ``cancel_penalty`` takes the deduction of the
+penalty ``ruling_id`` off the ledger (:mod:`referee.ledger`; a penalty paid to the other
+players is no deduction: ``override`` or ``undo`` corrects it); ``undo`` voids the last table
+event and rebuilds the state without it (:meth:`RefereeActions._undo`); ``end_game`` ends the
+game (``game_end`` reason ``referee``).
 
 :class:`RefereeActions` is one part of :class:`referee.core.Referee`, working on its state.
 """
 from __future__ import annotations
 
-from .events import PENALTIES, VIOLATION_KINDS
+from .events import MAX_SCORE, PENALTIES, VIOLATION_KINDS
+from .rulesets import PENALTY_APPLIES
+from .violations import deduction
 
 
 class RefereeActions:
@@ -31,6 +36,7 @@ class RefereeActions:
                 return
             rid = str(rid)
             self.table.overrides[rid] = {"t": t, "text": e["text"]}
+            self._cancel_penalty(rid)   # an overridden ruling's deduction does not stand
             hand = self.table.hand
             if hand is not None:
                 for s in hand.seats:
@@ -44,13 +50,11 @@ class RefereeActions:
         if action == "undo":
             self._undo(t)
             return
+        if action == "cancel_penalty":
+            self._cancel_penalty(str(e["ruling_id"]))
+            return
         if action == "end_game":
-            if self.window is not None:
-                self._close_window(t)
-            hand = self.table.hand
-            if hand is not None and hand.exhaustive_pending:
-                self._end_hand(t, "exhaustive", tenpai=[])
-            self._settle_unrevealed(t)
+            self._stop_play(t)
             self._end_game(t, by_referee=True)
 
     def _withdraw_presses(self, seat) -> None:
@@ -77,6 +81,12 @@ class RefereeActions:
         names (``chombo``, ``dead hand``, ``warning``), else ``warning``. ``seat``: the extra
         key ``seat`` when it is 0-3, else null.
 
+        A ``points`` penalty deducts the event's extra key ``points`` (table points, a positive
+        whole number), else the ruleset's for the kind (``penalty_points``); with neither it is
+        a ``warning``. It goes on the penalty ledger (extra key ``applies``: ``before_uma`` or
+        ``after_uma``, else the ruleset's ``penalty_applies``); so does a chombo where the
+        ruleset's chombo is a fixed deduction. The ruling carries ``points``.
+
         A chombo given during a hand ends it as the core's own chombos do (``abortive``,
         reason ``chombo``): the ruleset's chombo is paid and the hand's riichi bets go back. The
         referee has judged, so the table is not left waiting for a hand that cannot go on.
@@ -94,19 +104,38 @@ class RefereeActions:
         seat = e.get("seat")
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3):
             seat = None
+        rs = self.table.ruleset
+        points = 0
+        if penalty == "points":
+            given = e.get("points")
+            points = (given if isinstance(given, int) and not isinstance(given, bool)
+                      and 0 < given <= MAX_SCORE else deduction(rs, penalty, kind))
+            if not points:
+                penalty = "warning"   # no amount given, none in the ruleset: nothing to deduct
+        elif penalty == "chombo":
+            points = deduction(rs, penalty, kind)
         ruling = {"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
                   "rule": "referee decision", "text": text, "by_referee": True}
+        if points:
+            ruling["points"] = points
         if e.get("confirms"):   # a check confirmed (referee.checks): the rule it cited
             ruling.update(rule=e["rule"], confirms=e["confirms"])
         r = self._emit(ruling, t)
+        if penalty == "points" and seat is not None:
+            applies = e.get("applies") if e.get("applies") in PENALTY_APPLIES else None
+            self._deduct(r, points, applies)
         hand = self.table.hand
         if penalty in ("dead_hand", "chombo") and seat is not None and hand is not None:
             self._mark_dead(seat, r["ruling_id"])
         if penalty == "chombo" and seat is not None and hand is not None and hand.result is None:
             if self.window is not None:
                 self._close_window(t)
-            self._charge_chombo(seat)
+            self._charge_chombo(seat, r)
             self._end_hand(t, "abortive", reason="chombo")
+        elif penalty == "chombo" and points and seat is not None:
+            # a chombo found once its hand is over (or between games): no hand to end, the
+            # deduction stands all the same
+            self._deduct(r, points)
 
     def _undo(self, t: float) -> None:
         """Void the last table event not yet voided and rebuild the state without it.
@@ -128,6 +157,7 @@ class RefereeActions:
         where they were, so a ruling made after it never reuses an id."""
         saved_id, saved_out = self._next_id, self._out
         overrides = dict(self.table.overrides)
+        time_was_up = self.round_clock.ruled
         self._rebuilding = True
         try:
             self._reset()
@@ -137,6 +167,11 @@ class RefereeActions:
                     continue
                 self._rebuild_at = i
                 self.feed(ev)
+            moment = self.round_clock.deadline
+            if time_was_up and moment is not None and moment <= t:
+                # the time-up was ruled (by the timer) after the last event kept: again, silently
+                self._out = []
+                self._time_is_up(moment)
         finally:
             self._rebuilding = False
             self._next_id = max(saved_id, self._next_id)

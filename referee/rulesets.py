@@ -39,6 +39,20 @@ MULTIPLE_RON = ("head_bump", "all", "double")
 #: Abortive draws a profile may have (the ``reason`` of the ``hand_end``).
 ABORTIVE = ("four_kans", "four_riichi", "four_winds", "nine_terminals", "triple_ron")
 
+#: When a game ends once the round's time is up (the ``ends`` of the ``time_up`` ruling):
+#: ``now``; ``after_this_hand`` (the hand being played is finished, none is dealt after it);
+#: ``after_next_hand`` (that hand is finished and one more is played). Between two hands the
+#: hand "being played" is the next one dealt. See :data:`HANDS_LEFT`.
+TIME_UP_ENDS = ("now", "after_this_hand", "after_next_hand")
+#: The hands still ended after the time is up, for each ``ends``.
+HANDS_LEFT = {"now": 0, "after_this_hand": 1, "after_next_hand": 2}
+#: A chombo in the last hand after the time is up: ``redeal`` (the hand does not count and is
+#: dealt again, still the last) or ``ends_game`` (it is not dealt again: the game ends).
+TIME_UP_CHOMBO = ("redeal", "ends_game")
+#: Where a fixed deduction (a ``fixed`` chombo, a ``points`` penalty) is applied to the match
+#: points: to the table score before uma and oka (it can change the ranking), or after them.
+PENALTY_APPLIES = ("before_uma", "after_uma")
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -116,6 +130,21 @@ class Ruleset:
     #: riichi sticks still on the table at the end of the game: to first place (``first``) or
     #: lost (``none``)
     leftover_sticks: str = "first"
+    #: the round's time limit: when the game ends once the time is up, while a hand is being
+    #: played (``time_up``) and between two hands (``time_up_between_hands``), one of
+    #: :data:`TIME_UP_ENDS`; ``time_up_chombo``: a chombo in the last hand, one of
+    #: :data:`TIME_UP_CHOMBO` (a chombo in an earlier hand is dealt again and does not count
+    #: as a hand); ``time_up_rule``: the citation the ``time_up`` ruling gives
+    time_up: str = "after_this_hand"
+    time_up_between_hands: str = "now"
+    time_up_chombo: str = "ends_game"
+    time_up_rule: str = ""
+    #: violation kind -> the points (table points, a positive deduction) its ``points``
+    #: penalty takes; a kind whose penalty is ``points`` must be here
+    penalty_points: dict = field(default_factory=dict)
+    #: where fixed deductions come off (a ``fixed`` chombo, a ``points`` penalty): one of
+    #: :data:`PENALTY_APPLIES`
+    penalty_applies: str = "after_uma"
 
     def scoring_options(self, red_fives: bool | None = None,
                         open_tanyao: bool | None = None) -> dict:
@@ -128,6 +157,11 @@ class Ruleset:
 
     def penalty(self, kind: str) -> str:
         return self.penalties.get(kind, "none")
+
+    def time_up_ends(self, hand_in_play: bool) -> str:
+        """When the game ends if the round's time runs out now: ``hand_in_play`` says whether
+        a hand is being played (dealt and not ended) at that moment."""
+        return self.time_up if hand_in_play else self.time_up_between_hands
 
     def rule(self, kind: str) -> str:
         return self.rules.get(kind, self.title)
@@ -147,6 +181,33 @@ class Ruleset:
             out[f.name] = value
         return out
 
+
+# -- The round's time limit (issue 40) ---------------------------------------------------
+# What each source says of a game when the round's time is up (research notes, section B).
+_WRC2015_TIME = ("WRC 2015 8.2 'Tournament hanchans': 'When the time ends, players must finish "
+                 "the current hand. If the walls are not set up or the dice not thrown when the "
+                 "time ends, the hanchan ends immediately. ... In any case, players cannot roll "
+                 "the dice after the gong' (WRC 2014 8.1 has the same text). The table sees a "
+                 "hand begin at its hand_start (tiles dealt), not at the dice: a time-up between "
+                 "the dice and the deal is judged as between hands")
+_WRC2015_TIME_CHOMBO = ("WRC 2015 8.2: 'In case of chonbo during the last hand, the hand is not "
+                        "re-dealt'")
+_PANTHEON_EMA = ("MahjongPantheon/pantheon Common/rulesets/ema.php (tournament software, "
+                 "secondary)")
+_PANTHEON_ONE_MORE = ("endingPolicy EP_ONE_MORE_HAND ('When time is out, finish current hand, "
+                      "play one more, and then interrupt the session'; the first hand to end "
+                      "after time is up starts the last, so between hands two more are played)")
+_EMA_TIME = ("uncertain: RCR 2016 has a section 5.9 'Tournament sessions', whose text was not "
+             f"found; {_PANTHEON_EMA}: {_PANTHEON_ONE_MORE}. The rule 'a signal 15 minutes "
+             "before the end, then one more hand' was not found in any source")
+_EMA_TIME_CHOMBO = ("uncertain: RCR 2016 3.4 'Chombo results in a redeal and does not count as "
+                    "a hand' (any hand); for the last hand after time is up RCR 2016 5.9 was "
+                    f"not read; {_PANTHEON_EMA}: chomboEndsGame false (the hand is dealt again)")
+_EMA_AFTER_UMA = ("EMA's 2016 announcement of the revised rules: 'Chombo penalty in a tournament "
+                  "is 20,000 points deduction after uma'")
+_NO_TIME_LIMIT_DEFAULT = ("the stated default for a table that keeps a round's clock: as WRC "
+                          "2015 8.2 (the hand being played is finished; between hands the game "
+                          "ends; a chombo in the last hand is not dealt again)")
 
 # -- EMA RCR 2012 -------------------------------------------------------------------------
 _EMA2012 = Ruleset(
@@ -171,6 +232,9 @@ _EMA2012 = Ruleset(
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="none",
+    time_up="after_next_hand", time_up_between_hands="after_next_hand", time_up_chombo="redeal",
+    time_up_rule="EMA RCR 2012 (time limit: as the EMA tournament software plays it)",
+    penalty_applies="after_uma",
     penalties={
         "kuikae": "warning", "false_group": "dead_hand", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
@@ -238,9 +302,17 @@ _EMA2012 = Ruleset(
                        "stop for a leading last dealer)",
         "leftover_sticks": "uncertain: riichi sticks left on the table at the end of the game "
                            "are assumed lost (no oka: scores count from 30,000)",
+        "time_up": f"uncertain: the RCR 2012 text on a session's time limit was not read; as "
+                   f"the later EMA rules are played ({_EMA_TIME})",
+        "time_up_between_hands": f"uncertain: as time_up ({_PANTHEON_ONE_MORE})",
+        "time_up_chombo": f"uncertain: as ema2016 ({_EMA_TIME_CHOMBO})",
+        "penalty_applies": f"uncertain: the older EMA text (3.4.6) makes a chombo a mangan "
+                           f"payment; the project's fixed 20,000 comes off after uma as in "
+                           f"2016 ({_EMA_AFTER_UMA})",
     },
     uncertain=("multiple_ron", "kuikae_forbidden", "abortive_draws", "ankan_chankan_kokushi",
-               "penalties", "scoring", "leftover_sticks"),
+               "penalties", "scoring", "leftover_sticks", "time_up", "time_up_between_hands",
+               "time_up_chombo", "penalty_applies"),
 )
 
 # -- EMA 2016 -----------------------------------------------------------------------------
@@ -266,6 +338,8 @@ _EMA2016 = Ruleset(
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="none",
+    time_up="after_next_hand", time_up_between_hands="after_next_hand", time_up_chombo="redeal",
+    time_up_rule="EMA RCR 2016 5.9", penalty_applies="after_uma",
     penalties=dict(_EMA2012.penalties),
     rules={
         "kuikae": "EMA RCR 2016 3.3.2",
@@ -303,9 +377,14 @@ _EMA2016 = Ruleset(
         "chombo_style": "as ema2012 (20,000 points from the offender)",
         "game_length": "as ema2012",
         "leftover_sticks": "as ema2012 (assumed lost)",
+        "time_up": _EMA_TIME,
+        "time_up_between_hands": f"uncertain: {_PANTHEON_EMA}: {_PANTHEON_ONE_MORE}",
+        "time_up_chombo": _EMA_TIME_CHOMBO,
+        "penalty_applies": _EMA_AFTER_UMA,
     },
     uncertain=("claim_window", "uma", "ankan_chankan_kokushi", "penalties", "scoring",
-               "multiple_ron_honba", "leftover_sticks"),
+               "multiple_ron_honba", "leftover_sticks", "time_up", "time_up_between_hands",
+               "time_up_chombo"),
 )
 
 # -- EMA 2025 -----------------------------------------------------------------------------
@@ -345,6 +424,8 @@ _EMA2025 = replace(
     name="ema2025",
     title="EMA Riichi Competition Rules 2025 (from secondary sources)",
     scoring={**_EMA2016.scoring, "kiriage": True},
+    time_up_chombo="ends_game",
+    time_up_rule="EMA RCR 2025 (section not known; as the EMA tournament software plays it)",
     sources={
         **{fact: _as_ema2016(fact) for fact in _EMA2025_FACTS},
         "scoring": f"kiriage mangan (4 han 30 fu and 3 han 60 fu paid as mangan): "
@@ -381,10 +462,19 @@ _EMA2025 = replace(
         "rules": f"the RCR 2016 sections (ema2016); {_RCR2025_UNREAD}, so its section "
                  f"numbers are not known",
         "chombo_repeats": _as_ema2016(
-            "chombo_repeats", "chomboEndsGame true (its EMA 2016 template: false): a chombo in "
-                              "the final hand after time is up ends the game instead of being "
-                              "replayed. The profiles have no field for the round's time-up "
-                              "rule yet, so this is a note, not a fact the core applies"),
+            "chombo_repeats", "a chombo is dealt again, except in the final hand after time is "
+                              "up (time_up_chombo)"),
+        "time_up": _as_ema2016("time_up", "endingPolicy EP_ONE_MORE_HAND, as its EMA 2016 "
+                                          "template"),
+        "time_up_between_hands": _as_ema2016("time_up_between_hands",
+                                             "EP_ONE_MORE_HAND, as its EMA 2016 template"),
+        "time_up_chombo": f"a chombo in the final hand after time is up ends the game instead "
+                          f"of being dealt again: {_PANTHEON_2025}: chomboEndsGame true, where "
+                          f"its EMA 2016 template has false ('If this is set, chombo will not "
+                          f"allow players to play one more hand if time is out and it is final "
+                          f"hand of the game'). {_RCR2025_UNREAD}",
+        "time_up_rule": f"{_RCR2025_UNREAD}, so its section number is not known",
+        "penalty_applies": _as_ema2016("penalty_applies"),
         # The three changes that secondary sources report for 2025 (issue 41), as found.
         "riichi_wall": "riichi needs tiles left in the wall: the core refuses riichi with "
                        "fewer than four in the wall under every profile (referee/turns.py, "
@@ -432,6 +522,8 @@ _WRC2015 = Ruleset(
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="none",
+    time_up="after_this_hand", time_up_between_hands="now", time_up_chombo="ends_game",
+    time_up_rule="WRC 2015 8.2", penalty_applies="after_uma",
     penalties=dict(_EMA2012.penalties),
     rules={
         "kuikae": "WRC 2015 5.4",
@@ -465,6 +557,13 @@ _WRC2015 = Ruleset(
                                  "allowed",
         "penalties": "dead hand for a false group from 5.4; the rest as ema2012 (project "
                      "reading)",
+        "time_up": _WRC2015_TIME,
+        "time_up_between_hands": _WRC2015_TIME,
+        "time_up_chombo": _WRC2015_TIME_CHOMBO,
+        "penalty_applies": "WRC 2015 7.1: chonbo is '20 points penalty ... There is no "
+                           "\'mangan payment\''; point penalties 'are removed from the "
+                           "offending player's overall score. They are not added to the "
+                           "opponents' scores. It doesn't change the table's score'",
     },
     uncertain=("kan_dora", "uma", "ankan_chankan_kokushi", "penalties"),
 )
@@ -493,6 +592,8 @@ _TENHOU = Ruleset(
     chombo_style="mangan", chombo_repeats=True,
     game_length="south", extension=True, bust_below_zero=True, dealer_stops_when_top=True,
     leftover_sticks="first",
+    time_up="after_this_hand", time_up_between_hands="now", time_up_chombo="ends_game",
+    time_up_rule="Tenhou rules (no time limit; the table's default)",
     penalties={
         "kuikae": "chombo", "false_group": "chombo", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "chombo",
@@ -534,8 +635,17 @@ _TENHOU = Ruleset(
                        "honba: dealer alone tenpai with 37,400 on top, the game went on to "
                        "South 4 two honba); arcturus.su's translation of Tenhou's rules says "
                        "a tenpai dealer stops too, which that log contradicts",
+        "time_up": f"uncertain: an online Tenhou game has no session time limit (the client "
+                   f"limits each move); {_NO_TIME_LIMIT_DEFAULT}",
+        "time_up_between_hands": f"uncertain: {_NO_TIME_LIMIT_DEFAULT}",
+        "time_up_chombo": f"uncertain: the client makes chombo impossible; "
+                          f"{_NO_TIME_LIMIT_DEFAULT}",
+        "penalty_applies": "uncertain: Tenhou has no fixed deductions (its chombo here is a "
+                           "payment to the others); a referee's point penalty comes off after "
+                           "uma (project default)",
     },
-    uncertain=("penalties", "game_length"),
+    uncertain=("penalties", "game_length", "time_up", "time_up_between_hands",
+               "time_up_chombo", "penalty_applies"),
     final_rounding="tenhou",
 )
 
@@ -562,6 +672,9 @@ _MLEAGUE = Ruleset(
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="first",
+    time_up="after_this_hand", time_up_between_hands="now", time_up_chombo="ends_game",
+    time_up_rule="M.League rules (no time limit; the table's default)",
+    penalty_applies="after_uma",
     penalties={
         "kuikae": "dead_hand", "false_group": "dead_hand", "late_call": "none",
         "wrong_seat_call": "none", "last_discard_call": "none", "illegal_kan": "dead_hand",
@@ -593,9 +706,18 @@ _MLEAGUE = Ruleset(
         "chombo_style": "uncertain: M.League takes 20 match points for a chombo; modelled as "
                         "20,000 points from the offender",
         "game_length": "uncertain: East and South, no bust, no extension assumed",
+        "time_up": f"uncertain: no time limit found (M.League games are played to the end of "
+                   f"South 4: note.com, secondary); {_NO_TIME_LIMIT_DEFAULT}, which "
+                   f"MahjongPantheon's jpmlA (Japanese pro league) template also plays "
+                   f"(EP_END_AFTER_HAND, secondary)",
+        "time_up_between_hands": f"uncertain: {_NO_TIME_LIMIT_DEFAULT}",
+        "time_up_chombo": f"uncertain: {_NO_TIME_LIMIT_DEFAULT}",
+        "penalty_applies": "uncertain: a chombo costs 20 match points (chombo_style), taken "
+                           "after uma",
     },
     uncertain=("claim_window", "multiple_ron", "abortive_draws", "kan_dora", "penalties",
                "ankan_chankan_kokushi", "scoring", "pao", "nagashi_mangan", "chombo_style",
+               "time_up", "time_up_between_hands", "time_up_chombo", "penalty_applies",
                "game_length"),
 )
 
@@ -634,6 +756,9 @@ _DUTCH = Ruleset(
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="none",
+    time_up="after_next_hand", time_up_between_hands="after_next_hand", time_up_chombo="redeal",
+    time_up_rule=f"{_DUTCH_RULE} 5 (Etiquette en toernooiregels; as the EMA rules are played)",
+    penalty_applies="after_uma",
     penalties=dict(_EMA2012.penalties),
     rules={
         "kuikae": f"{_DUTCH_RULE} 3.3.2 (Wissel van stenen)",
@@ -690,9 +815,16 @@ _DUTCH = Ruleset(
         "penalties": "uncertain: as ema2012 (project reading)",
         "game_length": "uncertain: as ema2012",
         "leftover_sticks": "uncertain: as ema2012 (lost)",
+        "time_up": "uncertain: nothing found of the NMB's tournament time rules (the Dutch "
+                   "translation's chapter 5, 'Etiquette en Toernooiregels', was not read); as "
+                   f"ema2012 ({_EMA_TIME})",
+        "time_up_between_hands": f"uncertain: as ema2012 ({_PANTHEON_ONE_MORE})",
+        "time_up_chombo": f"uncertain: as ema2012 ({_EMA_TIME_CHOMBO})",
+        "penalty_applies": f"uncertain: as ema2012 ({_EMA_AFTER_UMA})",
     },
     uncertain=("claim_window", "multiple_ron", "red_fives", "open_tanyao", "uma", "scoring",
-               "penalties", "game_length", "leftover_sticks", "abortive_draws", "kan_dora"),
+               "penalties", "game_length", "leftover_sticks", "abortive_draws", "kan_dora",
+               "time_up", "time_up_between_hands", "time_up_chombo", "penalty_applies"),
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (_EMA2012, _EMA2016, _EMA2025, _WRC2015,

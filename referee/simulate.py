@@ -13,6 +13,8 @@ Line forms (``t`` first, seconds on the table clock):
 * ``t mS KIND TILES [CALLED@FROM]`` meld; TILES in mpsz (``550m``, ``1111z``)
 * ``t dora TILE`` · ``t tenpai [S,S..]`` · ``t reveal S TILES WIN``
 * ``t ref ACTION [ID] [text...]`` referee event (``ref undo``, ``ref override r3 why``)
+* ``t clock start|extend SECONDS`` · ``t clock stop`` the round's clock ·
+  ``t sign S`` · ``t sign ref`` a seat's signature, the referee's
 
 :func:`simulate` plays whole hands between four simple players drawing from a shuffled set:
 legal discards (no kuikae), chii/pon/kans when the tiles are really in hand, riichi when
@@ -62,6 +64,14 @@ def script(*lines: str) -> list[dict]:
                 rest = rest[1:]
             ev["text"] = " ".join(rest)
             events.append(ev)
+        elif op == "clock":
+            ev = {"type": "clock", "t": t, "action": args[0]}
+            if len(args) > 1:
+                ev["seconds"] = float(args[1])
+            events.append(ev)
+        elif op == "sign":
+            events.append({"type": "sign", "t": t, "referee": True} if args[0] == "ref"
+                          else {"type": "sign", "t": t, "seat": int(args[0])})
         elif op[0] in "dcm" and op[1:].isdigit():
             seat = int(op[1:])
             if op[0] == "d":

@@ -187,8 +187,21 @@ class Table:
         #: what the game end handed out (the riichi sticks left on the table, to first place):
         #: taken back if the table plays on after it (see HandEndRules._resume_game)
         self.game_end_credit: list[int] | None = None
-        #: the game was ended by a referee (``end_game``): that end is never withdrawn
+        #: the game was ended by a referee (``end_game``) or by the round's time: that end is
+        #: never withdrawn
         self.ended_by_referee = False
+        #: why the game ended (``game_end``'s ``reason``), None while it goes on
+        self.end_reason: str | None = None
+        #: hands still to end after the round's time is up (None: time is not up)
+        self.hands_left: int | None = None
+        #: the penalty ledger (referee.ledger): deductions standing, cancelled ruling ids
+        self.penalties: list[dict] = []
+        self.cancelled: list[str] = []
+        #: the signed result: seats in the order they signed, the referee's countersignature,
+        #: and whether the ``result`` ruling has been given
+        self.signatures: list[int] = []
+        self.referee_signed = False
+        self.result_given = False
         self.t = 0.0
         #: ruling_id -> {"t", "text"} for rulings a referee overrode
         self.overrides: dict[str, dict] = {}

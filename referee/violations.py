@@ -11,10 +11,26 @@ from .tiles import base, is_honor, number, suit
 
 def violation(ruleset, kind: str, seat: int | None, text: str, **extra) -> dict:
     """A ``violation`` ruling (without ``t``/``ruling_id``, which the core adds)."""
-    out = {"type": "violation", "seat": seat, "kind": kind, "penalty": ruleset.penalty(kind),
+    penalty = ruleset.penalty(kind)
+    out = {"type": "violation", "seat": seat, "kind": kind, "penalty": penalty,
            "rule": ruleset.rule(kind), "text": text}
+    points = deduction(ruleset, penalty, kind)
+    if points:
+        out["points"] = points
     out.update(extra)
     return out
+
+
+def deduction(ruleset, penalty: str, kind: str) -> int:
+    """The points a ``penalty`` for ``kind`` takes from the offender under ``ruleset`` as a
+    fixed deduction (the penalty ledger, :mod:`referee.ledger`): a ``points`` penalty's, or a
+    chombo's where the ruleset's chombo is a fixed deduction; 0 for anything else (a chombo
+    paid to the other players is a payment, not a deduction)."""
+    if penalty == "points":
+        return int(ruleset.penalty_points.get(kind, 0))
+    if penalty == "chombo" and ruleset.chombo_style == "fixed":
+        return int(ruleset.chombo_amount)
+    return 0
 
 
 def meld_problem(kind: str, tiles: list[str]) -> str | None:

@@ -170,13 +170,19 @@ class WinRules:
     def _chombo(self, kind: str, seat_no: int, text: str, t: float) -> None:
         r = self._violation(kind, seat_no, text, t)
         if r["penalty"] == "chombo" and not r.get("check"):
-            self._charge_chombo(seat_no)
+            self._charge_chombo(seat_no, r)
 
-    def _charge_chombo(self, seat_no: int) -> None:
-        """Add the ruleset's chombo payment for ``seat_no`` to the hand's score changes."""
+    def _charge_chombo(self, seat_no: int, ruling: dict) -> None:
+        """Charge the chombo ``ruling`` gave ``seat_no``: a payment to the others goes into
+        the hand's score changes; a fixed deduction (EMA, WRC: nobody gains, and it comes off
+        after uma) goes on the penalty ledger instead (:mod:`referee.ledger`), so it does not
+        change the table's scores and the ranking they give."""
         hand = self.table.hand
         rs = self.table.ruleset
         hand.chombos.append(seat_no)
+        if rs.chombo_style == "fixed":
+            self._deduct(ruling, rs.chombo_amount)
+            return
         hand.win_changes = payments.add(hand.win_changes, payments.chombo(
             seat_no, hand.dealer, rs.chombo_style, rs.chombo_amount))
 

@@ -123,7 +123,10 @@ def test_a_check_on_a_revealed_hand_holds_the_hand_until_confirmed():
     assert [v["confirms"] for v in violations(out)] == [rid]
     end = [r for r in out if r["type"] == "hand_end"]
     assert [(e["result"], e["reason"]) for e in end] == [("abortive", "chombo")]
-    assert end[0]["scores"] == [30000, 10000, 30000, 30000]
+    # confirmed, the chombo stands: 20,000 off seat 1 after uma (the penalty ledger)
+    assert end[0]["scores"] == [30000, 30000, 30000, 30000]
+    assert [(p["seat"], p["points"], p["ruling_id"]) for p in ref.snapshot()["penalties"]] == \
+        [(1, 20000, violations(out)[0]["ruling_id"])]
 
 
 def test_a_corrected_pond_tile_lets_the_win_be_judged_and_paid():

@@ -117,15 +117,16 @@ def test_referee_penalty_is_a_violation(text, extra, kind, penalty):
         assert ref.snapshot()["seats"][extra["seat"]]["dead_hand"]
 
 
-@pytest.mark.parametrize("ruleset,seat,changes", [
-    # EMA: 20,000 points off the offender, nobody else paid.
-    ("ema2012", 1, [0, -20000, 0, 0]),
+@pytest.mark.parametrize("ruleset,seat,changes,deducted", [
+    # EMA: 20,000 points off the offender, nobody else paid, after uma: a deduction on the
+    # penalty ledger, not a change of the table's scores (referee.ledger)
+    ("ema2012", 1, [0, 0, 0, 0], [{"seat": 1, "points": 20000, "applies": "after_uma"}]),
     # Tenhou style: a reverse mangan; a non-dealer pays the dealer 4,000 and the others 2,000.
-    ("tenhou", 1, [4000, -8000, 2000, 2000]),
+    ("tenhou", 1, [4000, -8000, 2000, 2000], []),
     # the dealer pays 4,000 to each
-    ("tenhou", 0, [-12000, 4000, 4000, 4000]),
+    ("tenhou", 0, [-12000, 4000, 4000, 4000], []),
 ])
-def test_referee_chombo_ends_the_hand_and_is_paid(ruleset, seat, changes):
+def test_referee_chombo_ends_the_hand_and_is_paid(ruleset, seat, changes, deducted):
     ref = Referee()
     for ev in script(f"0 gs {ruleset}", "0 hs 0", "1 d0 3p"):
         ref.feed(ev)
@@ -137,6 +138,9 @@ def test_referee_chombo_ends_the_hand_and_is_paid(ruleset, seat, changes):
     assert (end["result"], end["reason"], end["changes"]) == ("abortive", "chombo", changes)
     assert end["scores"] == [b + c for b, c in zip(before, changes)]
     assert end["next"]["dealer"] == 0  # the hand is replayed with the same dealer
+    ledger = [{k: p[k] for k in ("seat", "points", "applies")}
+              for p in ref.snapshot()["penalties"]]
+    assert ledger == deducted
 
 
 def test_referee_dead_hand_penalty_does_not_end_the_hand():

@@ -39,3 +39,40 @@ def test_reader_refuses_time_going_backwards_after_yielding_earlier_lines():
 
 def test_dumps_is_one_compact_line():
     assert dumps({"type": "claim", "tile": "5m"}) == '{"type":"claim","tile":"5m"}'
+
+
+# -- the tournament round: clock and sign ---------------------------------------------------
+@pytest.mark.parametrize("text", [
+    '{"type":"clock","t":0,"action":"start","seconds":5400,"source":"hall"}',
+    '{"type":"clock","t":9,"action":"extend","seconds":120.5,"source":"referee"}',
+    '{"type":"clock","t":9,"action":"stop"}',              # a stop needs no seconds
+    '{"type":"sign","t":9,"seat":0}',
+    '{"type":"sign","t":9,"referee":true}',
+    '{"type":"referee","t":9,"action":"cancel_penalty","ruling_id":"r7","text":"misjudged"}',
+])
+def test_round_events_are_read(text):
+    assert parse_line(text, 1)["t"] in (0, 9)
+
+
+@pytest.mark.parametrize("text,reason", [
+    ('{"type":"clock","t":1,"action":"pause","seconds":3}', "unknown clock action 'pause'"),
+    ('{"type":"clock","t":1,"action":"start"}', "missing key 'seconds' (the round's length)"),
+    ('{"type":"clock","t":1,"action":"extend"}', "missing key 'seconds' (the time added)"),
+    ('{"type":"clock","t":1,"action":"start","seconds":-60}', "'seconds' must be a number"),
+    ('{"type":"clock","t":1,"action":"start","seconds":"90m"}', "'seconds' must be a number"),
+    ('{"type":"clock","t":1,"action":"start","seconds":1e12}', "'seconds' must be a number"),
+    ('{"type":"clock","t":1,"action":"start","seconds":60,"source":"me"}',
+     "unknown clock source 'me'"),
+    ('{"type":"sign","t":1}', "missing key 'seat' (or 'referee': true"),
+    ('{"type":"sign","t":1,"referee":false}', "missing key 'seat'"),
+    ('{"type":"sign","t":1,"seat":4}', "outside 0-3"),
+    ('{"type":"sign","t":1,"seat":1,"referee":true}', "not both"),
+    ('{"type":"sign","t":1,"referee":"yes"}', "'referee' must be true or false"),
+    ('{"type":"referee","t":1,"action":"cancel_penalty","text":"x"}',
+     "missing key 'ruling_id' (the penalty to cancel)"),
+])
+def test_malformed_round_events_name_the_line(text, reason):
+    with pytest.raises(MalformedEvent) as exc:
+        parse_line(text, 5)
+    assert str(exc.value).startswith("line 5: ") and reason in str(exc.value)
+    assert "\n" not in str(exc.value)

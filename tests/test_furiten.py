@@ -41,8 +41,10 @@ def test_a_wait_in_the_winners_own_discards():
     rulings = play("ema2012", "1 d0 1z", "2 d1 5s", "3 d2 1z", "4 d3 1z", "5 d0 9p", "6 d1 9m",
                    "7 d2 8s", "7.5 c1 ron", f"11 reveal 1 {H} 8s")
     end = assert_furiten(rulings, 1, "discarded itself")
-    # EMA: 20,000 from the offender, the hand replayed with the same dealer and counters
-    assert end["scores"] == [30000, 10000, 30000, 30000]
+    # EMA: 20,000 from the offender after uma (a deduction on the penalty ledger, not a
+    # change of the table's scores), the hand replayed with the same dealer and counters
+    assert end["scores"] == [30000, 30000, 30000, 30000]
+    assert violations(rulings)[0]["points"] == 20000
     assert end["next"] == {"dealer": 0, "honba": 0, "riichi_sticks": 0}
 
 

@@ -120,10 +120,14 @@ def test_abortive_draw_keeps_dealer_and_sticks():
 def test_chombo_payments_and_the_replayed_hand():
     false = ("1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 1z", "5 d0 9p", "6 d1 9s r", "7 d2 8s",
              "7.5 c1 ron", "11 reveal 1 234m567m345p689s55s 8s")
-    end = hand_end(play("ema2012", *false, sticks=2))
-    # 20,000 from the offender; its riichi stick of this hand goes back to it
-    assert end["changes"] == [0, -19000, 0, 0]
-    assert end["scores"] == [30000, 10000, 30000, 30000]
+    rulings = play("ema2012", *false, sticks=2)
+    end = hand_end(rulings)
+    # its riichi stick of this hand goes back to the offender; the 20,000 is no payment but a
+    # deduction after uma (EMA 2016), so it stands on the penalty ledger, not on the table
+    assert end["changes"] == [0, 1000, 0, 0]
+    assert end["scores"] == [30000, 30000, 30000, 30000]
+    chombo = [r for r in rulings if r["type"] == "violation" and r["penalty"] == "chombo"]
+    assert [(v["seat"], v["points"]) for v in chombo] == [(1, 20000)]
     assert end["next"] == {"dealer": 0, "honba": 0, "riichi_sticks": 2}
     end = hand_end(play("tenhou", *false, honba=3))
     assert end["changes"] == [4000, -7000, 2000, 2000]  # mangan: 4000 dealer, 2000 others

@@ -3,7 +3,8 @@ import pytest
 
 from referee.errors import RefereeError
 from referee.events import PENALTIES, VIOLATION_KINDS
-from referee.rulesets import ABORTIVE, MULTIPLE_RON, RULESETS, get_ruleset
+from referee.rulesets import (ABORTIVE, MULTIPLE_RON, PENALTY_APPLIES, RULESETS, TIME_UP_CHOMBO,
+                              TIME_UP_ENDS, get_ruleset)
 from referee.scoring import Situation, score_win
 from referee.tiles import parse_hand as P
 
@@ -34,6 +35,15 @@ def test_every_profile_is_complete_and_sourced(name):
         assert rs.sources.get(fact), f"{name}: no source for {fact}"
     for fact in rs.uncertain:
         assert fact in rs.sources, f"{name}: uncertain {fact} says nothing"
+    # the round's time limit and where deductions come off: data with a source, every profile
+    assert rs.time_up in TIME_UP_ENDS and rs.time_up_between_hands in TIME_UP_ENDS
+    assert rs.time_up_chombo in TIME_UP_CHOMBO and rs.penalty_applies in PENALTY_APPLIES
+    assert rs.time_up_rule
+    for fact in ("time_up", "time_up_between_hands", "time_up_chombo", "penalty_applies"):
+        assert rs.sources.get(fact), f"{name}: no source for {fact}"
+    for kind, penalty in rs.penalties.items():
+        if penalty == "points":
+            assert rs.penalty_points.get(kind, 0) > 0, f"{name}: {kind} deducts nothing"
     d = rs.describe()
     assert d["name"] == name and len(d["uma"]) == 4
 
@@ -99,9 +109,15 @@ def differences(a, b) -> set[str]:
     return out
 
 
+#: Facts of the tournament round in which ema2025 differs from ema2016 (played both ways in
+#: tests/test_round.py: a chombo in the last hand after time is up ends the game under ema2025,
+#: and is dealt again under ema2016), and the citation its time_up ruling gives.
+EMA2025_ROUND_CHANGES = {"time_up_chombo", "time_up_rule"}
+
+
 def test_every_fact_ema2025_changes_from_ema2016_is_in_the_table():
     assert differences(get_ruleset("ema2016"), get_ruleset("ema2025")) == \
-        {fact for fact, *_ in EMA2025_CHANGES}
+        {fact for fact, *_ in EMA2025_CHANGES} | EMA2025_ROUND_CHANGES
 
 
 @pytest.mark.parametrize("fact, hand, situation, ema2016, ema2025", EMA2025_CHANGES)
