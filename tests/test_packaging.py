@@ -2,6 +2,9 @@
 so a new user's `./dev test` shows no deprecation banner that reads like a broken install."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -29,3 +32,42 @@ def test_the_build_asks_for_a_setuptools_that_reads_it():
     lowest = min(Version(s.version) for s in setuptools.specifier if s.operator == ">=")
     assert lowest >= Version("77")
     assert not setuptools.specifier.contains("76.1.0")
+
+
+# A stand-in for python, so ./dev's install step runs in a moment: `-m venv DIR` makes
+# DIR/bin/python (this script), `-m pip` prints a build backend's banner (and fails when
+# PIP_FAILS is set), `-m pytest` says it ran.
+STUB_PYTHON = """#!/bin/sh
+case "$1 $2" in
+    "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;
+    "-m pip") echo "BuildBackendWarning: Editable installation. !! careful !!" >&2
+              [ -z "$PIP_FAILS" ] ;;
+    "-m pytest") echo "pytest ran" ;;
+esac
+"""
+
+
+def run_dev(tmp_path, **env):
+    shutil.copy(ROOT / "dev", tmp_path / "dev")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    stub = tmp_path / "stub-python"
+    stub.write_text(STUB_PYTHON)
+    stub.chmod(0o755)
+    return subprocess.run([str(tmp_path / "dev"), "test"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHON": str(stub), **env})
+
+
+def test_dev_installs_without_showing_the_build_backends_banners(tmp_path):
+    done = run_dev(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "pytest ran" in done.stdout
+    assert "Editable installation" not in done.stdout + done.stderr
+    assert (tmp_path / ".venv" / ".installed").exists()
+
+
+def test_dev_shows_pips_output_when_the_install_fails(tmp_path):
+    done = run_dev(tmp_path, PIP_FAILS="1")
+    assert done.returncode != 0
+    assert "pytest ran" not in done.stdout
+    assert "Editable installation" in done.stderr and "installing into .venv failed" in done.stderr
+    assert not (tmp_path / ".venv" / ".installed").exists()
