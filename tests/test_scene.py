@@ -90,3 +90,37 @@ def test_scenes_are_reproducible_from_their_seed(bank):
     b = render_scene(bank, np.random.default_rng(11), (160, 160))
     assert np.array_equal(a.image, b.image)
     assert [t.code for t in a.tiles] == [t.code for t in b.tiles]
+
+
+def test_a_side_seen_edge_on_draws_nothing(bank):
+    """A tile's side in a plane through the camera is a line in the picture: nothing of it is
+    drawn (warping onto that line is singular, and painted NaN into the picture)."""
+    from vision.synthesis.scene import _warp_onto
+    canvas = np.full((40, 60, 3), 100.0, np.float32)
+    side = np.full((32, 8, 3), 200.0, np.float32)
+    src = np.float32([[0, 0], [8, 0], [8, 32], [0, 32]])
+    edge_on = np.array([[30.0, 5.0], [30.0, 30.0], [30.0, 31.0], [30.0, 4.0]])
+    _warp_onto(canvas, None, side, np.ones((32, 8), np.float32), src, edge_on)
+    assert np.isfinite(canvas).all() and (canvas == 100.0).all()
+    seen = np.array([[20.0, 5.0], [40.0, 5.0], [40.0, 30.0], [20.0, 30.0]])
+    _warp_onto(canvas, None, side, np.ones((32, 8), np.float32), src, seen)
+    assert (canvas[15, 30] == 200.0).all() and (canvas[15, 5] == 100.0).all()  # seen: drawn
+
+
+
+def test_touching_tiles_straight_under_the_camera_make_a_clean_picture(bank):
+    """Eight tiles side by side with no gap, the camera straight above the side two of them
+    share (the finder's test row, which once came out with NaN pixels)."""
+    import warnings
+    rng = np.random.default_rng(1)
+    ts = tile_set(rng)
+    W = ts.size[0]
+    bodies = [make_body(rng, bank, ts, code, lying(-8 * W / 2 + i * W + W / 2, 0, 0.0, ts.size))
+              for i, code in enumerate(["1m", "5p", "9s", "6z", "2p", "7m"] * 2) if i < 8]
+    cam = look_at((0, 0, 0), np.deg2rad(90.0), 0.0, 500.0 * W / 30, 0.0, 500.0, (480, 360))
+    info = {"extent": (-500, -500, 500, 500), "focus": (0.0, 0.0)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)   # NaN cast to pixels warns
+        scene = draw_scene(rng, bodies, cam, (480, 360), info, tables="holdout", props=False,
+                           hand_count=0)
+    assert sum(t.status == POSITIVE for t in scene.tiles) == 8

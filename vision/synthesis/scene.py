@@ -292,6 +292,10 @@ def _rounded_mask(w: int, h: int, r: int, pad: int) -> tuple[np.ndarray, np.ndar
 def _warp_onto(canvas, alpha_acc, texture, mask, src_quad, dst_quad, ids=None, ident=0):
     """Composite ``texture`` (float BGR) with ``mask`` (float 0..1), its ``src_quad`` corners
     mapped onto ``dst_quad`` in the canvas."""
+    if _poly_area(dst_quad) < 0.5:
+        # A face seen edge-on (a tile's side straight under the camera) covers no pixel, and
+        # the homography onto its flat quad is singular: warping through it writes NaN.
+        return
     H, W = canvas.shape[:2]
     x0, y0 = np.floor(dst_quad.min(0)).astype(int) - 1
     x1, y1 = np.ceil(dst_quad.max(0)).astype(int) + 2
