@@ -71,6 +71,56 @@ class DemoClock(TableClock):
             return self.origin + self.offset + (m - self.origin - self._paused_total) * self.speed
 
 
+class ExpectedDiscards:
+    """The discards the demo is about to show the camera, against which the tracker's reports
+    are checked: the demo knows the truth, so a report that is not one of them is a false
+    report, kept off the table (which would otherwise judge a game that was never played).
+
+    A discard the demo stopped waiting for (:meth:`withdraw`: handed over directly when the
+    tracker was slow, or the demo is stopping) may still be reported afterwards: that is the
+    tracker being late, not wrong, and is dropped without counting as a false report."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._expected: list[tuple[int, str]] = []
+        self._withdrawn: list[tuple[int, str]] = []
+        self.false_reports: list[dict] = []
+        self.late_reports: list[dict] = []
+
+    def expect(self, seat: int, tile: str) -> None:
+        with self._lock:
+            self._expected.append((seat, tile))
+
+    def withdraw(self, seat: int, tile: str) -> bool:
+        """Stop waiting for a discard; False if the tracker reported it meanwhile."""
+        with self._lock:
+            if (seat, tile) in self._expected:
+                self._expected.remove((seat, tile))
+                self._withdrawn.append((seat, tile))
+                return True
+            return False
+
+    def filter(self, events: list[dict]) -> list[dict]:
+        """Of the tracker's ``events``, the discards being made (each one once)."""
+        with self._lock:
+            kept = []
+            for event in events:
+                key = (event.get("seat"), event.get("tile"))
+                if event["type"] == "discard" and key in self._expected:
+                    self._expected.remove(key)
+                    kept.append(event)
+                elif event["type"] == "discard" and key in self._withdrawn:
+                    self._withdrawn.remove(key)
+                    self.late_reports.append(event)
+                    log.debug("the tracker reported %s after the demo stopped waiting for it",
+                              event)
+                else:
+                    self.false_reports.append(event)
+                    log.warning("the tracker reported %s, not a discard being made; "
+                                "kept off the table", event)
+            return kept
+
+
 class SimulatedCamera:
     """The camera over the simulated table: renders the ponds as the game goes and runs every
     frame through the real tracker (:class:`vision.tracking.tracker.TableTracker`), yielding per
@@ -102,9 +152,7 @@ class SimulatedCamera:
         self.period = 0.1 / speed  # real seconds between frames of one change
         self.changes: queue.Queue = queue.Queue()
         self.stop_event = threading.Event()
-        self._lock = threading.Lock()
-        self._expected: list[tuple[int, str]] = []
-        self.false_reports: list[dict] = []
+        self.expected = ExpectedDiscards()
 
     def _new_state(self):
         state = self._state_type()
@@ -147,38 +195,21 @@ class SimulatedCamera:
             # (else a discard landing where it lay would be taken for it).
             for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
                 t = t_mono + k * self.period
-                yield t, self._filter(self.tracker.update(frame, int(t * 1e9)))
+                yield t, self.expected.filter(self.tracker.update(frame, int(t * 1e9)))
 
     def expect(self, seat: int, tile: str) -> None:
-        """The discard the game is about to show. The demo knows the truth, so a tracker
-        report that is not it is counted in ``false_reports`` and kept off the table, which
-        would otherwise judge a game that was never played. A safety net only: over whole
-        Tenhou games the tracker makes no false report (tests/test_tracker.py checks a
-        stretch of one, and the demo prints the count)."""
-        with self._lock:
-            self._expected.append((seat, tile))
+        """The discard the game is about to show (see :class:`ExpectedDiscards`). A safety
+        net only: over whole Tenhou games the tracker makes no false report
+        (tests/test_tracker.py checks a stretch of one, and the demo prints the count)."""
+        self.expected.expect(seat, tile)
 
     def cancel(self, seat: int, tile: str) -> bool:
         """Stop waiting for a discard; False if the tracker reported it meanwhile."""
-        with self._lock:
-            if (seat, tile) in self._expected:
-                self._expected.remove((seat, tile))
-                return True
-            return False
+        return self.expected.withdraw(seat, tile)
 
-    def _filter(self, events: list[dict]) -> list[dict]:
-        with self._lock:
-            kept = []
-            for event in events:
-                key = (event.get("seat"), event.get("tile"))
-                if event["type"] == "discard" and key in self._expected:
-                    self._expected.remove(key)
-                    kept.append(event)
-                else:
-                    self.false_reports.append(event)
-                    log.warning("the tracker reported %s, not a discard being made; "
-                                "kept off the table", event)
-            return kept
+    @property
+    def false_reports(self) -> list[dict]:
+        return self.expected.false_reports
 
     def close(self) -> None:
         self.stop_event.set()
@@ -200,6 +231,10 @@ class SimulatedTable:
     ``service``: the running :class:`TableService`; ``buttons``: the real SeatButtons on a
     MockFactory; ``clock``: the table clock (``speed`` times real time).
     """
+
+    #: Real seconds a discard shown to the camera may take to reach the table before it is
+    #: handed over directly (the table clock is paused meanwhile).
+    CAMERA_WAIT = 2.0
 
     def __init__(self, service: TableService, buttons, clock: TableClock, events: list[dict],
                  press_seconds: float = 0.08, camera: SimulatedCamera | None = None):
@@ -238,18 +273,22 @@ class SimulatedTable:
             pause()
         try:
             self.camera.show(lambda state: state.ponds[seat].append((tile, riichi)), due_mono)
-            seen = self._wait_for(before, 2.0) or not self.camera.cancel(seat, tile)
+            seen = self._wait_for(before, self.CAMERA_WAIT) or not self.camera.cancel(seat, tile)
             if seen:
-                self._wait_for(before, 2.0)
+                self._wait_for(before, self.CAMERA_WAIT)
         finally:
             if pause is not None:
                 self.clock.resume()
         if seen:
             self.seen += 1
+        elif self.stop_event.is_set():
+            # The demo is stopping: the discard on its way is simply not played (a kept
+            # --journal resumes with it), so nothing is missed or handed over.
+            return
         else:
             self.missed += 1
-            log.warning("the tracker did not report seat %d's %s; handing it over directly",
-                        seat, tile)
+            log.warning("the tracker did not report seat %d's %s within %g s; handing it "
+                        "over directly", seat, tile, self.CAMERA_WAIT)
             self.service.submit(dict(event, t=self.clock()), "camera")
 
     def _press(self, seat: int, call: str) -> None:

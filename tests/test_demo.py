@@ -1,12 +1,15 @@
 """`riichi-referee demo`: a whole game through mock-pin buttons, the service and the dashboard."""
 import json
+import logging
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from referee.core import Referee
 from referee.simulate import simulate
@@ -110,21 +113,136 @@ def test_demo_discards_go_through_rendered_frames_and_the_tracker(tmp_path, shar
     assert health["camera"] is True and health["buttons"] is True
 
 
+def wait_for_state(url, condition, timeout=60):
+    """The dashboard's state once ``condition(state)`` holds (polled: the demo is another
+    process)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with urllib.request.urlopen(url + "/state.json", timeout=10) as resp:
+            state = json.load(resp)
+        if condition(state):
+            return state
+        assert time.monotonic() < deadline, f"the dashboard never showed it: {state['events']}"
+        time.sleep(0.05)
+
+
+def discards_shown(state):
+    return sum(e["type"] == "discard" for e in state["events"])
+
+
 def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
     proc = start_demo("--speed", "20")
     try:
         first, _ = read_until(proc, "riichi-referee demo:")
         assert "real Tenhou game" in first
-        read_until(proc, "dashboard:")
-        time.sleep(1.0)
+        journal, _ = read_until(proc, "journal:")
+        folder = Path(journal.split(":", 1)[1].strip()).parent
+        line, _ = read_until(proc, "dashboard:")
+        # mid-game: a discard shown to the camera is most likely on its way as Ctrl-C comes
+        wait_for_state(line.split()[1], lambda state: discards_shown(state) >= 3)
         proc.send_signal(signal.SIGINT)
         # both pipes are read while it stops, so a full one cannot hold it up
         _, err = proc.communicate(timeout=30)
         assert proc.returncode == 0
         assert "Traceback" not in err
+        # stopping says so and nothing more: a discard cut short is not a tracker's miss
+        # (a slow machine's misses during play, before it, are real and may be reported)
+        assert err.splitlines()[-1] == "stopping", err
+        assert not folder.exists()
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+class _Table:
+    def __init__(self):
+        self.journaled = []
+
+    def events(self):
+        return list(self.journaled)
+
+
+class _Service:
+    def __init__(self):
+        self.table = _Table()
+        self.submitted = []
+
+    def submit(self, event, source):
+        self.submitted.append(event)
+
+
+class _SlowCamera:
+    """A camera whose tracker has not reported what it was shown (yet)."""
+
+    def __init__(self):
+        from app.demo import ExpectedDiscards
+        self.expected = ExpectedDiscards()
+        self.shown = threading.Event()
+
+    def expect(self, seat, tile):
+        self.expected.expect(seat, tile)
+
+    def cancel(self, seat, tile):
+        return self.expected.withdraw(seat, tile)
+
+    def show(self, change, t_mono, render=True):
+        self.shown.set()
+
+
+DISCARD = {"type": "discard", "t": 1.0, "seat": 3, "tile": "2s"}
+
+
+def test_stopping_while_a_discard_is_shown_is_not_a_miss(caplog):
+    """Ctrl-C while the camera is being shown a discard: the discard is not played, and
+    nothing is reported missed, handed over, or dropped as the tracker's mistake."""
+    from app.demo import SimulatedTable
+    from table.clock import TableClock
+
+    service, camera = _Service(), _SlowCamera()
+    player = SimulatedTable(service, None, TableClock(), [], camera=camera)
+    showing = threading.Thread(target=player._camera_discard, args=(DISCARD, 0.0))
+    with caplog.at_level(logging.INFO, logger="riichi-referee.demo"):
+        showing.start()
+        assert camera.shown.wait(10)
+        player.stop_event.set()
+        showing.join(10)
+        # the tracker reports it as the demo stops: late, not false
+        assert camera.expected.filter([dict(DISCARD, confidence=0.97)]) == []
+    assert not showing.is_alive()
+    assert service.submitted == [] and player.missed == 0 and player.seen == 0
+    assert camera.expected.false_reports == []
+    assert caplog.records == []
+
+
+def test_a_discard_the_tracker_is_slow_with_is_handed_over_once(caplog):
+    """While playing, the safety net still works and says so: a discard the tracker has not
+    reported in time is handed over directly, and its late report is not a false one."""
+    from app.demo import SimulatedTable
+    from table.clock import TableClock
+
+    service, camera = _Service(), _SlowCamera()
+    player = SimulatedTable(service, None, TableClock(), [], camera=camera)
+    player.CAMERA_WAIT = 0.05
+    with caplog.at_level(logging.INFO, logger="riichi-referee.demo"):
+        player._camera_discard(DISCARD, 0.0)
+        assert camera.expected.filter([dict(DISCARD, confidence=0.97)]) == []
+    assert [(e["seat"], e["tile"]) for e in service.submitted] == [(3, "2s")]
+    assert player.missed == 1 and camera.expected.false_reports == []
+    assert [r.getMessage() for r in caplog.records] == [
+        "the tracker did not report seat 3's 2s within 0.05 s; handing it over directly"]
+
+
+def test_a_report_of_no_discard_being_made_is_dropped_and_said(caplog):
+    from app.demo import ExpectedDiscards
+
+    expected = ExpectedDiscards()
+    expected.expect(0, "5m")
+    wrong = {"type": "discard", "t": 2.0, "seat": 1, "tile": "5m"}
+    right = {"type": "discard", "t": 2.0, "seat": 0, "tile": "5m"}
+    with caplog.at_level(logging.INFO, logger="riichi-referee.demo"):
+        assert expected.filter([wrong, right, right]) == [right]
+    assert expected.false_reports == [wrong, right]     # the second 5m was made only once
+    assert len(caplog.records) == 2 and "kept off the table" in caplog.records[0].getMessage()
 
 
 def test_demo_port_in_use_is_one_clear_line():
