@@ -154,6 +154,26 @@ def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
             proc.kill()
 
 
+def test_demo_stops_on_sigterm_as_on_ctrl_c_and_removes_its_temporary_journal():
+    """A service manager stops with SIGTERM: the demo stops cleanly, as on Ctrl-C, and leaves
+    no temporary journal folder behind."""
+    proc = start_demo("--simulated", "--hands", "2", "--speed", "10", "--no-camera")
+    try:
+        journal, _ = read_until(proc, "journal:")
+        folder = Path(journal.split(":", 1)[1].strip()).parent
+        assert folder.name.startswith("riichi-demo-") and folder.exists()
+        line, _ = read_until(proc, "dashboard:")
+        wait_for_state(line.split()[1], lambda state: discards_shown(state) >= 1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+        assert err.strip() == "stopping"
+        assert not folder.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 class _Table:
     def __init__(self):
         self.journaled = []

@@ -5,8 +5,10 @@ whole hall instead (:mod:`app.hall_demo`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import queue
+import signal
 import sys
 import tempfile
 import threading
@@ -58,6 +60,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # A service manager stops with SIGTERM: stop as Ctrl-C does, cleaning up (the temporary
+    # journal folder above all), where SIGTERM's default would end the process on the spot.
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.hall:
         from app.hall_demo import run_hall_demo
         return run_hall_demo(args)
@@ -66,19 +80,29 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         raise RefereeError("--speed must be above 0 (1 = real time, 10 = ten times faster)")
     events, origin = load_game(args)
+    # Each piece is closed (in the reverse order) however the demo ends: the game over, an
+    # error, Ctrl-C or SIGTERM, even during the start, which loads the camera's models.
+    with contextlib.ExitStack() as closing:
+        try:
+            return _play(args, events, origin, closing)
+        except KeyboardInterrupt:
+            print("stopping", file=sys.stderr, flush=True)
+            return 0
 
+
+def _play(args: argparse.Namespace, events: list[dict], origin: str,
+          closing: contextlib.ExitStack) -> int:
     from hardware.buttons import SeatButtons
     from hardware.config import SAMPLE_CONFIG, load_table_config
     from hardware.lights import SeatLights
     from hardware.pins import mock_pin_factory
 
-    tmpdir = None
     if args.journal:
         journal_path = Path(args.journal)
     else:
-        tmpdir = tempfile.TemporaryDirectory(prefix="riichi-demo-")
-        journal_path = Path(tmpdir.name) / "journal.sqlite"
-    journal = Journal(journal_path)
+        tmpdir = closing.enter_context(tempfile.TemporaryDirectory(prefix="riichi-demo-"))
+        journal_path = Path(tmpdir) / "journal.sqlite"
+    journal = closing.enter_context(Journal(journal_path))
     clock = DemoClock(offset=journal.clock_offset(), speed=args.speed)
     table = ResumableTable(journal, default_referee_factory(), clock=clock)
 
@@ -86,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
     factory = mock_pin_factory()
     button_queue: queue.Queue = queue.Queue()
     buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
+    closing.callback(buttons.close)
     lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
+    if lights is not None:
+        closing.callback(lights.close)
     camera = None
     if not args.no_camera and SimulatedCamera.available():
         camera = SimulatedCamera(args.speed)
@@ -94,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
                            cameras=[camera] if camera is not None else [],
                            camera_timeout=10.0)
     service.start()
+    closing.callback(service.stop)
+    if camera is not None:
+        closing.callback(camera.close)      # before the service stops, which waits for it
     if camera is None:
         why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
         table.set_health("camera", False, f"simulated camera off ({why}): discards are "
@@ -114,10 +144,9 @@ def run(args: argparse.Namespace) -> int:
             except (OSError, SystemExit) as exc:  # werkzeug exits on a port in use
                 problem = getattr(exc, "strerror", None) or "address in use"
         if problem is not None:
-            service.stop()
-            buttons.close()
             raise RefereeError(f"cannot serve the dashboard on {args.host}:{args.port} "
                                f"({problem}); try --port 0 for a free port")
+        closing.callback(server.shutdown)
     print(f"riichi-referee demo: {origin}, {len(events)} events at {args.speed:g}x speed",
           flush=True)
     print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",
@@ -137,34 +166,19 @@ def run(args: argparse.Namespace) -> int:
             threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
     started = time.monotonic()
     player.start()
-    try:
-        while not player.done.wait(0.2):
-            pass
-        snap = table.snapshot()
-        dropped = len(camera.false_reports) if camera else 0
-        print(f"game over after {time.monotonic() - started:.1f} s: {len(table.events())} events,"
-              f" {len(table.rulings())} rulings, {player.presses} button presses, "
-              f"{player.seen} discards seen by the tracker (safety net used "
-              f"{player.missed + dropped} times: {player.missed} missed, "
-              f"{dropped} false reports dropped); "
-              f"scores {snap.get('scores')}", flush=True)
-        if not args.exit_at_end and server is not None:
-            print("the dashboard stays up; Ctrl-C stops", flush=True)
-            while True:
-                time.sleep(3600)
-    except KeyboardInterrupt:
-        print("stopping", file=sys.stderr, flush=True)
-    finally:
-        player.stop()
-        if camera is not None:
-            camera.close()
-        if server is not None:
-            server.shutdown()
-        service.stop()
-        buttons.close()
-        if lights is not None:
-            lights.close()
-        journal.close()
-        if tmpdir is not None:
-            tmpdir.cleanup()
+    closing.callback(player.stop)
+    while not player.done.wait(0.2):
+        pass
+    snap = table.snapshot()
+    dropped = len(camera.false_reports) if camera else 0
+    print(f"game over after {time.monotonic() - started:.1f} s: {len(table.events())} events,"
+          f" {len(table.rulings())} rulings, {player.presses} button presses, "
+          f"{player.seen} discards seen by the tracker (safety net used "
+          f"{player.missed + dropped} times: {player.missed} missed, "
+          f"{dropped} false reports dropped); "
+          f"scores {snap.get('scores')}", flush=True)
+    if not args.exit_at_end and server is not None:
+        print("the dashboard stays up; Ctrl-C stops", flush=True)
+        while True:
+            time.sleep(3600)
     return 0
