@@ -32,6 +32,51 @@ def test_detect_json_on_a_top_down_table(shared_data, tmp_path, capsys):
     assert all(0 < t["confidence"] <= 1 for t in tiles)
 
 
+def test_detect_text_marks_each_unsure_reading_and_says_what_the_mark_means(shared_data, tmp_path,
+                                                                           capsys):
+    """Without --json a referee reads the codes: the unsure ones carry a ?, and a line says
+    what it means; a picture read surely shows neither."""
+    path = tmp_path / "top.png"
+    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    assert main(["detect", str(path), "--px-per-mm", "2", "--json"]) == 0
+    tiles = json.loads(capsys.readouterr().out)
+    confidences = sorted({t["confidence"] for t in tiles})
+    assert len(confidences) >= 2
+    # a threshold between the least sure readings and the rest: some unsure, some sure
+    below = (confidences[0] + confidences[1]) / 2
+    assert main(["detect", str(path), "--px-per-mm", "2", "--unsure-below", f"{below}"]) == 0
+    out, err = capsys.readouterr()
+    words = out.split()
+    assert [w.rstrip("?") for w in words] == [t["tile"] for t in tiles]
+    assert [w.endswith("?") for w in words] == [t["confidence"] < below for t in tiles]
+    assert err.startswith(f"?: unsure, read with confidence below {below:g}: look at")
+    assert main(["detect", str(path), "--px-per-mm", "2", "--unsure-below", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert "?" not in out and err == ""
+
+
+def test_the_drawn_picture_has_a_legend_for_its_two_colours():
+    """Green is sure, orange unsure: a strip below the picture says so, and the picture
+    itself is not covered."""
+    from vision.reading.picture import SURE_COLOUR, UNSURE_COLOUR, draw
+
+    image = np.full((300, 400, 3), 90, np.uint8)
+    tiles = [{"tile": "1m", "quad": [[50, 50], [90, 50], [90, 110], [50, 110]]},
+             {"tile": "5p", "quad": [[200, 50], [240, 50], [240, 110], [200, 110]],
+              "unsure": True}]
+    drawn = draw(image, tiles, unsure_below=0.8)
+    assert drawn.shape[1] == 400 and drawn.shape[0] > 300
+    assert (drawn[150:, :][:150] == 90).all()          # below the tiles: the picture as it was
+    coloured = lambda region, colour: (region == colour).all(axis=2).any()
+    assert coloured(drawn[30:120, 40:100], SURE_COLOUR)
+    assert coloured(drawn[30:120, 190:250], UNSURE_COLOUR)
+    assert not coloured(drawn[30:120, 190:250], SURE_COLOUR)
+    legend = drawn[300:].reshape(-1, 3)
+    colours = {tuple(int(v) for v in p) for p in legend}
+    assert SURE_COLOUR in colours and UNSURE_COLOUR in colours
+    assert (legend.max(axis=1) < 60).sum() > 100       # and its words, in black
+
+
 def test_detect_finder_felt_reads_a_top_down_table_with_the_felt_colour_finder(shared_data, tmp_path,
                                                                                 capsys):
     """``--finder felt`` brings back the old finder for a flat printed table, which the art
@@ -138,7 +183,9 @@ def test_detect_draw_writes_the_picture_with_each_tile_outlined(shared_data, tmp
     tiles = json.loads(capsys.readouterr().out)
     assert abs(len(tiles) - len(truth)) <= 1
     drawn = cv2.imread(str(out))
-    assert drawn.shape == image.shape
+    # the picture as it was, with the legend in a strip below it
+    assert drawn.shape[1:] == image.shape[1:] and drawn.shape[0] > image.shape[0]
+    drawn = drawn[:image.shape[0]]
     # each tile's outline is drawn on its own edge: green when the reading is sure, orange not
     h, w = drawn.shape[:2]
     for t in tiles:

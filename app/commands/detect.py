@@ -14,8 +14,10 @@ Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], 
 face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
 box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
 than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
-rather than trust it. ``--draw OUT.png`` writes the picture with each tile's outline and code
-(unsure ones in orange), so a referee can see what the camera saw.
+rather than trust it. Without ``--json`` the tiles are printed one row a line, an unsure one
+with a ``?`` after its code (``5p?``), and a line on standard error says what ``?`` means.
+``--draw OUT.png`` writes the picture with each tile's outline and code, green when sure and
+orange when unsure, with a legend below it saying so, so a referee can see what the camera saw.
 
 The tiles of one picture are read as tiles of one set (:mod:`vision.reading.one_set`): no kind more
 than four times, one red five of a suit. ``--tile-by-tile`` reads each tile alone, for a
@@ -94,7 +96,7 @@ def run(args) -> int:
                                args.unsure_below, one_set=not args.tile_by_tile)
              if t["confidence"] >= args.min_confidence]
     if args.draw:
-        write_image(args.draw, draw(image, tiles), "the --draw picture")
+        write_image(args.draw, draw(image, tiles, args.unsure_below), "the --draw picture")
     if args.json:
         print(json.dumps(tiles))
         return 0
@@ -109,7 +111,11 @@ def run(args) -> int:
         if last_y is not None and abs(cy - last_y) > h / 2:
             print(" ".join(line))
             line = []
-        line.append(t["tile"])
+        line.append(t["tile"] + ("?" if t.get("unsure") else ""))
         last_y = cy
     print(" ".join(line))
+    unsure = sum(1 for t in tiles if t.get("unsure"))
+    if unsure:
+        print(f"?: unsure, read with confidence below {args.unsure_below:g}: look at "
+              f"{'that tile' if unsure == 1 else f'those {unsure} tiles'}", file=sys.stderr)
     return 0

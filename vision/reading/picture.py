@@ -97,22 +97,44 @@ def _in_picture(quad: np.ndarray, to_image: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
 
 
-def draw(image: np.ndarray, tiles: list[dict]) -> np.ndarray:
-    """``image`` with each reading's outline and code: green when sure, orange when unsure."""
+#: The outline colours of :func:`draw` (BGR): a sure reading, and one to look at.
+SURE_COLOUR = (0, 200, 0)           # green
+UNSURE_COLOUR = (0, 140, 255)       # orange
+
+
+def draw(image: np.ndarray, tiles: list[dict], unsure_below: float = UNSURE_BELOW) -> np.ndarray:
+    """``image`` with each reading's outline and code, green when sure, orange when unsure,
+    over a strip added below it that says so (the picture itself is not covered, so its pixels
+    keep their places). ``unsure_below``: the confidence the readings were judged against."""
     import cv2
 
-    out = image.copy()
-    big = max(out.shape[:2])
+    h, w = image.shape[:2]
+    big = max(h, w)
     thick = max(1, int(round(big / 700)))
+    scale = 0.4 * thick
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    (_, text_h), _ = cv2.getTextSize("Ag", font, scale, thick)
+    strip = 2 * text_h + 8
+    out = np.zeros((h + strip, w, 3), np.uint8)
+    out[:h] = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    out[h:] = 255
     for t in tiles:
-        colour = (0, 140, 255) if t.get("unsure") else (0, 200, 0)
+        colour = UNSURE_COLOUR if t.get("unsure") else SURE_COLOUR
         pts = np.round(np.asarray(t["quad"])).astype(np.int32)
-        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
+        cv2.polylines(out[:h], [pts], True, colour, thick, cv2.LINE_AA)
         x, y = pts.min(axis=0)
-        scale = 0.4 * thick
-        (tw, th), _ = cv2.getTextSize(t["tile"], cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        (tw, th), _ = cv2.getTextSize(t["tile"], font, scale, thick)
         y = max(int(y), th + 2)
-        cv2.rectangle(out, (int(x), y - th - 2), (int(x) + tw + 2, y), colour, -1)
-        cv2.putText(out, t["tile"], (int(x) + 1, y - 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                    (0, 0, 0), thick, cv2.LINE_AA)
+        cv2.rectangle(out[:h], (int(x), y - th - 2), (int(x) + tw + 2, y), colour, -1)
+        cv2.putText(out[:h], t["tile"], (int(x) + 1, y - 2), font, scale, (0, 0, 0), thick,
+                    cv2.LINE_AA)
+    # the legend: a swatch of each colour and what it means
+    x, base = 4, h + strip // 2 + text_h // 2
+    for colour, text in ((SURE_COLOUR, "sure"),
+                         (UNSURE_COLOUR, f"unsure (confidence below {unsure_below:g}): "
+                                         "look at the tile")):
+        cv2.rectangle(out, (x, base - text_h), (x + text_h, base), colour, -1)
+        x += text_h + 4
+        cv2.putText(out, text, (x, base), font, scale, (0, 0, 0), thick, cv2.LINE_AA)
+        x += cv2.getTextSize(text, font, scale, thick)[0][0] + 3 * text_h
     return out
