@@ -6,6 +6,7 @@ only the module of the command being run is imported, so ``replay`` never pays f
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Referee assistant for a riichi mahjong table.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     chosen = argv[0] if argv else None
+    chosen_parser = None
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
@@ -48,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"riichi-referee {name}: cannot load {module_name} ({exc})", file=sys.stderr)
                 return 2
             module.add_arguments(p)
-    args = parser.parse_args(argv)
+            chosen_parser = p
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # argparse would name them under the top-level usage; the command's own says what
+        # the command takes
+        (chosen_parser or parser).error(_unrecognized(chosen_parser or parser, unknown))
     module = importlib.import_module(f"app.commands.{COMMANDS[args.command][0]}")
     try:
         return int(module.run(args) or 0)
@@ -60,6 +67,20 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # `riichi-referee replay x | head` is fine; don't print a traceback for it.
         return 0
+
+
+def _unrecognized(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
+    """argparse's words for arguments it does not know, with the nearest option of
+    ``parser`` for a mistyped one (``--rulset``: did you mean --ruleset?)."""
+    options = [o for action in parser._actions for o in action.option_strings]
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    for word in unknown:
+        if word.startswith("-"):
+            near = difflib.get_close_matches(word.split("=", 1)[0], options, n=1)
+            if near:
+                message += f" (did you mean {near[0]}?)"
+                break
+    return message
 
 
 if __name__ == "__main__":  # pragma: no cover
