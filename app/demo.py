@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, unreadable
 from referee.events import parse_event, read_events
 from referee.tiles import same_kind
 from table.clock import TableClock, monotonic
@@ -372,7 +372,7 @@ def load_game(args) -> tuple[list[dict], str]:
                 with open(path, encoding="utf-8") as f:
                     return list(read_events(f)), f"events from {path}"
             except OSError as exc:
-                raise RefereeError(f"--game {path}: cannot read it ({exc.strerror})") from None
+                raise RefereeError(unreadable(f"--game {path}", exc, "event log")) from None
         from referee.tenhou import import_log
         return import_log(path).events, f"Tenhou game {path.name}"
     data = shared_data_dir()

@@ -24,3 +24,19 @@ class MalformedEvent(RefereeError):
         self.line = line
         self.reason = message
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+def unreadable(where: str, exc: OSError, kind: str = "") -> str:
+    """The one wording, in every command, for a file that cannot be read, as one line:
+    ``WHERE: no such file``, ``WHERE: is a folder, not a KIND file`` or ``WHERE: cannot be
+    read (REASON)``.
+
+    ``where`` names the file for people (``image photo.jpg``, ``config table.toml``, or the
+    path alone); ``exc`` is what opening or reading it raised; ``kind`` what it should have
+    been (``log``, ``image``...; blank: any file)."""
+    if isinstance(exc, FileNotFoundError):
+        return f"{where}: no such file"
+    if isinstance(exc, IsADirectoryError):
+        article = "an" if kind[:1] in tuple("aeiou") else "a"
+        return f"{where}: is a folder, not {article} {kind + ' ' if kind else ''}file"
+    return f"{where}: cannot be read ({exc.strerror or exc})"

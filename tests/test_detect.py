@@ -145,13 +145,13 @@ def test_detect_with_a_config_whose_camera_is_no_table_is_one_line(shared_data, 
 def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
     assert main(["detect", str(tmp_path / "nope.jpg")]) == 2
     err = capsys.readouterr().err
-    assert err.strip().count("\n") == 0 and "does not exist" in err
+    assert err.strip() == f"riichi-referee detect: image {tmp_path / 'nope.jpg'}: no such file"
     bad = tmp_path / "bad.jpg"
     bad.write_text("not a picture")
     assert main(["detect", str(bad)]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert f"image {bad}: cannot be read (not an image" in capsys.readouterr().err
     assert main(["detect", str(tmp_path)]) == 2
-    assert f"image {tmp_path} is a folder" in capsys.readouterr().err
+    assert f"image {tmp_path}: is a folder, not an image file" in capsys.readouterr().err
 
 
 def test_real_photo_with_the_trained_model(shared_data, capsys):

@@ -54,6 +54,6 @@ def test_export_errors_are_one_line(tmp_path, capsys):
     assert main(["export", "--journal", str(path), "--game", "7"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no game 7" in err
-    assert main(["export", "--journal", str(tmp_path / "missing.sqlite")]) == 3
+    assert main(["export", "--journal", str(tmp_path / "missing.sqlite")]) == 2  # bad input
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "missing.sqlite" in err
+    assert err == f"riichi-referee export: journal {tmp_path / 'missing.sqlite'}: no such file\n"

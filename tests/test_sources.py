@@ -58,7 +58,7 @@ def test_a_video_that_will_not_open_is_one_clear_error(tmp_path):
     bad.write_bytes(b"not a video")
     with pytest.raises(RefereeError, match="broken.mp4"):
         VideoFileSource(bad)
-    with pytest.raises(RefereeError, match="does not exist"):
+    with pytest.raises(RefereeError, match="missing.mp4: no such file$"):
         VideoFileSource(tmp_path / "missing.mp4")
 
 

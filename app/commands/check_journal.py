@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.ruleset:
         ruleset = args.ruleset
     if not Path(args.journal).is_file():
-        raise RefereeError(f"{args.journal}: no such file")
+        raise RefereeError(f"journal {args.journal}: no such file")
     try:
         problems = check_journal(args.journal, ruleset, threshold)
     except JournalError as exc:

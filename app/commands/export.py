@@ -12,7 +12,7 @@ from datetime import datetime
 
 from referee.errors import RefereeError
 from referee.events import dumps
-from table.journal import Journal
+from table.journal import Journal, JournalError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with Journal(args.journal, readonly=True) as journal:
+    try:
+        journal = Journal(args.journal, readonly=True)
+    except JournalError as exc:
+        # A journal that is not there (or not a journal) is bad input here, exit 2 as in
+        # every command; JournalError's 3 is the table service's "the journal is unusable".
+        raise RefereeError(str(exc)) from None
+    with journal:
         games = journal.games()
         if args.list:
             for g in games:

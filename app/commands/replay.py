@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, unreadable
 from referee.replay import replay
 from referee.rulesets import RULESETS, get_ruleset
 
@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
         # lines before it have been judged
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
-        return _fail(path, f"cannot read it ({exc.strerror or exc})")
+        print(f"riichi-referee replay: {unreadable(path, exc, 'event log')}", file=sys.stderr)
+        return 2
     try:
         with stream:
             return replay(stream, sys.stdout, sys.stderr, path, args.ruleset)

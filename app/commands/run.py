@@ -20,7 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, unreadable
 from referee.events import read_events
 from table.clock import TableClock, VirtualClock
 from table.config import ConfigError, TableConfig, load_config
@@ -64,7 +64,7 @@ def read_recorded(path: Path) -> list[dict]:
         with open(path, encoding="utf-8") as f:
             return list(read_events(f))
     except OSError as exc:
-        raise ConfigError(f"[service] replay: cannot read {path} ({exc.strerror})") from None
+        raise ConfigError(unreadable(f"[service] replay {path}", exc, "event log")) from None
 
 
 def load_wiring(config: TableConfig):

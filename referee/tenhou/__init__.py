@@ -26,7 +26,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..errors import RefereeError
+from ..errors import RefereeError, unreadable
 from .mjlog import parse_mjlog
 from .records import ExpectedHand, ExpectedWin, ImportedGame, LogError
 from .tenhou6 import parse_tenhou6
@@ -38,12 +38,8 @@ __all__ = ["import_log", "import_text", "ImportedGame", "ExpectedHand", "Expecte
 def _read(path: Path) -> bytes:
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise RefereeError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RefereeError(f"{path}: is a folder, not a log file") from None
     except OSError as exc:
-        raise RefereeError(f"{path}: cannot read it ({exc.strerror})") from None
+        raise RefereeError(unreadable(str(path), exc, "log")) from None
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)

@@ -180,10 +180,10 @@ class Calibration:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise RefereeError(f"calibration {path} does not exist "
+            raise RefereeError(f"calibration {path}: no such file "
                                "(run riichi-referee calibrate)") from None
         except (OSError, json.JSONDecodeError) as exc:
-            raise RefereeError(f"calibration {path} cannot be read ({exc})") from None
+            raise RefereeError(f"calibration {path}: cannot be read ({exc})") from None
         return cls.from_dict(data, str(path))
 
 

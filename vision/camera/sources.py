@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, unreadable
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -88,7 +88,7 @@ class ImageFolderSource(FrameSource):
     def __init__(self, folder: str | Path, fps: float = 10.0, start_ns: int | None = None):
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise RefereeError(f"image folder {self.folder} does not exist")
+            raise RefereeError(f"image folder {self.folder}: no such folder")
         self.paths = sorted(p for p in self.folder.iterdir()
                             if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
@@ -116,10 +116,10 @@ class VideoFileSource(FrameSource):
 
         self.path = Path(path)
         if not self.path.is_file():
-            raise RefereeError(f"video {self.path} does not exist")
+            raise RefereeError(f"video {self.path}: no such file")
         self._cap = cv2.VideoCapture(str(self.path))
         if not self._cap.isOpened():
-            raise RefereeError(f"video {self.path} cannot be opened (not a video OpenCV reads)")
+            raise RefereeError(f"video {self.path}: cannot be read (not a video OpenCV reads)")
         file_fps = self._cap.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps or (file_fps if file_fps and file_fps > 0 else 0) or 0)
         if self.fps <= 0:
@@ -226,14 +226,13 @@ def read_image(path: str | Path) -> np.ndarray:
     import cv2
 
     path = Path(path)
-    if path.is_dir():
-        raise RefereeError(f"image {path} is a folder: name an image file in it")
-    if not path.is_file():
-        raise RefereeError(f"image {path} does not exist")
-    data = np.fromfile(str(path), dtype=np.uint8)
+    try:
+        data = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as exc:
+        raise RefereeError(unreadable(f"image {path}", exc, "image")) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise RefereeError(f"image {path} cannot be read (not an image OpenCV decodes)")
+        raise RefereeError(f"image {path}: cannot be read (not an image OpenCV decodes)")
     return image
 
 

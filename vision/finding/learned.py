@@ -236,7 +236,7 @@ class TileFinder:
 
         path = Path(model_path) if model_path else DEFAULT_MODEL
         if not path.is_file():
-            raise RefereeError(f"tile finder model not found: {path} "
+            raise RefereeError(f"tile finder model {path}: no such file "
                                "(python -m vision.training.train_finder makes it)")
         opts = session_options(threads)
         try:

@@ -120,9 +120,10 @@ class TileClassifier:
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         meta_path = path.with_suffix(".json")
         if not path.is_file():
-            raise RefereeError(f"tile model not found: {path} (train one with python -m vision.training.train)")
+            raise RefereeError(f"tile model {path}: no such file "
+                               "(train one with python -m vision.training.train)")
         if not meta_path.is_file():
-            raise RefereeError(f"tile model labels not found: {meta_path}")
+            raise RefereeError(f"tile model labels {meta_path}: no such file")
         try:
             meta = json.loads(meta_path.read_text())
             self.labels: tuple[str, ...] = tuple(meta["labels"])

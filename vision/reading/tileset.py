@@ -141,10 +141,10 @@ class TileSet:
                 adaptation, second = (_stored_adaptation(z, meta, prefix)
                                       for prefix in ("", "second_"))
         except FileNotFoundError:
-            raise RefereeError(f"tile set {path} does not exist (run riichi-referee enroll, "
+            raise RefereeError(f"tile set {path}: no such file (run riichi-referee enroll, "
                                "or enroll --clear to use the shipped model alone)") from None
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise RefereeError(f"tile set {path} cannot be read ({exc}); enroll again") from None
+            raise RefereeError(f"tile set {path}: cannot be read ({exc}); enroll again") from None
         if meta.get("format") != FORMAT or crops.ndim != 4 or len(crops) != len(labels):
             raise RefereeError(f"tile set {path} is not one this version reads; enroll again")
         return cls(crops, labels, str(meta.get("name", "")), str(meta.get("enrolled_at", "")),
@@ -219,7 +219,7 @@ def describe_config(config_path: str | Path) -> dict | None:
             n = len(z["labels"])
             kinds = len(set(str(v) for v in z["labels"]))
     except (OSError, ValueError, KeyError) as exc:
-        return {"name": None, "error": f"tile set {path.name} cannot be read ({exc})"}
+        return {"name": None, "error": f"tile set {path.name}: cannot be read ({exc})"}
     return {"name": meta.get("name"), "enrolled_at": meta.get("enrolled_at"),
             "photos": meta.get("photos", []), "tiles": n, "kinds": kinds,
             "corrections": meta.get("corrections", 0), "file": str(path),
