@@ -364,6 +364,34 @@ def test_an_unknown_ruleset_in_the_config_is_one_line_naming_the_config(tmp_path
         f"riichi-referee enroll: config {config}: [service] ruleset: unknown ruleset 'ema2099'")
 
 
+def test_enroll_without_a_config_says_so_before_reading_any_photo(tmp_path, capsys,
+                                                                 monkeypatch):
+    """No --config, no RIICHI_CONFIG and no ./table.toml: the set would be saved beside a
+    config no table reads. Said at once, before a photo is read or a model loaded."""
+    import vision.camera.sources
+
+    read = []
+    monkeypatch.setattr(vision.camera.sources, "read_image", lambda p: read.append(p))
+    monkeypatch.delenv("RIICHI_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for argv in (["enroll", "sheet.jpg"], ["enroll", "--clear"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == ("riichi-referee enroll: config table.toml: no such file (name the "
+                       "table's config with --config, or RIICHI_CONFIG: the set is saved "
+                       "beside it)\n")
+    assert read == [] and not (tmp_path / "table.toml").exists()
+
+
+def test_a_bad_ruleset_in_the_config_is_named_before_any_photo_is_read(tmp_path, capsys):
+    config = tmp_path / "table.toml"
+    config.write_text('[service]\nruleset = "ema2099"\n')
+    # the photo is not there either: the config, an argument, is checked first
+    assert main(["enroll", str(tmp_path / "sheet.jpg"), "--config", str(config)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "ruleset: unknown ruleset 'ema2099'" in err[0]
+
+
 def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without(tmp_path, capsys):
     lines = enroll_lines(tmp_path, capsys, laid=laid(**NO_REDS), seed=16)
     assert lines == [f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place {c} red 5 is empty "

@@ -42,9 +42,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("photos", nargs="*", metavar="PHOTO",
                         help="photos of the sheet with one tile of each kind on it, from the "
                              "table camera (several under different light teach more)")
-    parser.add_argument("--config", default=os.environ.get("RIICHI_CONFIG", "table.toml"),
-                        help="the table config the set is saved beside (default $RIICHI_CONFIG "
-                             "or ./table.toml)")
+    parser.add_argument("--config", default=None,
+                        help="the table config the set is saved beside (default $RIICHI_CONFIG, "
+                             "else ./table.toml, which must be there)")
     parser.add_argument("--sheet", metavar="FILE",
                         help="write the printable sheet here: a .pdf prints at true size (with "
                              "--paper a4, both pages in it); an image, e.g. .png, is one file "
@@ -76,6 +76,20 @@ def run(args) -> int:
         save_to_config,
     )
 
+    # The arguments are checked before any work (a photo read, a model loaded): where the set
+    # goes, and the config's ruleset.
+    named = args.config or os.environ.get("RIICHI_CONFIG")
+    args.config = named or "table.toml"
+    reads_photos = bool(args.photos or args.source)
+    if not (reads_photos or args.sheet or args.clear):
+        raise RefereeError("give PHOTO(s) of the sheet with the tiles on it, --source, "
+                           "--sheet or --clear")
+    saves = (reads_photos and not args.dry_run) or args.clear
+    if saves and not named and not Path(args.config).is_file():
+        # a set saved beside a table.toml made up here would reach no table
+        raise RefereeError(f"config {args.config}: no such file (name the table's config with "
+                           "--config, or RIICHI_CONFIG: the set is saved beside it)")
+    red_fives, why = set_has_red_fives(args) if reads_photos else (True, "")
     if args.sheet:
         layouts = PAPERS[args.paper]
         files = write_pages(args.sheet, [Page(render_sheet(page, dpi=args.dpi), page.width_mm,
@@ -100,9 +114,6 @@ def run(args) -> int:
     if args.source:
         from .calibrate import _first_frame
         photos.append((args.source, _first_frame(args.source)))
-    if not photos:
-        raise RefereeError("give PHOTO(s) of the sheet with the tiles on it, --source, "
-                           "--sheet or --clear")
     from vision.reading.tileset import base_model, second_base
     base = base_model(args.config, args.model)
     second = second_base(args.config, args.model, enrolled=True)   # the set being enrolled
@@ -110,7 +121,6 @@ def run(args) -> int:
         print(f"note: {NO_EMBEDDING}", file=sys.stderr)
     t0 = time.monotonic()
     name = args.name or f"set enrolled {now_text()[:16].replace('T', ' ')}"
-    red_fives, why = set_has_red_fives(args)
     tileset, reading = enroll(photos, base, name, red_fives=red_fives, second=second)
     if tileset is None:
         for line in reading.problems:
