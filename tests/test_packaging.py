@@ -35,11 +35,14 @@ def test_the_build_asks_for_a_setuptools_that_reads_it():
 
 
 # A stand-in for python, so ./dev's install step runs in a moment: `-m venv DIR` makes
-# DIR/bin/python (this script), `-m pip` prints a build backend's banner (and fails when
-# PIP_FAILS is set), `-m pytest` says it ran.
+# DIR/bin/python (this script) and a DIR/bin/riichi-referee that says how it was called,
+# `-m pip` prints a build backend's banner (and fails when PIP_FAILS is set), `-m pytest`
+# says it ran.
 STUB_PYTHON = """#!/bin/sh
 case "$1 $2" in
-    "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;
+    "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" &&
+               printf '#!/bin/sh\\necho "riichi-referee $*"\\n' > "$3/bin/riichi-referee" &&
+               chmod +x "$3/bin/riichi-referee" ;;
     "-m pip") echo "BuildBackendWarning: Editable installation. !! careful !!" >&2
               [ -z "$PIP_FAILS" ] ;;
     "-m pytest") echo "pytest ran" ;;
@@ -47,14 +50,15 @@ esac
 """
 
 
-def run_dev(tmp_path, **env):
+def run_dev(tmp_path, *args, **env):
     shutil.copy(ROOT / "dev", tmp_path / "dev")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     stub = tmp_path / "stub-python"
     stub.write_text(STUB_PYTHON)
     stub.chmod(0o755)
-    return subprocess.run([str(tmp_path / "dev"), "test"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "PYTHON": str(stub), **env})
+    return subprocess.run([str(tmp_path / "dev"), *(args or ["test"])], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHON": str(stub), **env})
 
 
 def test_dev_installs_without_showing_the_build_backends_banners(tmp_path):
@@ -71,3 +75,17 @@ def test_dev_shows_pips_output_when_the_install_fails(tmp_path):
     assert "pytest ran" not in done.stdout
     assert "Editable installation" in done.stderr and "installing into .venv failed" in done.stderr
     assert not (tmp_path / ".venv" / ".installed").exists()
+
+
+def test_dev_runs_any_command_of_the_readme_without_activating_the_environment(tmp_path):
+    done = run_dev(tmp_path, "riichi-referee", "replay", "game.jsonl", "--ruleset", "ema2012")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "riichi-referee replay game.jsonl --ruleset ema2012\n"
+
+
+def test_the_readme_says_how_to_reach_riichi_referee_and_keeps_its_quick_start():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("##", 1)[0]
+    assert "./dev demo     # set up .venv" in quick and "./dev test     # set up .venv" in quick
+    commands = readme.split("## Commands", 1)[1].split("```", 1)[0]
+    assert "source .venv/bin/activate" in commands and "./dev riichi-referee" in commands
