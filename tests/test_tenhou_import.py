@@ -370,9 +370,17 @@ def test_cli_writes_events_as_jsonl(tmp_path, capsys):
     with open(out, encoding="utf-8") as f:
         events = [e for _, e in EventReader(f)]
     assert events == snippet_game().events
+    hands = sum(e["type"] == "hand_start" for e in events)
+    # one line says it worked, and what it wrote
+    said = capsys.readouterr()
+    assert said.out == f"wrote {out}: {len(events)} events, {hands} hand{'s' * (hands != 1)}, " \
+                       f"from {src}\n" and said.err == ""
     assert main(["import-tenhou", str(src)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [json.loads(x) for x in lines] == events
+    said = capsys.readouterr()
+    # piped on: the events alone on standard output, the line on standard error
+    assert [json.loads(x) for x in said.out.splitlines()] == events
+    assert said.err == (f"riichi-referee import-tenhou: wrote {len(events)} events, {hands} "
+                        f"hand{'s' * (hands != 1)}, from {src}\n")
 
 
 BAD_INPUT = [
