@@ -141,11 +141,104 @@
       notes.push(who(w.seat) + (w.from === null || w.from === undefined ? " declared tsumo"
         : " declared ron") + ": waiting for the hand to be shown");
     }
+    if (s.game_over && s.result_given) notes.push("Result signed");
+    else if (s.game_over && Array.isArray(s.signatures)) {
+      notes.push("Result to sign: " + s.signatures.length + " of 4 players" +
+        (s.referee_signed ? ", the referee has signed" : ", then the referee"));
+    }
     const pc = s.pending_claim;
     if (pc) notes.push(who(pc.seat) + " called " + pc.call + " on " + pc.tile + ": waiting for the meld");
     const banner = $("banner");
     banner.textContent = notes.join(" · ");
     banner.hidden = !notes.length;
+  }
+
+  // -- the round: its clock and the penalty ledger (referee.round) ------------------------
+  // The clock counts down on the table clock (tableNow), as the claim window does; the
+  // page only draws it between updates: the time-up itself is the table's ruling.
+  const ENDS = {
+    now: "the game ends now", after_this_hand: "this hand is the last",
+    after_next_hand: "one more hand after this one",
+  };
+  // Where a deduction comes off (referee.rulesets.PENALTY_APPLIES).
+  const APPLIES = { after_uma: "after uma", before_uma: "before uma" };
+  const APPLIES_TITLE = {
+    after_uma: "Comes off the match points after uma and oka: the ranking stands as played",
+    before_uma: "Comes off the table score before uma and oka: it can change the ranking",
+  };
+  const GAME_END = {
+    time: "the round's time is up", last_hand: "the last hand was played",
+    bust: "a score went below zero", referee: "ended by the referee",
+  };
+  let clockTimer = null;
+
+  // Seconds as a wall clock reads them (1:05:09, 45:00), rounded up: it says 0:00 only
+  // when the time is up.
+  function hms(seconds) {
+    const total = Math.max(0, Math.ceil(seconds - 1e-6));
+    const hr = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, sec = total % 60;
+    const two = (n) => (n < 10 ? "0" : "") + n;
+    return (hr ? hr + ":" + two(m) : String(m)) + ":" + two(sec);
+  }
+
+  // When the game ends now that time is up: from the table's count of hands still to end.
+  function timeUpNote(s) {
+    if (s.game_over) return "Time up: the game is over";
+    const inPlay = !!s.round && !s.hand_over;
+    const left = s.hands_left;
+    if (left === 1) return inPlay ? "Time up: this hand is the last" : "Time up: the next hand is the last";
+    if (left === 2) return inPlay ? "Time up: one more hand after this one" : "Time up: two more hands";
+    return "Time up";
+  }
+
+  function renderClock() {
+    const c = st.snap.clock;
+    const box = $("round-clock");
+    const shown = !!c && typeof c.time_up_at === "number";
+    box.hidden = !shown;
+    const runs = shown && !c.stopped && !c.time_up;
+    if (runs && clockTimer === null) clockTimer = setInterval(updateClock, 250);
+    if (!runs && clockTimer !== null) { clearInterval(clockTimer); clockTimer = null; }
+    if (shown) updateClock();
+  }
+
+  function updateClock() {
+    const s = st.snap, c = s && s.clock;
+    if (!c || typeof c.time_up_at !== "number") return;
+    const left = c.time_up ? 0 : Math.max(0, c.time_up_at - tableNow());
+    const up = c.time_up || s.hands_left !== null && s.hands_left !== undefined;
+    const el = $("clock-left");
+    el.textContent = up ? "Time up" : c.stopped ? "Stopped" : hms(left);
+    el.dataset.left = left.toFixed(1);
+    $("clock-note").textContent = up ? timeUpNote(s).replace(/^Time up: /, "")
+      : c.stopped ? "the round's clock was stopped"
+      : left <= 0 ? "time is up: the table rules when the game ends" : "";
+    const box = $("round-clock");
+    box.classList.toggle("up", !!up);
+    box.classList.toggle("low", !up && !c.stopped && left < 300);
+  }
+
+  function penaltyName(p) {
+    const found = st.rulings.find(({ r }) => String(r.ruling_id) === String(p.ruling_id));
+    const r = found && found.r;
+    return r && PENALTY[r.penalty] ? PENALTY[r.penalty] : (KINDS[p.kind] || p.kind);
+  }
+
+  const minus = (n) => "\u2212" + Number(n).toLocaleString("en-US");
+
+  // Every deduction standing on the game's ledger, where it comes off, and why; a
+  // cancelled one has left the ledger and so leaves the page.
+  function renderLedger() {
+    const ledger = st.snap.penalties || [];
+    $("ledger").hidden = !ledger.length;
+    $("ledger-list").replaceChildren(...ledger.map((p) =>
+      h("li", { class: "penalty", "data-ruling": p.ruling_id, "data-seat": p.seat },
+        h("span", { class: "pts" }, minus(p.points)),
+        h("span", { class: "whom" }, who(p.seat)),
+        h("span", { class: "pname" }, penaltyName(p)),
+        h("span", { class: "applies", title: APPLIES_TITLE[p.applies] || "" },
+          APPLIES[p.applies] || p.applies),
+        p.reason ? h("span", { class: "why" }, p.reason) : null)));
   }
 
   function renderHealth() {
@@ -206,6 +299,11 @@
       if (seat.dead_hand) badges.push(h("span", { class: "badge b-dead" }, "Dead hand"));
       if (against[seat.seat]) badges.push(h("span", { class: "badge b-viol" },
         plural(against[seat.seat], "violation", "violations")));
+      for (const p of (s.penalties || []).filter((p) => p.seat === seat.seat)) {
+        badges.push(h("span", { class: "badge b-deduct", "data-ruling": p.ruling_id,
+                                title: APPLIES_TITLE[p.applies] || "" },
+          "Penalty " + minus(p.points) + " " + (APPLIES[p.applies] || p.applies)));
+      }
       box.querySelector(".badges").replaceChildren(...badges);
 
       const rows = [];
@@ -353,7 +451,8 @@
     no_yaku: "No yaku", false_win: "False win", riichi_open_hand: "Riichi with an open hand",
     procedure: "Procedure",
   };
-  const PENALTY = { none: "No penalty", warning: "Warning", dead_hand: "Dead hand", chombo: "Chombo" };
+  const PENALTY = { none: "No penalty", warning: "Warning", dead_hand: "Dead hand", chombo: "Chombo",
+                    points: "Point penalty" };
 
   function addRuling(r) {
     const id = r.ruling_id;
@@ -366,6 +465,12 @@
     if (r.type === "claim" && lw && lw.w.discard_seat === r.discard_seat && lw.w.tile === r.tile &&
         !lw.result) lw.result = r;
     return true;
+  }
+
+  // Where a ruling's deduction stands on the ledger, if it still does.
+  function standing(id) {
+    const p = ((st.snap && st.snap.penalties) || []).find((x) => String(x.ruling_id) === String(id));
+    return p ? ", on the ledger (" + (APPLIES[p.applies] || p.applies) + ")" : "";
   }
 
   function signed(n) { return (n > 0 ? "+" : "") + n; }
@@ -431,6 +536,8 @@
           h("p", { class: "rmain who" }, who(r.seat)),
           h("p", { class: "seen" }, r.text || ""),
           r.check ? checkNote(r) : null,
+          r.points ? h("p", { class: "rsub deduction" }, "Deduction " + minus(r.points) +
+            standing(r.ruling_id)) : null,
           h("p", { class: "rule" }, rule || "No rule cited"),
         ];
       case "win": {
@@ -451,13 +558,40 @@
         ];
       case "game_end":
         return [
-          h("p", { class: "rmain" }, "Game ends"),
+          h("p", { class: "rmain" }, "Game ends" + (r.reason ? ": " + (GAME_END[r.reason] || r.reason.replace(/_/g, " ")) : "")),
           r.scores ? h("p", { class: "rsub" }, "Scores: " + r.scores.join(" / ")) : null,
-          r.final ? h("p", { class: "rule" }, "Final (after uma/oka): " + r.final.join(" / ")) : null,
+          penaltyList(r.penalties),
+          r.final ? h("p", { class: "rule" }, "Final (after uma/oka" +
+            ((r.penalties || []).length ? " and penalties" : "") + "): " + r.final.join(" / ")) : null,
         ];
+      case "time_up":
+        return [
+          h("p", { class: "rmain" }, "Time up: " + (ENDS[r.ends] || String(r.ends).replace(/_/g, " "))),
+          rule ? h("p", { class: "rule" }, rule) : null,
+        ];
+      case "result": {
+        const signers = (r.signatures || []).map((seat) => who(seat));
+        if (r.referee_signed) signers.push("the referee");
+        return [
+          h("p", { class: "rmain" }, "Result signed"),
+          r.scores ? h("p", { class: "rsub" }, "Scores: " + r.scores.join(" / ")) : null,
+          penaltyList(r.penalties),
+          r.final ? h("p", { class: "rsub" }, "Final (after uma/oka" +
+            ((r.penalties || []).length ? " and penalties" : "") + "): " + r.final.join(" / ")) : null,
+          signers.length ? h("p", { class: "rule" }, "Signed by " + signers.join(", ")) : null,
+        ];
+      }
       default:
         return [h("p", { class: "rmain" }, r.text || JSON.stringify(r)), rule ? h("p", { class: "rule" }, rule) : null];
     }
+  }
+
+  // The deductions a game_end or result lists: who, how much, where it comes off, why.
+  function penaltyList(penalties) {
+    if (!(penalties || []).length) return null;
+    return h("ul", { class: "penalties" }, penalties.map((p) =>
+      h("li", { "data-ruling": p.ruling_id }, "Penalty " + minus(p.points) + " " + who(p.seat) +
+        " (" + (APPLIES[p.applies] || p.applies) + ")" + (p.reason ? ": " + p.reason : ""))));
   }
 
   // A violation resting on a reading the camera was not sure of: the referee looks at the
@@ -580,7 +714,10 @@
       case "tenpai": return "tenpai: " + (e.seats || []).map((x) => "S" + x).join(", ");
       case "hand_start": return "hand starts: " + (WIND[e.round_wind] || e.round_wind) + ", dealer S" + e.dealer;
       case "game_start": return "game starts (" + e.ruleset + ")";
-      case "referee": return "referee " + e.action + ": " + e.text;
+      case "referee": return "referee " + e.action.replace(/_/g, " ") + ": " + e.text;
+      case "clock": return "round clock " + e.action +
+        (typeof e.seconds === "number" ? " " + hms(e.seconds) : "") + (e.source ? " (" + e.source + ")" : "");
+      case "sign": return e.referee === true ? "the referee signs the result" : s + "signs the result";
       default: return e.type;
     }
   }
@@ -633,6 +770,8 @@
   function renderAll() {
     if (!st.snap) return;
     renderCentre();
+    renderClock();
+    renderLedger();
     renderHealth();
     renderSeats();
     renderWindow();
@@ -668,7 +807,7 @@
     if (!st.snap) return;
     const d = msg.data;
     if (kind === "ruling") {
-      if (addRuling(d)) { renderFeed(); renderSeats(); renderWindow(); }
+      if (addRuling(d)) { renderFeed(); renderSeats(); renderWindow(); renderLedger(); renderClock(); }
     } else if (kind === "event") {
       if (d.type === "game_start") st.t0 = d.t;
       addEvent(d);
