@@ -210,6 +210,7 @@
     const el = $("clock-left");
     el.textContent = up ? "Time up" : c.stopped ? "Stopped" : hms(left);
     el.dataset.left = left.toFixed(1);
+    $("clock-label").textContent = up || c.stopped ? "Round clock" : "Round time left";
     $("clock-note").textContent = up ? timeUpNote(s).replace(/^Time up: /, "")
       : c.stopped ? "the round's clock was stopped"
       : left <= 0 ? "time is up: the table rules when the game ends" : "";
