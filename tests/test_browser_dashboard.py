@@ -156,7 +156,7 @@ def test_each_press_shows_its_time_after_the_discard_to_the_hundredth(dash, open
     late_item = f'#rulings li[data-ruling="{late["ruling_id"]}"]'
     wait_visible(page, late_item + " .press-times", 2.0)
     assert "S1 ron +3.04 s" in page.text_content(late_item + " .press-times")
-    page.wait_for_function("document.querySelector('#event-log').textContent"
+    page.wait_for_function("() => document.querySelector('#event-log').textContent"
                            ".includes('ron (+3.04 s after the discard)')", timeout=2000)
     assert "pon (+2.83 s after the discard)" in page.text_content("#event-log")
 
@@ -180,7 +180,7 @@ def test_a_page_opened_long_after_a_claim_shows_its_presses_as_a_page_that_saw_i
         dash.event(type="discard", seat=(2 + i) % 4, tile=["1p", "9s", "2z", "7m", "4s"][i % 5])
     wall = f'Wall {dash.table.snapshot()["wall"]}'
     item = f'#rulings li[data-ruling="{ruling["ruling_id"]}"] .press-times'
-    live.wait_for_function(f"document.getElementById('wall').textContent === {wall!r}",
+    live.wait_for_function(f"() => document.getElementById('wall').textContent === {wall!r}",
                            timeout=5000)
     wait_visible(live, item, 2.0)
     assert live.text_content(item) == "Presses: S2 pon +1.20 s"
@@ -436,7 +436,7 @@ def test_referee_view_fits_a_phone(dash, open_page):
     for summary in page.locator("#referee summary").all():
         summary.click()
     page.locator("#rulings details.override-box summary").first.click()
-    page.wait_for_function("document.getElementById('undo-what').textContent !== '…'",
+    page.wait_for_function("() => document.getElementById('undo-what').textContent !== '…'",
                            timeout=3000)
     assert page.text_content("#undo-what") == "pon pressed by seat 2"
     assert_fits(page, 360)
