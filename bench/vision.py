@@ -87,11 +87,11 @@ def felt(classifier, one_set: bool = True):
     """The felt-colour finder this project had before the learned one, then the classifier
     (the crops of a picture read as :func:`ours` reads them)."""
     from testkit.photos import box_quad
-    from vision.finding.felt import find_tiles_photo
+    from vision.finding.felt import felt_tiles_photo
     from vision.reading.one_set import read_crops
 
     def read(image):
-        tiles = find_tiles_photo(image).tiles
+        tiles = felt_tiles_photo(image).tiles
         names = read_crops(classifier, [t.crop for t in tiles], one_set)
         return [(box_quad(t.box), lab, conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
     return read

@@ -17,7 +17,7 @@ differ from the table (felt) and cut apart at their seams using what is known of
    places are hidden rather than empty.
 
 :func:`find_tiles` works on a top-down table view with a known scale (``px_per_mm``), and
-:func:`find_tiles_photo` on any photo, estimating the tile size from the seams' period.
+:func:`felt_tiles_photo` on any photo, estimating the tile size from the seams' period.
 """
 from __future__ import annotations
 
