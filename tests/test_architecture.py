@@ -146,3 +146,37 @@ def test_an_import_of_a_bench_script_is_found(tmp_path):
                       "import bench.sse\nfrom bench import label_photos\n\n"
                       "def test():\n    from bench.vision import camerash_crops\n")
     assert bench_imports(module) == [f"{module}:4", f"{module}:5", f"{module}:8"]
+
+
+def test_every_name_imported_from_the_project_is_there():
+    """A renamed or moved name leaves no import behind, in the shipped packages, the benches,
+    testkit or the tests, in-function imports included (a bench's lazy import of a name a
+    rename took away broke bench/vision.py once, and nothing ran it)."""
+    import ast
+    import importlib
+
+    tops = set(PACKAGES) | {"testkit"}
+    missing = []
+    for folder in (*PACKAGES, "testkit", "bench", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                    continue
+                if node.module.split(".")[0] not in tops:
+                    continue
+                try:
+                    module = importlib.import_module(node.module)
+                except ImportError as exc:
+                    if exc.name and exc.name.split(".")[0] in tops:
+                        missing.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}")
+                    continue    # a library the test extras do not install (torch)
+                for alias in node.names:
+                    if alias.name == "*" or hasattr(module, alias.name):
+                        continue
+                    try:
+                        importlib.import_module(f"{node.module}.{alias.name}")
+                    except ImportError:
+                        missing.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
+                                       f"{node.module}.{alias.name}")
+    assert missing == []
