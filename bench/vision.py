@@ -170,7 +170,8 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
     taken in turn: box recall, precision and end to end, over all and per kind."""
     from vision.finding.learned import match_boxes
     from vision.synthesis.render import TileArt
-    from vision.synthesis.scene import KINDS, POSITIVE, FaceBank, render_scene
+    from vision.synthesis.faces import FaceBank
+    from vision.synthesis.scene import KINDS, POSITIVE, render_scene
 
     bank = FaceBank(TileArt())
     rng = np.random.default_rng(seed)

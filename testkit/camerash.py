@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synthesis.scene import camerash_code
+from vision.synthesis.faces import camerash_code
 
 #: Under the shared data folder: the crops, and the table naming each crop's tile.
 CROPS = Path("photos") / "camerash" / "tiles-resized"

@@ -32,7 +32,7 @@ import numpy as np
 
 from testkit.camerash import CROP_LABELS, CROPS
 from testkit.photos import MPSZ, PHOTOS
-from vision.synthesis.scene import camerash_code
+from vision.synthesis.faces import camerash_code
 
 #: Rows and columns of tiles in each photo, counting a tile cut by the edge when more than half
 #: of its face shows.

@@ -36,7 +36,7 @@ def full_table_frame():
 
 def table_camera(rng, extent, size=FRAME):
     """A camera over the table, 60 to 90 degrees above it, holding the whole table."""
-    from vision.synthesis.scene import look_at
+    from vision.synthesis.pinhole import look_at
 
     e = max(abs(v) for v in extent)
     f = max(size) * rng.uniform(0.6, 1.2)
@@ -51,13 +51,10 @@ def scenes(n: int, seed: int):
     ignore, which top). Counted as a referee reads a table: the face-up tiles lying in sight;
     a face-down tile, a standing hand tile or a tile mostly out of sight is to be ignored."""
     from vision.synthesis.render import TileArt
-    from vision.synthesis.scene import (
-        POSITIVE,
-        FaceBank,
-        draw_scene,
-        layout_table,
-        tile_set,
-    )
+    from vision.synthesis.bodies import tile_set
+    from vision.synthesis.faces import FaceBank
+    from vision.synthesis.layouts import layout_table
+    from vision.synthesis.scene import POSITIVE, draw_scene
 
     bank = FaceBank(TileArt())
     rng = np.random.default_rng(seed)

@@ -231,7 +231,7 @@ def bank(shared_data):
     """A fresh bank for each test: the faces a bank draws depend on what was drawn from it
     before, and a scene must not change with the tests that ran first."""
     from vision.synthesis.render import TileArt
-    from vision.synthesis.scene import FaceBank
+    from vision.synthesis.faces import FaceBank
     return FaceBank(TileArt())
 
 
@@ -246,7 +246,9 @@ def _found(scene, scale=1.0):
 def _posed(bank, poses, elevation=90.0, azimuth=0.0, px=30, size=(480, 360), seed=1, roll=0.0):
     """A scene of tiles at ``poses`` (functions of the set's size -> pose, code), the camera
     ``elevation`` degrees above the table seeing a tile ``px`` pixels wide."""
-    from vision.synthesis.scene import draw_scene, look_at, make_body, tile_set
+    from vision.synthesis.bodies import make_body, tile_set
+    from vision.synthesis.pinhole import look_at
+    from vision.synthesis.scene import draw_scene
     rng = np.random.default_rng(seed)
     ts = tile_set(rng)
     bodies = [make_body(rng, bank, ts, code, pose(ts.size)) for pose, code in poses]
@@ -259,7 +261,7 @@ def _posed(bank, poses, elevation=90.0, azimuth=0.0, px=30, size=(480, 360), see
 def _row(n, across_at=None, face_up=True, level=0, y=0.0, gap=0.3):
     """A row of ``n`` tiles lying side by side (``level`` 1: on top of another row), the
     tile at ``across_at`` across."""
-    from vision.synthesis.scene import lying
+    from vision.synthesis.bodies import lying
 
     def pose(i):
         def at(size):

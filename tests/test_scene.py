@@ -3,18 +3,10 @@ found are what a referee looking at the picture would say."""
 import numpy as np
 import pytest
 
-from vision.synthesis.scene import (
-    IGNORE,
-    POSITIVE,
-    FaceBank,
-    draw_scene,
-    look_at,
-    lying,
-    make_body,
-    render_scene,
-    standing,
-    tile_set,
-)
+from vision.synthesis.bodies import lying, make_body, standing, tile_set
+from vision.synthesis.faces import FaceBank
+from vision.synthesis.pinhole import look_at
+from vision.synthesis.scene import IGNORE, POSITIVE, draw_scene, render_scene
 
 SIZE = (320, 240)
 INFO = {"extent": (-400, -400, 400, 400), "focus": (0.0, 0.0)}
@@ -95,7 +87,7 @@ def test_scenes_are_reproducible_from_their_seed(bank):
 def test_a_side_seen_edge_on_draws_nothing(bank):
     """A tile's side in a plane through the camera is a line in the picture: nothing of it is
     drawn (warping onto that line is singular, and painted NaN into the picture)."""
-    from vision.synthesis.scene import _warp_onto
+    from vision.synthesis.raster import _warp_onto
     canvas = np.full((40, 60, 3), 100.0, np.float32)
     side = np.full((32, 8, 3), 200.0, np.float32)
     src = np.float32([[0, 0], [8, 0], [8, 32], [0, 32]])

@@ -3,7 +3,7 @@ tracker's top-down view.
 
 :func:`vision.synthesis.synthetic.render_state` pastes the flat tile art on green felt, straight from
 above: the table the felt-colour finder was made for. :class:`SolidTable` draws the same
-:class:`~vision.synthesis.synthetic.TableState` with the solid tiles of :mod:`vision.synthesis.scene` (an ivory face
+:class:`~vision.synthesis.synthetic.TableState` with the solid tiles of :mod:`vision.synthesis.bodies` (an ivory face
 with rounded corners on a body whose coloured back shows along its sides, one set's faces for
 the whole game: the FluffyStuff Regular art on one ivory), on a held-out table top (some with an automatic table's centre panel), under
 one light with the shadows the tiles cast, through a camera 75 to 90 degrees above the table
@@ -23,8 +23,13 @@ import numpy as np
 
 from vision.camera.zones import TILE_H_MM, TILE_W_MM
 
-from . import render, scene
+from . import render
+from .bodies import Body, lying, tile_set
+from .pinhole import look_at
+from .props import cast_shadows
+from .raster import draw_body
 from .render import TileArt
+from .table_top import draw_table
 
 FRAME = (1280, 960)
 
@@ -43,7 +48,7 @@ class SolidTable:
         self.ppm = float(px_per_mm)
         self.size_mm = float(size_mm)
         self.art = art or TileArt()
-        ts = scene.tile_set(rng)
+        ts = tile_set(rng)
         # the zones are drawn for tiles of the usual size; only the thickness is the set's own
         ts.size = (TILE_W_MM, TILE_H_MM, TILE_W_MM * rng.uniform(0.6, 0.8))
         self.tiles = ts
@@ -51,14 +56,14 @@ class SolidTable:
         c = self.size_mm / 2
         f = max(frame) * rng.uniform(0.7, 1.1)
         ppm_image = rng.uniform(0.9, 0.95) * min(frame) / self.size_mm
-        self.cam = scene.look_at((c + rng.normal(0, 10), c + rng.normal(0, 10), 0.0),
-                                 np.deg2rad(rng.uniform(75, 90)), rng.uniform(0, 2 * np.pi),
-                                 f / ppm_image, rng.normal(0, 0.02), f, frame)
+        self.cam = look_at((c + rng.normal(0, 10), c + rng.normal(0, 10), 0.0),
+                           np.deg2rad(rng.uniform(75, 90)), rng.uniform(0, 2 * np.pi),
+                           f / ppm_image, rng.normal(0, 0.02), f, frame)
         self.extent = (0.0, 0.0, self.size_mm, self.size_mm)
         W, H = frame
         table = np.zeros((H, W, 3), np.float32)
-        scene._draw_table(rng, table, self.cam, self.extent,
-                          (c, c) if rng.random() < 0.5 else None, "holdout")
+        draw_table(rng, table, self.cam, self.extent,
+                   (c, c) if rng.random() < 0.5 else None, "holdout")
         self.table = table
         az = rng.uniform(0, 2 * np.pi)
         light = np.array([np.cos(az) * 0.5, np.sin(az) * 0.5, rng.uniform(0.8, 1.5)])
@@ -76,16 +81,16 @@ class SolidTable:
                                                   label, 84, 113, styles=("Regular",))
         return self.faces[code]
 
-    def bodies(self, placed) -> list[scene.Body]:
+    def bodies(self, placed) -> list[Body]:
         """Solid tiles for ``placed`` (:class:`~vision.synthesis.synthetic.PlacedTile`, table mm)."""
         ts = self.tiles
         out = []
         for t in placed:
             face, colour = self._face(t.code)
-            pose = scene.lying(t.x, t.y, np.deg2rad(90.0 * t.turns + t.angle), ts.size,
-                               face_up=t.code != "back")
-            out.append(scene.Body(face=face, body_colour=colour, back_colour=ts.back_colour,
-                                  back_split=ts.back_split, radius=ts.radius, code=t.code, **pose))
+            pose = lying(t.x, t.y, np.deg2rad(90.0 * t.turns + t.angle), ts.size,
+                         face_up=t.code != "back")
+            out.append(Body(face=face, body_colour=colour, back_colour=ts.back_colour,
+                            back_split=ts.back_split, radius=ts.radius, code=t.code, **pose))
         return out
 
     def picture(self, state) -> np.ndarray:
@@ -93,13 +98,13 @@ class SolidTable:
         bodies = self.bodies(state.tiles())
         canvas = self.table.copy()
         ids = np.zeros(canvas.shape[:2], np.int32)
-        scene._shadows(np.random.default_rng(self.effects_seed), canvas, self.cam, bodies, self.light)
+        cast_shadows(np.random.default_rng(self.effects_seed), canvas, self.cam, bodies, self.light)
         depth = [self.cam.project(b.world(np.array([[0, 0, b.size[2] / 2]])))[1][0] for b in bodies]
         for i in np.argsort(depth)[::-1]:
             b = bodies[i]
             # a tile looks the same in every frame it lies still in
             rng = np.random.default_rng(zlib.crc32(f"{b.code} {b.t[0]:.1f} {b.t[1]:.1f}".encode()))
-            scene.draw_body(canvas, ids, self.cam, b, int(i) + 1, self.light, self.ambient, rng)
+            draw_body(canvas, ids, self.cam, b, int(i) + 1, self.light, self.ambient, rng)
         canvas = render._light(np.random.default_rng(self.effects_seed + 1), canvas)
         image = render.camera(np.random.default_rng(self.effects_seed + 2), canvas)
         noise = self._noise.normal(0, 2.0, image.shape)

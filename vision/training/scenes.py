@@ -14,7 +14,8 @@ import numpy as np
 from table.paths import shared_data_dir
 from vision.finding.learned import STRIDE
 
-#: Bumped whenever vision/synthesis/scene.py changes what it draws, so an old cache is not reused.
+#: Bumped whenever vision/synthesis/scene.py (or a module it draws with) changes what it draws,
+#: so an old cache is not reused.
 SCENE_VERSION = 2
 
 
@@ -31,7 +32,8 @@ def _render_chunk(args):
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
     from vision.synthesis.render import TileArt
-    from vision.synthesis.scene import FaceBank, load_real_faces, render_scene
+    from vision.synthesis.faces import FaceBank, load_real_faces
+    from vision.synthesis.scene import render_scene
 
     if flat:
         from vision.synthesis.flat_scene import render_flat_scene
