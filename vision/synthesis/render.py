@@ -638,16 +638,37 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
             lab = (kind if kind in LABELS else _cut_label(rng) if kind == "partial"
                    else LABELS[rng.integers(0, 38)])
             draw_tile(rng, canvas, art, lab, x, y, fw, fh, side, back_colour, harsh, styles, dark)
-        if kind == "stick":  # a riichi or point stick lying on the table
-            L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
-            stick = _rounded_rect(x + fw / 2 - L / 2, y + fh / 2 - T / 2, L, T, T / 2)
-            rot = cv2.getRotationMatrix2D((x + fw / 2, y + fh / 2), rng.uniform(0, 180), 1)
-            stick = stick @ rot[:, :2].T + rot[:, 2]
-            _fill(canvas, stick, _ivory(rng))
-            cv2.circle(canvas, (int(x + fw / 2), int(y + fh / 2)), max(1, int(T / 3)),
-                       _jitter(rng, (40, 40, 200), 30).tolist(), -1, cv2.LINE_AA)
+        if kind == "stick":
+            _stick(rng, canvas, x + fw / 2, y + fh / 2, fw)
     canvas = _light(rng, canvas, harsh)
-    # The crop: the tile's top plus a little margin (or a little cut off), in perspective.
+    quad, cut_size = _cut(rng, label, kind, (x, y, fw, fh), side, (W, H))
+    if kind == "hand":
+        canvas = _hand(rng, canvas, (W - fw) / 2, (H - fh) / 2, fw, fh)
+    elif rng.random() < 0.15:
+        # A fingertip on the tile's edge, as a player straightens it. It hides at most a fifth
+        # of the top (the tile is 0.6 to 1.6 tile heights into a 2.2-high canvas): a man tile's
+        # numeral is its top third, and a label that cannot be read is no label.
+        canvas = _finger(rng, canvas, _FINGERTIP)
+    return _sample(rng, canvas, quad, cut_size, harsh)
+
+
+def _stick(rng, canvas, cx: float, cy: float, fw: float) -> None:
+    """A riichi or point stick lying on the table, centred at (cx, cy), for tiles ``fw`` wide."""
+    L, T = fw * rng.uniform(1.2, 2.0), fw * rng.uniform(0.12, 0.2)
+    stick = _rounded_rect(cx - L / 2, cy - T / 2, L, T, T / 2)
+    rot = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 180), 1)
+    stick = stick @ rot[:, :2].T + rot[:, 2]
+    _fill(canvas, stick, _ivory(rng))
+    cv2.circle(canvas, (int(cx), int(cy)), max(1, int(T / 3)),
+               _jitter(rng, (40, 40, 200), 30).tolist(), -1, cv2.LINE_AA)
+
+
+def _cut(rng, label: str, kind: str, tile, side, canvas_size) -> tuple[np.ndarray, tuple]:
+    """Where the detector cuts the crop: the tile's top (``tile``: x, y, w, h on the canvas)
+    plus a little margin (or a little cut off), in perspective. Returns the quad (TL, TR, BR,
+    BL) and the cut's width and height before the perspective."""
+    x, y, fw, fh = tile
+    W, H = canvas_size
     sx0, sy0 = min(0, side[0]), min(0, side[1])
     sx1, sy1 = max(0, side[0]), max(0, side[1])
     inc = rng.random() < 0.5  # the detector may or may not include the visible side
@@ -666,15 +687,16 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     c = quad.mean(0)
     rot = cv2.getRotationMatrix2D(tuple(float(v) for v in c), rng.uniform(-6, 6), 1)
     quad = (quad @ rot[:, :2].T + rot[:, 2]).astype(np.float32)
-    if kind == "hand":
-        canvas = _hand(rng, canvas, (W - fw) / 2, (H - fh) / 2, fw, fh)
-    elif rng.random() < 0.15:
-        # A fingertip on the tile's edge, as a player straightens it. It hides at most a fifth
-        # of the top (the tile is 0.6 to 1.6 tile heights into a 2.2-high canvas): a man tile's
-        # numeral is its top third, and a label that cannot be read is no label.
-        canvas = _finger(rng, canvas, _FINGERTIP)
+    return quad, (x1 - x0, y1 - y0)
+
+
+def _sample(rng, canvas, quad: np.ndarray, cut_size, harsh: bool) -> np.ndarray:
+    """The crop the camera makes of ``quad``: 22 (``harsh``) or 28 to 80 pixels wide, as high
+    as the cut's shape (``cut_size``: width, height) says, through the camera, in any of the
+    four orientations."""
+    cut_w, cut_h = cut_size
     out_w = int(rng.integers(22 if harsh else 28, 80))
-    out_h = max(8, int(round(out_w * (y1 - y0) / max(1.0, x1 - x0))))
+    out_h = max(8, int(round(out_w * cut_h / max(1.0, cut_w))))
     dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     M = cv2.getPerspectiveTransform(quad, dst)
     # Warp at 2x then shrink: an antialiased downscale like a sensor's.
