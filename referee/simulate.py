@@ -24,6 +24,7 @@ yaku), exhaustive draws with the tenpai seats, and button timings like a real ta
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from .rulesets import get_ruleset
 from .scoring import is_complete, waits
@@ -165,6 +166,24 @@ def _usefulness(c: list[int], k: int) -> int:
     return score
 
 
+@dataclass
+class _Deal:
+    """One hand's tiles and counts as play goes: the dead wall holds the four kan
+    replacement tiles, then the dora indicators from its fifth tile on."""
+
+    players: list[_Player]
+    dealer: int
+    live: list[str]
+    dead: list[str]
+    kans: int = 0
+    dora_next: int = 5        # the dead wall's next dora indicator
+    pending_dora: int = 0     # kan dora turned after the next discard
+
+    def replacement(self) -> str:
+        """The replacement tile of the kan just made."""
+        return self.dead[:4][self.kans - 1]
+
+
 class _Game:
     def __init__(self, seed: int, ruleset: str):
         self.rng = random.Random(seed)
@@ -189,6 +208,53 @@ class _Game:
 
     # -- one hand ------------------------------------------------------------------------
     def play_hand(self, number: int) -> None:
+        h = self.deal(number)
+        seat = h.dealer
+        draw = True
+        self.last_discard_t = self.t - 10
+        while True:
+            p = h.players[seat]
+            if draw:
+                if not h.live:
+                    break  # cannot happen: the last discard ends the loop
+                drawn = h.live.pop()
+                p.hand.append(drawn)
+                p.called = False
+                if not p.riichi:
+                    p.furiten = False
+            else:
+                drawn = None
+            if drawn is not None:
+                if self.tsumo(h, p, drawn):
+                    return
+                drawn = self.closed_kan(h, p, drawn)
+            tile, riichi = self.discard(h, p, drawn)
+            last = not h.live
+            if self.ron(h, seat, tile):
+                return
+            for q in h.players:
+                if q is not p and q.riichi and base(tile) in waits(q.hand, q.melds):
+                    q.furiten = True  # let a winning tile pass
+            if riichi:
+                self.scores[seat] -= 1000
+                self.sticks += 1
+            if last:
+                tenpai = [q.seat for q in h.players if waits(q.hand, q.melds)]
+                self.t += (self.cw or 0) + 0.5
+                self.emit({"type": "tenpai", "seats": tenpai})
+                self.honba += 1
+                return
+            # calls: pon/kan by anyone with the tiles, else chii by the next seat
+            claim = self.find_claim(h.players, seat, tile, h.kans, len(h.live))
+            if claim is None:
+                seat = (seat + 1) % 4
+                draw = True
+                continue
+            seat = self.call(h, claim, seat, tile)
+            draw = False
+
+    def deal(self, number: int) -> _Deal:
+        """Shuffle, deal 13 tiles to each seat and start hand ``number``."""
         rng = self.rng
         tiles = list(full_set(self.rs.red_fives).elements())
         rng.shuffle(tiles)
@@ -204,144 +270,127 @@ class _Game:
         self.emit({"type": "hand_start", "round_wind": wind, "dealer": dealer,
                    "honba": self.honba, "riichi_sticks": self.sticks,
                    "dora_indicators": [dead[4]]})
-        dora_next = 5
-        replacements = dead[:4]
-        kans = 0
-        pending_dora = 0
-        seat = dealer
-        draw = True
-        self.last_discard_t = self.t - 10
-        while True:
-            p = players[seat]
-            if draw:
-                if not live:
-                    break  # cannot happen: the last discard ends the loop
-                drawn = live.pop()
-                p.hand.append(drawn)
-                p.called = False
-                if not p.riichi:
-                    p.furiten = False
+        return _Deal(players, dealer, live, dead)
+
+    def tsumo(self, h: _Deal, p: _Player, drawn: str) -> bool:
+        """Whether ``p`` wins on the tile it drew: a complete hand with a yaku we are sure of
+        (riichi or concealed). The call and the reveal are made if so."""
+        if not (p.closed and is_complete(p.hand, p.melds) and self.cw is not None):
+            return False
+        self.after_window()
+        self.emit({"type": "call", "seat": p.seat, "call": "ron"})
+        self.wait(0.5, 1.5)
+        self.emit({"type": "reveal", "seat": p.seat, "tiles": list(p.hand),
+                   "win_tile": drawn})
+        self.end_win(p.seat, h.dealer)
+        return True
+
+    def closed_kan(self, h: _Deal, p: _Player, drawn: str) -> str:
+        """A closed kan on four of a kind in hand (not in riichi, keep it simple), now and
+        then. Returns the tile the discard is made with in hand: the replacement after a kan."""
+        if p.riichi or h.kans >= 3 or not h.live or p.called:
+            return drawn
+        c = p.counts()
+        quad = next((k for k in range(34) if c[k] == 4), None)
+        if quad is None or self.rng.random() >= 0.6:
+            return drawn
+        self.after_window()
+        self.emit({"type": "call", "seat": p.seat, "call": "kan"})
+        self.wait(0.4, 0.9)
+        meld = {"kind": "ankan", "tiles": p.take(quad, 4)}
+        self.emit({"type": "meld", "seat": p.seat, **meld})
+        p.melds.append(meld)
+        h.kans += 1
+        self.wait(0.3, 0.6)
+        self.emit({"type": "dora", "indicator": h.dead[h.dora_next]})
+        h.dora_next += 1
+        h.live.pop(0)  # the dead wall takes the live wall's last tile
+        p.hand.append(h.replacement())
+        self.last_discard_t = self.t - (self.cw or 0)
+        return p.hand[-1]
+
+    def discard(self, h: _Deal, p: _Player, drawn: str | None) -> tuple[str, bool]:
+        """``p`` discards (declaring riichi, perhaps); a kan's dora waiting for the discard
+        is then turned. Returns the tile and whether it declared riichi."""
+        tile, riichi = self.choose_discard(p, drawn, len(h.live))
+        p.hand.remove(tile)
+        p.discards.add(base(tile))
+        p.forbidden = ()
+        if riichi:
+            p.riichi = True
+        if self.t < self.last_discard_t + 0.8:
+            self.t = self.last_discard_t + 0.8
+        self.wait(0.6, 1.4)
+        ev = {"type": "discard", "seat": p.seat, "tile": tile}
+        if riichi:
+            ev["riichi"] = True
+        self.emit(ev)
+        self.last_discard_t = self.t
+        while h.pending_dora:
+            h.pending_dora -= 1
+            self.t += 0.05
+            self.emit({"type": "dora", "indicator": h.dead[h.dora_next]})
+            h.dora_next += 1
+        return tile, riichi
+
+    def ron(self, h: _Deal, seat: int, tile: str) -> bool:
+        """Whether ``tile``, discarded by ``seat``, is won on: by the riichi seats it completes
+        and that are not furiten (one or two of them by the ruleset's multiple ron). The
+        calls and the reveals are made if so."""
+        winners = []
+        for d in (1, 2, 3):
+            q = h.players[(seat + d) % 4]
+            if q.riichi and not q.furiten:
+                if is_complete(q.hand + [tile], q.melds):
+                    if any(k in q.discards for k in waits(q.hand, q.melds)):
+                        q.furiten = True
+                        continue
+                    winners.append(q)
+        if not winners:
+            return False
+        if self.rs.multiple_ron == "head_bump":
+            winners = winners[:1]
+        elif self.rs.multiple_ron == "double":
+            winners = winners[:2]
+        for q in winners:
+            self.wait(0.3, 0.8)
+            self.emit({"type": "call", "seat": q.seat, "call": "ron"})
+        for q in winners:
+            self.wait(0.4, 1.0)
+            self.emit({"type": "reveal", "seat": q.seat, "tiles": q.hand + [tile],
+                       "win_tile": tile})
+        # a riichi discard that deals in is no bet: no stick is taken
+        self.end_win(winners[0].seat, h.dealer)
+        return True
+
+    def call(self, h: _Deal, claim, seat: int, tile: str) -> int:
+        """The ``claim`` (see :meth:`find_claim`) on ``tile``, discarded by ``seat``: the call,
+        the meld, and for a kan its replacement tile and dora. Returns the calling seat."""
+        q, call, own = claim
+        self.wait(0.3, 1.2)
+        self.emit({"type": "call", "seat": q.seat, "call": call})
+        self.wait(0.3, 0.7)
+        meld_kind = {"chii": "chii", "pon": "pon", "kan": "daiminkan"}[call]
+        taken = []
+        for k in own:
+            taken += q.take(k, 1)
+        meld = {"kind": meld_kind, "tiles": sorted(taken + [tile], key=kind)}
+        self.emit({"type": "meld", "seat": q.seat, **meld, "called": tile, "from": seat})
+        q.melds.append(meld)
+        q.called = call in ("chii", "pon")
+        if call in ("chii", "pon"):
+            q.forbidden = _kuikae(call, own, kind(tile))
+        if call == "kan":
+            h.kans += 1
+            h.live.pop(0)
+            q.hand.append(h.replacement())
+            if self.rs.kan_dora == "immediate":
+                self.wait(0.2, 0.5)
+                self.emit({"type": "dora", "indicator": h.dead[h.dora_next]})
+                h.dora_next += 1
             else:
-                drawn = None
-            # tsumo: a complete hand with a yaku we are sure of (riichi or concealed)
-            if drawn is not None and p.closed and is_complete(p.hand, p.melds) \
-                    and self.cw is not None:
-                self.after_window()
-                self.emit({"type": "call", "seat": seat, "call": "ron"})
-                self.wait(0.5, 1.5)
-                self.emit({"type": "reveal", "seat": seat, "tiles": list(p.hand),
-                           "win_tile": drawn})
-                self.end_win(seat, dealer)
-                return
-            # closed kan on four of a kind in hand (not in riichi, keep it simple)
-            if drawn is not None and not p.riichi and kans < 3 and live and not p.called:
-                c = p.counts()
-                quad = next((k for k in range(34) if c[k] == 4), None)
-                if quad is not None and rng.random() < 0.6:
-                    self.after_window()
-                    self.emit({"type": "call", "seat": seat, "call": "kan"})
-                    self.wait(0.4, 0.9)
-                    meld = {"kind": "ankan", "tiles": p.take(quad, 4)}
-                    self.emit({"type": "meld", "seat": seat, **meld})
-                    p.melds.append(meld)
-                    kans += 1
-                    self.wait(0.3, 0.6)
-                    self.emit({"type": "dora", "indicator": dead[dora_next]})
-                    dora_next += 1
-                    live.pop(0)  # the dead wall takes the live wall's last tile
-                    p.hand.append(replacements[kans - 1])
-                    self.last_discard_t = self.t - (self.cw or 0)
-                    drawn = p.hand[-1]  # on to the discard with the replacement tile in hand
-            # discard
-            tile, riichi = self.choose_discard(p, drawn, len(live))
-            p.hand.remove(tile)
-            p.discards.add(base(tile))
-            p.forbidden = ()
-            if riichi:
-                p.riichi = True
-            if self.t < self.last_discard_t + 0.8:
-                self.t = self.last_discard_t + 0.8
-            self.wait(0.6, 1.4)
-            ev = {"type": "discard", "seat": seat, "tile": tile}
-            if riichi:
-                ev["riichi"] = True
-            self.emit(ev)
-            self.last_discard_t = self.t
-            while pending_dora:
-                pending_dora -= 1
-                self.t += 0.05
-                self.emit({"type": "dora", "indicator": dead[dora_next]})
-                dora_next += 1
-            last = not live
-            # ron
-            winners = []
-            for d in (1, 2, 3):
-                q = players[(seat + d) % 4]
-                if q.riichi and not q.furiten:
-                    if is_complete(q.hand + [tile], q.melds):
-                        if any(k in q.discards for k in waits(q.hand, q.melds)):
-                            q.furiten = True
-                            continue
-                        winners.append(q)
-            if winners:
-                if self.rs.multiple_ron == "head_bump":
-                    winners = winners[:1]
-                elif self.rs.multiple_ron == "double":
-                    winners = winners[:2]
-                for q in winners:
-                    self.wait(0.3, 0.8)
-                    self.emit({"type": "call", "seat": q.seat, "call": "ron"})
-                for q in winners:
-                    self.wait(0.4, 1.0)
-                    self.emit({"type": "reveal", "seat": q.seat, "tiles": q.hand + [tile],
-                               "win_tile": tile})
-                # a riichi discard that deals in is no bet: no stick is taken
-                self.end_win(winners[0].seat, dealer)
-                return
-            for q in players:
-                if q is not p and q.riichi and base(tile) in waits(q.hand, q.melds):
-                    q.furiten = True  # let a winning tile pass
-            if riichi:
-                self.scores[seat] -= 1000
-                self.sticks += 1
-            if last:
-                tenpai = [q.seat for q in players if waits(q.hand, q.melds)]
-                self.t += (self.cw or 0) + 0.5
-                self.emit({"type": "tenpai", "seats": tenpai})
-                self.honba += 1
-                return
-            # calls: pon/kan by anyone with the tiles, else chii by the next seat
-            claim = self.find_claim(players, seat, tile, kans, len(live))
-            if claim is None:
-                seat = (seat + 1) % 4
-                draw = True
-                continue
-            q, call, own = claim
-            self.wait(0.3, 1.2)
-            self.emit({"type": "call", "seat": q.seat, "call": call})
-            self.wait(0.3, 0.7)
-            meld_kind = {"chii": "chii", "pon": "pon", "kan": "daiminkan"}[call]
-            taken = []
-            for k in own:
-                taken += q.take(k, 1)
-            meld = {"kind": meld_kind, "tiles": sorted(taken + [tile], key=kind)}
-            self.emit({"type": "meld", "seat": q.seat, **meld, "called": tile, "from": seat})
-            q.melds.append(meld)
-            q.called = call in ("chii", "pon")
-            if call in ("chii", "pon"):
-                q.forbidden = _kuikae(call, own, kind(tile))
-            seat = q.seat
-            if call == "kan":
-                kans += 1
-                live.pop(0)
-                q.hand.append(replacements[kans - 1])
-                if self.rs.kan_dora == "immediate":
-                    self.wait(0.2, 0.5)
-                    self.emit({"type": "dora", "indicator": dead[dora_next]})
-                    dora_next += 1
-                else:
-                    pending_dora += 1
-            draw = False
+                h.pending_dora += 1
+        return q.seat
 
     def choose_discard(self, p: _Player, drawn: str | None, wall: int) -> tuple[str, bool]:
         if p.riichi and drawn is not None:
