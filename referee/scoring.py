@@ -341,8 +341,32 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
     if not Agari.is_agari(_counts34(concealed)):
         return NotAWin("false_win", "the revealed tiles are not a winning hand")
 
+    result = HandCalculator.estimate_hand_value(
+        all_tiles, win_index, melds=lib_melds,
+        dora_indicators=[_indicator_index(c) for c in situation.dora_indicators],
+        ura_dora_indicators=[_indicator_index(c) for c in situation.ura_indicators],
+        config=_hand_config(situation, opts))
+    if result.error:
+        if result.error == HandCalculator.ERR_NO_YAKU:
+            return NotAWin("no_yaku", "the hand has no yaku")
+        if result.error == HandCalculator.ERR_HAND_NOT_WINNING:
+            return NotAWin("false_win", "the revealed tiles are not a winning hand")
+        # Contradictory situations (ippatsu without riichi...) are the caller's bug.
+        raise RefereeError(f"cannot score the hand: {result.error}")
+
+    yaku, yakuman = _yaku(result, melds)
+    cost = result.cost
+    points, ron_pay, dealer_pay, other_pay = _payments(cost, situation)
+    return WinScore(han=result.han, fu=result.fu, yaku=tuple(yaku), yakuman=yakuman,
+                    limit=_limit(result, yakuman), points=points,
+                    ron_payment=ron_pay, dealer_payment=dealer_pay,
+                    non_dealer_payment=other_pay, total=cost["total"])
+
+
+def _hand_config(situation: Situation, opts: _Options) -> HandConfig:
+    """The library's view of ``situation`` under the scoring options."""
     renhou = situation.renhou and opts.renhou != "none"
-    config = HandConfig(
+    return HandConfig(
         is_tsumo=situation.tsumo,
         is_riichi=situation.riichi or situation.double_riichi,
         is_ippatsu=situation.ippatsu,
@@ -360,19 +384,11 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
         tsumi_number=situation.honba,
         options=opts.rules,
     )
-    result = HandCalculator.estimate_hand_value(
-        all_tiles, win_index, melds=lib_melds,
-        dora_indicators=[_indicator_index(c) for c in situation.dora_indicators],
-        ura_dora_indicators=[_indicator_index(c) for c in situation.ura_indicators],
-        config=config)
-    if result.error:
-        if result.error == HandCalculator.ERR_NO_YAKU:
-            return NotAWin("no_yaku", "the hand has no yaku")
-        if result.error == HandCalculator.ERR_HAND_NOT_WINNING:
-            return NotAWin("false_win", "the revealed tiles are not a winning hand")
-        # Contradictory situations (ippatsu without riichi...) are the caller's bug.
-        raise RefereeError(f"cannot score the hand: {result.error}")
 
+
+def _yaku(result, melds: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, int]], int]:
+    """The library's yaku as (name, han) at the han the hand is worth open or closed, and the
+    count of yakuman among them."""
     open_hand = any(m["kind"] != "ankan" for m in melds)
     yaku = []
     yakuman = 0
@@ -383,14 +399,24 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
         yaku.append((YAKU_NAMES.get(y.yaku_id, y.name.lower()), han))
         if y.is_yakuman:
             yakuman += han // 13
-    cost = result.cost
-    limit = cost.get("yaku_level", "") or ""
+    return yaku, yakuman
+
+
+def _limit(result, yakuman: int) -> str:
+    """The hand's limit (``mangan``, ``kazoe yakuman``...; ``""`` below mangan)."""
+    limit = result.cost.get("yaku_level", "") or ""
     if not yakuman and "yakuman" in limit and not limit.startswith("kazoe"):
         limit = "kazoe " + limit  # 13+ han from ordinary yaku; the library labels it plainly
     if not limit and result.han < 5 and result.fu * 2 ** (2 + result.han) > 2000:
         # mahjong 2.1 with kiriage labels only 4-30 and 3-60, and leaves a mangan reached by
         # its fu (4 han 40 fu, 3 han 70 fu) unlabelled, though it pays it as a mangan
         limit = "mangan"
+    return limit
+
+
+def _payments(cost: Mapping[str, Any], situation: Situation) -> tuple[int, int, int, int]:
+    """What the hand is paid, before honba and sticks: (points, ron payment, the dealer's
+    payment, each non-dealer's payment) for a win by ``situation``'s seat."""
     if situation.tsumo:
         dealer_pay = 0 if situation.is_dealer else cost["main"]
         other_pay = cost["additional"]
@@ -400,10 +426,7 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
         ron_pay = cost["main"]
         dealer_pay = other_pay = 0
         points = ron_pay
-    return WinScore(han=result.han, fu=result.fu, yaku=tuple(yaku), yakuman=yakuman,
-                    limit=limit, points=points,
-                    ron_payment=ron_pay, dealer_payment=dealer_pay,
-                    non_dealer_payment=other_pay, total=cost["total"])
+    return points, ron_pay, dealer_pay, other_pay
 
 
 def nagashi_mangan(situation: Situation, options: Mapping[str, Any] | None = None) -> WinScore:
