@@ -262,15 +262,7 @@ def arguments(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = arguments(argv)
-    try:
-        import torch
-    except ImportError:
-        raise SystemExit("python -m vision.training.train needs PyTorch: pip install 'riichi-referee[train]'")
-    try:
-        import onnx  # noqa: F401  (torch's exporter needs it)
-    except ImportError:
-        raise SystemExit("python -m vision.training.train needs the onnx package to export: pip install onnx")
-
+    torch = _torch()
     t_start = time.monotonic()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -280,6 +272,32 @@ def main(argv=None) -> int:
         art = TileArt(args.art)
     except RefereeError as exc:
         raise SystemExit(f"python -m vision.training.train: {exc}")
+    x_train, y_train, fonts = training_crops(args, art, cache, log)
+    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles)
+    model, n_params = fit(args, (x_train, y_train), fonts, (x_val, y_val), log)
+    export(model, args.out, _meta(args, n_params))
+    log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) and {args.out.with_suffix('.json')}")
+    fast = quantize_classifier(args.out)
+    log(f"wrote {fast} ({fast.stat().st_size / 1e6:.2f} MB), the eight-bit copy the table runs")
+    return 0
+
+
+def _torch():
+    """PyTorch, or the command's one line saying what to install."""
+    try:
+        import torch
+    except ImportError:
+        raise SystemExit("python -m vision.training.train needs PyTorch: pip install 'riichi-referee[train]'")
+    try:
+        import onnx  # noqa: F401  (torch's exporter needs it)
+    except ImportError:
+        raise SystemExit("python -m vision.training.train needs the onnx package to export: pip install onnx")
+    return torch
+
+
+def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, log):
+    """The training crops of the command line ``args``: (x, y) of every pool trained on from
+    the start, and the font-written crops (x, y) kept for ``--font-epochs`` (None without)."""
     log(f"rendering {args.per_label} crops x {len(LABELS)} labels (seed {args.seed})")
     # Harsh camera for training only: see vision.synthesis.render.render_crop.
     dark = args.dark_faces
@@ -299,6 +317,7 @@ def main(argv=None) -> int:
     x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log,
                                    styles=args.styles, dark_faces=dark)
     pools = [(x_train, y_train), (x_none, y_none), (x_bl, y_bl), (x_plain, y_plain)]
+    fonts = None
     if args.fonts_per_label:
         # The art is one set's brush; characters written in fonts make the net read the
         # character, not the hand (see vision.synthesis.calligraphy).
@@ -311,10 +330,20 @@ def main(argv=None) -> int:
                             labels_written(), harsh=True, styles=args.styles, dark_faces=dark)
         if not args.font_epochs:
             pools.append(fonts)
+            fonts = None
     x_train = np.concatenate([x for x, _ in pools])
     y_train = np.concatenate([y for _, y in pools])
-    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles)
+    return x_train, y_train, fonts
 
+
+def fit(args: argparse.Namespace, training, fonts, validation, log):
+    """A new network trained on ``training`` (x, y) as the command line ``args`` say, then
+    for ``--font-epochs`` with the ``fonts`` crops added; each epoch's loss and accuracy on
+    ``validation`` (x, y) logged. Returns the network and its number of parameters."""
+    import torch
+
+    x_train, y_train = training
+    x_val, y_val = validation
     model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
@@ -357,8 +386,12 @@ def main(argv=None) -> int:
             opt, T_max=args.font_epochs * steps_per_epoch(len(x_more)))
         train_epochs(torch.from_numpy(x_more), torch.from_numpy(y_more), args.font_epochs, late,
                      "with fonts")
+    return model, n_params
 
-    meta = {
+
+def _meta(args: argparse.Namespace, n_params: int) -> dict:
+    """What goes beside the model: its labels and input, and the settings it was made with."""
+    return {
         "labels": list(LABELS),
         "input_width": INPUT_WIDTH,
         "input_height": INPUT_HEIGHT,
@@ -379,11 +412,6 @@ def main(argv=None) -> int:
         "parameters": n_params,
         "trained_by": "python -m vision.training.train",
     }
-    export(model, args.out, meta)
-    log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) and {args.out.with_suffix('.json')}")
-    fast = quantize_classifier(args.out)
-    log(f"wrote {fast} ({fast.stat().st_size / 1e6:.2f} MB), the eight-bit copy the table runs")
-    return 0
 
 
 if __name__ == "__main__":
