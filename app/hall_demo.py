@@ -114,21 +114,12 @@ def run_hall_demo(args) -> int:
     from web.hall import create_hall_app
     from web.pin import hash_pin
 
-    from .demo import DEMO_PIN, port_problem
+    from .demo import DEMO_PIN
 
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    if find_mosquitto() is None:
-        raise RefereeError("the hall demo needs Mosquitto (Debian: apt-get install mosquitto)")
-    if args.speed <= 0:
-        raise RefereeError("--speed must be above 0 (1 = real time, 10 = ten times faster)")
+    _check_arguments(args)
     n = args.tables
-    if not 1 <= n <= 60:
-        raise RefereeError("--tables must be 1 to 60")
-    problem = port_problem(args.host, args.port)
-    if problem is not None:
-        raise RefereeError(f"cannot serve the hall on {args.host}:{args.port} ({problem}); "
-                           "try --port 0 for a free port")
     all_games, origin = games(args, n)
     names = [f"t{i + 1}" for i in range(n)]
     # What happens on purpose, at fractions of the shortest game's length.
@@ -159,43 +150,14 @@ def run_hall_demo(args) -> int:
         import webbrowser
         threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
 
-    def timeline():
-        (call, answer), (cut, back), (stops, starts) = [(a, b) for _, a, b, _ in STAGED]
-        steps = []
-        if n >= 2:
-            t2 = tables[1]
-            steps += [(call, lambda: t2.service.submit(call_event(1, t2.clock(), "chii and kan "
-                                                                  "held 2 s"), "buttons")),
-                      (answer, lambda: t2.service.submit(
-                          {"type": "referee", "t": t2.clock(), "action": "note",
-                           "text": "Came for seat 1's call: players agreed, play on"},
-                          "dashboard"))]
-        if n >= 3:
-            steps.append((cut, lambda: threading.Thread(
-                target=tables[2].cut_link, args=((back - cut) * length, stop),
-                daemon=True).start()))
-        if n >= 4:
-            t4 = tables[3]
-            steps += [(stops, lambda: t4.table.set_health(
-                          "camera", False, "no camera frame for 6 s; the seat buttons still work "
-                          "(staged by the demo)")),
-                      (starts, lambda: t4.table.set_health("camera", True, RECORDED))]
-        started = time.monotonic()
-        for at, action in sorted(steps, key=lambda s: s[0]):
-            if stop.wait(max(0.0, started + at * length - time.monotonic())):
-                return
-            try:
-                action()
-            except Exception:
-                log.exception("demo step failed")
-
     started = time.monotonic()
     try:
         for i, table in enumerate(tables):
             table.start()
             if stop.wait(stagger):
                 break
-        threading.Thread(target=timeline, name="demo-timeline", daemon=True).start()
+        threading.Thread(target=play_staged, args=(tables, length, stop), name="demo-timeline",
+                         daemon=True).start()
         while not all(t.service.finished.is_set() for t in tables):
             time.sleep(0.2)
         for t in tables:
@@ -218,3 +180,54 @@ def run_hall_demo(args) -> int:
         broker.stop()
         tmp.cleanup()
     return 0
+
+
+def _check_arguments(args) -> None:
+    """One line for what would stop the hall demo, before anything starts."""
+    from .demo import port_problem
+
+    if find_mosquitto() is None:
+        raise RefereeError("the hall demo needs Mosquitto (Debian: apt-get install mosquitto)")
+    if args.speed <= 0:
+        raise RefereeError("--speed must be above 0 (1 = real time, 10 = ten times faster)")
+    if not 1 <= args.tables <= 60:
+        raise RefereeError("--tables must be 1 to 60")
+    problem = port_problem(args.host, args.port)
+    if problem is not None:
+        raise RefereeError(f"cannot serve the hall on {args.host}:{args.port} ({problem}); "
+                           "try --port 0 for a free port")
+
+
+def play_staged(tables: list, length: float, stop: threading.Event) -> None:
+    """What the demo stages (:data:`STAGED`), each at its fraction of ``length`` seconds from
+    now, on the tables there are: a call for a referee and its answer on t2, t3's broker link
+    cut and back, t4's camera lost and back. Returns early when ``stop`` is set."""
+    n = len(tables)
+    (call, answer), (cut, back), (stops, starts) = [(a, b) for _, a, b, _ in STAGED]
+    steps = []
+    if n >= 2:
+        t2 = tables[1]
+        steps += [(call, lambda: t2.service.submit(call_event(1, t2.clock(), "chii and kan "
+                                                              "held 2 s"), "buttons")),
+                  (answer, lambda: t2.service.submit(
+                      {"type": "referee", "t": t2.clock(), "action": "note",
+                       "text": "Came for seat 1's call: players agreed, play on"},
+                      "dashboard"))]
+    if n >= 3:
+        steps.append((cut, lambda: threading.Thread(
+            target=tables[2].cut_link, args=((back - cut) * length, stop),
+            daemon=True).start()))
+    if n >= 4:
+        t4 = tables[3]
+        steps += [(stops, lambda: t4.table.set_health(
+                      "camera", False, "no camera frame for 6 s; the seat buttons still work "
+                      "(staged by the demo)")),
+                  (starts, lambda: t4.table.set_health("camera", True, RECORDED))]
+    started = time.monotonic()
+    for at, action in sorted(steps, key=lambda s: s[0]):
+        if stop.wait(max(0.0, started + at * length - time.monotonic())):
+            return
+        try:
+            action()
+        except Exception:
+            log.exception("demo step failed")

@@ -92,11 +92,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, events: list[dict], origin: str,
           closing: contextlib.ExitStack) -> int:
-    from hardware.buttons import SeatButtons
-    from hardware.config import SAMPLE_CONFIG, load_table_config
-    from hardware.lights import SeatLights
-    from hardware.pins import mock_pin_factory
-
     if args.journal:
         journal_path = Path(args.journal)
     else:
@@ -106,14 +101,7 @@ def _play(args: argparse.Namespace, events: list[dict], origin: str,
     clock = DemoClock(offset=journal.clock_offset(), speed=args.speed)
     table = ResumableTable(journal, default_referee_factory(), clock=clock)
 
-    wiring = scaled_wiring(load_table_config(SAMPLE_CONFIG), args.speed)
-    factory = mock_pin_factory()
-    button_queue: queue.Queue = queue.Queue()
-    buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
-    closing.callback(buttons.close)
-    lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
-    if lights is not None:
-        closing.callback(lights.close)
+    buttons, button_queue, lights = _seat_panel(args.speed, closing)
     camera = None
     if not args.no_camera and SimulatedCamera.available():
         camera = SimulatedCamera(args.speed)
@@ -131,35 +119,8 @@ def _play(args: argparse.Namespace, events: list[dict], origin: str,
     player = SimulatedTable(service, buttons, clock, events,
                             press_seconds=min(0.08, 0.15 / args.speed), camera=camera)
 
-    server = None
-    if not args.no_web:
-        import web
-        from web.pin import hash_pin
-        app = web.create_app(table, pin_hash=hash_pin(DEMO_PIN),
-                             config={"RIICHI_TABLE_NAME": "Demo table"})
-        problem = port_problem(args.host, args.port)
-        if problem is None:
-            try:
-                server = web.serve(app, args.host, args.port)
-            except (OSError, SystemExit) as exc:  # werkzeug exits on a port in use
-                problem = getattr(exc, "strerror", None) or "address in use"
-        if problem is not None:
-            raise RefereeError(f"cannot serve the dashboard on {args.host}:{args.port} "
-                               f"({problem}); try --port 0 for a free port")
-        closing.callback(server.shutdown)
-    print(f"riichi-referee demo: {origin}, {len(events)} events at {args.speed:g}x speed",
-          flush=True)
-    print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",
-          flush=True)
-    if camera is not None:
-        print("  discards: rendered table frames through the real tracker "
-              "(vision.tracking.tracker.TableTracker; tiles found and read by the shipped ONNX finder "
-              "and tile model)", flush=True)
-        print("  melds, dora flips, reveals: handed to the table directly", flush=True)
-    else:
-        why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
-        print(f"  discards, melds, reveals: handed to the table directly ({why})", flush=True)
-    print(f"  journal: {journal_path}", flush=True)
+    server = None if args.no_web else _dashboard(args, table, closing)
+    _say_what_plays(args, origin, events, camera, journal_path)
     if server is not None:
         print(f"  dashboard: {server.url}  (referee PIN {DEMO_PIN}); Ctrl-C stops", flush=True)
         if not args.no_browser:
@@ -182,3 +143,61 @@ def _play(args: argparse.Namespace, events: list[dict], origin: str,
         while True:
             time.sleep(3600)
     return 0
+
+
+def _seat_panel(speed: float, closing: contextlib.ExitStack):
+    """The sample wiring's seat buttons and lights on gpiozero mock pins, the buttons' times
+    scaled to the demo's speed: ``(buttons, the queue they put presses on, lights or None)``."""
+    from hardware.buttons import SeatButtons
+    from hardware.config import SAMPLE_CONFIG, load_table_config
+    from hardware.lights import SeatLights
+    from hardware.pins import mock_pin_factory
+
+    wiring = scaled_wiring(load_table_config(SAMPLE_CONFIG), speed)
+    factory = mock_pin_factory()
+    button_queue: queue.Queue = queue.Queue()
+    buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
+    closing.callback(buttons.close)
+    lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
+    if lights is not None:
+        closing.callback(lights.close)
+    return buttons, button_queue, lights
+
+
+def _dashboard(args: argparse.Namespace, table, closing: contextlib.ExitStack):
+    """The dashboard on ``--host``/``--port``, in this process; one line if it cannot be."""
+    import web
+    from web.pin import hash_pin
+
+    app = web.create_app(table, pin_hash=hash_pin(DEMO_PIN),
+                         config={"RIICHI_TABLE_NAME": "Demo table"})
+    problem = port_problem(args.host, args.port)
+    server = None
+    if problem is None:
+        try:
+            server = web.serve(app, args.host, args.port)
+        except (OSError, SystemExit) as exc:  # werkzeug exits on a port in use
+            problem = getattr(exc, "strerror", None) or "address in use"
+    if problem is not None:
+        raise RefereeError(f"cannot serve the dashboard on {args.host}:{args.port} "
+                           f"({problem}); try --port 0 for a free port")
+    closing.callback(server.shutdown)
+    return server
+
+
+def _say_what_plays(args: argparse.Namespace, origin: str, events: list[dict], camera,
+                    journal_path: Path) -> None:
+    """The start-up lines: the game, and which real code each part goes through."""
+    print(f"riichi-referee demo: {origin}, {len(events)} events at {args.speed:g}x speed",
+          flush=True)
+    print("  seat buttons: gpiozero MockFactory pins through the real SeatButtons code",
+          flush=True)
+    if camera is not None:
+        print("  discards: rendered table frames through the real tracker "
+              "(vision.tracking.tracker.TableTracker; tiles found and read by the shipped "
+              "ONNX finder and tile model)", flush=True)
+        print("  melds, dora flips, reveals: handed to the table directly", flush=True)
+    else:
+        why = "--no-camera" if args.no_camera else "no tile art in ../shared/data/tiles"
+        print(f"  discards, melds, reveals: handed to the table directly ({why})", flush=True)
+    print(f"  journal: {journal_path}", flush=True)
