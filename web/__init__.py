@@ -50,7 +50,14 @@ DEFAULTS = {
     "SESSION_COOKIE_NAME": "riichi_session",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",
-    # Plain http on a table's own Wi-Fi is the usual setup; set True behind TLS.
+    # The referee's pages over HTTPS only, and no session over plain HTTP (web.https): on for
+    # the production dashboard (web.wsgi); off for the demo and tests on loopback, which is
+    # not the air. RIICHI_HTTPS_PORT: where plain-HTTP referee pages are sent.
+    "RIICHI_REFEREE_HTTPS": False,
+    "RIICHI_HTTPS_PORT": 8443,
+    # The hall's CA certificate (PEM path), offered at /ca.crt for referees' phones to trust.
+    "RIICHI_CA_CERT": None,
+    # Set True by RIICHI_REFEREE_HTTPS; alone, for a dashboard behind someone else's TLS.
     "SESSION_COOKIE_SECURE": False,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Phones revalidate the page script and style, so an update reaches them on reload.
@@ -83,7 +90,8 @@ def create_app(table: TableView, *, pin_hash=None, secret_key: str | bytes | Non
     app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600),
                                          stream_gate(app.config))
 
-    from . import actions, downloads, stream, views
+    from . import actions, downloads, https, stream, views
+    https.install(app)  # first: its check runs ahead of the CSRF check on every POST
     app.register_blueprint(views.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(actions.bp)

@@ -14,7 +14,15 @@ environment                ``[web]`` key               meaning
 ``RIICHI_SECRET_KEY_FILE`` ``secret_key_file``         a file holding the cookie-signing key
                                                        (made, owner-only, when missing); without
                                                        one, sessions end when the process does
+``RIICHI_REFEREE_HTTPS``   ``referee_https``           the referee's pages over https only, no
+                                                       session over plain http (default on;
+                                                       ``0`` only where no phone uses the air)
+``RIICHI_WEB_HTTPS_PORT``  ``https_port``              the HTTPS dashboard's port, where plain-
+                                                       http referee pages are sent (8443)
+``RIICHI_WEB_CA_CERT``     ``ca_cert``                 the hall's CA certificate, offered at
+                                                       ``/ca.crt`` for referees' phones to trust
 ``RIICHI_COOKIE_SECURE``   ``cookie_secure``           ``1`` behind TLS: cookies only over https
+                                                       (implied by ``referee_https``)
 ``RIICHI_TABLE_NAME``      ``table_name``              shown at the top of the page
 ``RIICHI_WEB_STREAMS_PER_  ``streams_per_client``      live streams one client address may
 CLIENT``                                               hold (default 4; the referee's are never
@@ -62,12 +70,13 @@ def _web_config(environ) -> tuple[dict, Path | None]:
     merged = dict(web)
     if "journal" not in merged and "path" in journal:
         merged["journal"] = journal["path"]
-    for key in ("journal", "pin_hash_file", "secret_key_file", "table_name"):
+    for key in ("journal", "pin_hash_file", "secret_key_file", "table_name", "ca_cert"):
         if key in merged and not isinstance(merged[key], str):
             raise SetupError(f"config {path}: [web] {key} must be a string")
-    if "cookie_secure" in merged and not isinstance(merged["cookie_secure"], bool):
-        raise SetupError(f"config {path}: [web] cookie_secure must be true or false")
-    for key in ("streams_per_client", "max_streams"):
+    for key in ("cookie_secure", "referee_https"):
+        if key in merged and not isinstance(merged[key], bool):
+            raise SetupError(f"config {path}: [web] {key} must be true or false")
+    for key in ("streams_per_client", "max_streams", "https_port"):
         value = merged.get(key)
         if key in merged and (isinstance(value, bool) or not isinstance(value, int)
                               or value < 1):
@@ -88,6 +97,10 @@ def _count(environ, name: str, web: dict, key: str) -> int | None:
     return number
 
 
+def _yes(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
 def settings(environ=None) -> dict:
     """The dashboard's settings from the environment and the config file (see above)."""
     environ = os.environ if environ is None else environ
@@ -105,12 +118,19 @@ def settings(environ=None) -> dict:
         raise SetupError("no journal to show: set RIICHI_JOURNAL to the table service's journal "
                          "file, or RIICHI_CONFIG to a table config with [journal] path")
     secure = environ.get("RIICHI_COOKIE_SECURE")
+    https = environ.get("RIICHI_REFEREE_HTTPS")
+    https_port = _count(environ, "RIICHI_WEB_HTTPS_PORT", web, "https_port") or 8443
+    if https_port > 65535:
+        raise SetupError(f"the HTTPS port {https_port} is not a port (1 to 65535)")
     return {
         "journal": journal,
         "pin_hash_file": path_of("RIICHI_PIN_HASH_FILE", "pin_hash_file") or default_pin_file(),
         "secret_key_file": path_of("RIICHI_SECRET_KEY_FILE", "secret_key_file"),
-        "cookie_secure": (secure.strip().lower() in ("1", "true", "yes", "on")) if secure
+        "cookie_secure": _yes(secure) if secure
         else bool(web.get("cookie_secure", False)),
+        "referee_https": _yes(https) if https else bool(web.get("referee_https", True)),
+        "https_port": https_port,
+        "ca_cert": path_of("RIICHI_WEB_CA_CERT", "ca_cert"),
         "table_name": environ.get("RIICHI_TABLE_NAME") or web.get("table_name"),
         "streams_per_client": _count(environ, "RIICHI_WEB_STREAMS_PER_CLIENT", web,
                                      "streams_per_client"),
@@ -159,7 +179,14 @@ def build_app(environ=None):
     from . import create_app
 
     conf = settings(environ)
-    config = {"SESSION_COOKIE_SECURE": conf["cookie_secure"]}
+    config = {"SESSION_COOKIE_SECURE": conf["cookie_secure"],
+              "RIICHI_REFEREE_HTTPS": conf["referee_https"],
+              "RIICHI_HTTPS_PORT": conf["https_port"]}
+    if conf["ca_cert"] is not None:
+        if not conf["ca_cert"].is_file():
+            raise SetupError(f"CA certificate {conf['ca_cert']}: no such file (install.sh "
+                             "writes it; or unset RIICHI_WEB_CA_CERT / [web] ca_cert)")
+        config["RIICHI_CA_CERT"] = str(conf["ca_cert"])
     if conf["table_name"]:
         config["RIICHI_TABLE_NAME"] = conf["table_name"]
     if conf["streams_per_client"]:
