@@ -7,6 +7,12 @@
 # /etc/riichi-referee/hall.toml (kept if present), the hall PIN, and enables mosquitto and
 # riichi-referee-hall. Each table's password is left in /etc/riichi-referee/hall-broker/
 # passwords/<table>.password: copy it to that table's Pi (its [hall] password_file).
+# Also the hall's certificate authority (/etc/riichi-referee/hall-ca/, made once, kept): the
+# one CA a referee's phone trusts for every table's HTTPS dashboard. Make a table's
+# certificate with it here and hand it to that table's install.sh:
+#   sudo systemd/make-cert.sh table /etc/riichi-referee/hall-ca/tables /etc/riichi-referee/hall-ca \
+#        east-1 east-1 east-1.local 192.168.10.21
+#   (on the Pi) sudo TLS_CA=hall-ca.crt TLS_CERT=east-1.crt TLS_KEY=east-1.key systemd/install.sh
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +28,7 @@ die() { echo "install-hall.sh: $*" >&2; exit 1; }
 command -v systemctl >/dev/null || die "systemd is required"
 
 DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-    python3 python3-venv mosquitto
+    python3 python3-venv mosquitto openssl
 
 if ! id "$user" >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/riichi-referee-hall --no-create-home \
@@ -67,6 +73,11 @@ if [ ! -f "$etc/hall-pin.hash" ]; then
     chmod 0640 "$etc/hall-pin.hash"
 fi
 
+# The hall's CA: its key stays here, root-only; its certificate is public (hall-ca.crt, the
+# name hall.toml's tls_ca example uses for the broker's TLS too).
+"$src/systemd/make-cert.sh" ca "$etc/hall-ca" "$hall"
+install -m 0644 "$etc/hall-ca/ca.crt" "$etc/hall-ca.crt"
+
 install -m 0644 "$src/systemd/riichi-referee-hall.service" "$unitdir/riichi-referee-hall.service"
 systemctl daemon-reload
 systemctl enable mosquitto.service
@@ -74,3 +85,5 @@ systemctl restart mosquitto.service
 systemctl enable --now riichi-referee-hall.service
 echo "install-hall.sh: done. The hall's page is on port 8080; each table's password is in"
 echo "  $etc/hall-broker/passwords/ (copy <table>.password to that table's [hall] password_file)"
+echo "  The hall's CA, for referees' phones to trust once (give them this fingerprint):"
+openssl x509 -in "$etc/hall-ca.crt" -noout -subject -fingerprint -sha256 | sed 's/^/  /'

@@ -12,7 +12,8 @@ import pytest
 from table.sdnotify import notify, watchdog_interval
 
 SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
-UNITS = ["riichi-referee.service", "riichi-referee-web.service", "riichi-referee-hall.service"]
+UNITS = ["riichi-referee.service", "riichi-referee-web.service",
+         "riichi-referee-web-tls.service", "riichi-referee-hall.service"]
 
 
 def unit_settings(name):
@@ -60,11 +61,40 @@ def test_table_unit_has_what_the_issue_asks():
     assert "gunicorn" in web["ExecStart"][0] and "web/gunicorn.conf.py" in web["ExecStart"][0]
 
 
+def environment(unit: str) -> dict:
+    return dict(v.split("=", 1) for v in unit_settings(unit)["Environment"])
+
+
+def test_the_referee_is_served_over_https_and_spectators_over_http():
+    """Two gunicorns of the same app (gunicorn has one TLS setting for all its addresses):
+    the referee's keeps the session and has the certificate; the spectators' has neither,
+    and both offer the hall's CA."""
+    http, https = (environment("riichi-referee-web.service"),
+                   environment("riichi-referee-web-tls.service"))
+    assert "RIICHI_WEB_CERTFILE" not in http and "RIICHI_SECRET_KEY_FILE" not in http
+    assert https["RIICHI_WEB_CERTFILE"] == "/etc/riichi-referee/tls/table.crt"
+    assert https["RIICHI_WEB_KEYFILE"] == "/etc/riichi-referee/tls/table.key"
+    assert https["RIICHI_SECRET_KEY_FILE"].startswith("%S/riichi-referee/")
+    assert http["RIICHI_WEB_CA_CERT"] == https["RIICHI_WEB_CA_CERT"] \
+        == "/etc/riichi-referee/tls/hall-ca.crt"
+    for name in ("RIICHI_JOURNAL", "RIICHI_CONFIG", "RIICHI_PIN_HASH_FILE"):
+        assert http[name] == https[name], name
+    # neither turns the https requirement off (web.wsgi has it on by default)
+    assert "RIICHI_REFEREE_HTTPS" not in http and "RIICHI_REFEREE_HTTPS" not in https
+    tls = unit_settings("riichi-referee-web-tls.service")
+    assert tls["ExecStart"] == unit_settings("riichi-referee-web.service")["ExecStart"]
+    assert tls["ProtectSystem"] == ["strict"] and tls["User"] == ["riichi"]
+
+
 def test_install_script_is_valid_bash():
     subprocess.run(["bash", "-n", str(SYSTEMD / "install.sh")], check=True)
     text = (SYSTEMD / "install.sh").read_text()
     assert "--system-site-packages" in text and "set-pin" in text and "enable" in text
+    assert "riichi-referee-web-tls.service" in text and "make-cert.sh" in text
+    assert "TLS_CA" in text and "/tls" in text
     subprocess.run(["bash", "-n", str(SYSTEMD / "install-hall.sh")], check=True)
+    assert "make-cert.sh\" ca" in (SYSTEMD / "install-hall.sh").read_text()
+    subprocess.run(["bash", "-n", str(SYSTEMD / "make-cert.sh")], check=True)
 
 
 def test_the_hall_server_has_its_unit_and_the_broker_example_is_what_we_write(tmp_path):

@@ -69,6 +69,9 @@ def production(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("RIICHI_")}
     env.update(RIICHI_JOURNAL=str(journal.path), RIICHI_PIN_HASH_FILE=str(pin_file),
                RIICHI_WEB_BIND=f"127.0.0.1:{port}",
+               # The crowd and the referee on one plain-http server: this measures capacity;
+               # the https-only referee is tests/test_web_tls.py's.
+               RIICHI_REFEREE_HTTPS="0",
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
     log = open(tmp_path / "gunicorn.log", "w+")
     server = subprocess.Popen(

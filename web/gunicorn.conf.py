@@ -15,9 +15,16 @@ The worker gets the cap as ``RIICHI_WEB_MAX_STREAMS``; the per-address limit is 
 (``RIICHI_WEB_STREAMS_PER_CLIENT``, see ``web/wsgi.py``).
 
 Environment (or the ``[web]`` section of ``RIICHI_CONFIG``: ``host``/``port``,
-``max_streams``, ``stream_memory_mb``): ``RIICHI_WEB_BIND`` (default ``0.0.0.0:8000``),
-``RIICHI_WEB_MAX_STREAMS``, ``RIICHI_WEB_STREAM_MEMORY_MB``, ``RIICHI_WEB_ACCESS_LOG`` (a
-path, or ``-`` for stderr; off by default).
+``https_port``, ``max_streams``, ``stream_memory_mb``): ``RIICHI_WEB_BIND`` (default
+``0.0.0.0:8000``, or ``0.0.0.0:8443`` with TLS), ``RIICHI_WEB_MAX_STREAMS``,
+``RIICHI_WEB_STREAM_MEMORY_MB``, ``RIICHI_WEB_ACCESS_LOG`` (a path, or ``-`` for stderr; off
+by default).
+
+TLS: ``RIICHI_WEB_CERTFILE`` and ``RIICHI_WEB_KEYFILE`` (the table's certificate, with the
+hall CA's after it, and its key, as ``install.sh`` writes them) make this server HTTPS-only.
+gunicorn applies one TLS setting to every address it binds, so the table runs two of these
+servers (``riichi-referee-web.service``, plain HTTP for spectators, and
+``riichi-referee-web-tls.service``, HTTPS for the referee): see web/README.md.
 """
 import importlib.util
 import os
@@ -68,10 +75,24 @@ def _number(name: str, key: str, web: dict, kind=int):
     return number
 
 
-def _bind(web: dict) -> str | None:
-    if "port" not in web:
+def _bind(web: dict, tls: bool) -> str:
+    key, default = ("https_port", 8443) if tls else ("port", 8000)
+    return f"{web.get('host', '0.0.0.0')}:{web.get(key, default)}"
+
+
+def _tls_files() -> tuple[str, str] | None:
+    cert = os.environ.get("RIICHI_WEB_CERTFILE", "").strip()
+    key = os.environ.get("RIICHI_WEB_KEYFILE", "").strip()
+    if not cert and not key:
         return None
-    return f"{web.get('host', '0.0.0.0')}:{web['port']}"
+    if not cert or not key:
+        raise SystemExit("riichi-referee dashboard: RIICHI_WEB_CERTFILE and RIICHI_WEB_KEYFILE "
+                         "go together (the certificate and its key)")
+    for name, path in (("RIICHI_WEB_CERTFILE", cert), ("RIICHI_WEB_KEYFILE", key)):
+        if not os.access(path, os.R_OK):
+            raise SystemExit(f"riichi-referee dashboard: {name}={path} cannot be read "
+                             "(install.sh writes it)")
+    return cert, key
 
 
 _web = _web_section()
@@ -83,7 +104,12 @@ _wanted = _cap.size(_memory_mb, _max_streams, file_limit=1 << 30)
 _cap.raise_open_file_limit(_wanted.file_descriptors)
 sizing = _cap.size(_memory_mb, _max_streams)
 
-bind = [os.environ.get("RIICHI_WEB_BIND") or _bind(_web) or "0.0.0.0:8000"]
+_tls = _tls_files()
+bind = [os.environ.get("RIICHI_WEB_BIND") or _bind(_web, _tls is not None)]
+if _tls is not None:
+    # gunicorn's default context (ssl.create_default_context): TLS 1.2 at least, which every
+    # phone of the last ten years speaks.
+    certfile, keyfile = _tls
 worker_class = "gevent"
 workers = 1
 worker_connections = sizing.connections
@@ -96,7 +122,7 @@ timeout = 30
 keepalive = 5
 # Streams end at once on shutdown (the app closes them), so a restart is quick.
 graceful_timeout = 10
-proc_name = "riichi-referee-dashboard"
+proc_name = "riichi-referee-dashboard" + ("-tls" if _tls else "")
 accesslog = os.environ.get("RIICHI_WEB_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = "info"
