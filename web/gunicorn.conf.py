@@ -156,3 +156,26 @@ def post_worker_init(worker):
             previous(signum, frame)
 
     signal.signal(signal.SIGTERM, on_term)
+    if _tls is not None:
+        _one_line_for_failed_handshakes(worker)
+
+
+def _one_line_for_failed_handshakes(worker):
+    """A phone that does not trust the hall's CA yet, or that asked for http:// on the https
+    port, fails the TLS handshake in gevent's server, whose hub would print a traceback for
+    each: one line says it instead (the reason, such as "tlsv1 alert unknown ca", tells the
+    installer what the phone objected to)."""
+    import ssl
+
+    import gevent
+
+    hub = gevent.get_hub()
+    print_exception = hub.print_exception
+
+    def quieter(context, type_, value, tb):
+        if type_ is not None and issubclass(type_, (ssl.SSLError, ConnectionError)):
+            worker.log.info("TLS handshake failed: %s", value)
+            return
+        print_exception(context, type_, value, tb)
+
+    hub.print_exception = quieter
