@@ -6,7 +6,8 @@
 :class:`hall.board.RemoteTable`); :func:`serve` runs it in a thread for the
 demo and the browser tests. Blueprints: ``views`` (the page, ``/healthz``, ``/state.json``),
 ``stream`` (``/stream``, server-sent events), ``referee`` (login and actions under
-``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``).
+``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``), ``https``
+(``/ca.crt``, ``/trust``; and the referee kept on HTTPS, see :mod:`web.https`).
 """
 from __future__ import annotations
 
