@@ -142,6 +142,12 @@ def _peer_gone(sock: socket.socket | None) -> bool:
         return True
     if not ready:
         return False
+    if hasattr(sock, "cipher"):
+        # TLS (the https dashboard): what arrives is the client's close_notify, which TLS 1.3
+        # encrypts like any data, so it cannot be told apart without reading it (and a TLS
+        # socket refuses MSG_PEEK). An EventSource sends nothing more; should anything else
+        # come, the page reconnects to a fresh state, as after any dropped stream.
+        return True
     try:
         return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
     except BlockingIOError:
