@@ -188,7 +188,40 @@ def test_a_referee_phone_that_trusts_the_hall_logs_in_over_https(dashboards, hal
             page.click("button[type=submit]")
             page.wait_for_selector(".referee-badge", timeout=10_000)
             assert page.url == f"https://127.0.0.1:{https_port}/"
+            page.wait_for_selector("#live:not(.off)", timeout=10_000)  # its stream, over TLS
             (cookie,) = [c for c in page.context.cookies() if "riichi_session" in c["name"]]
             assert cookie["name"] == "__Host-riichi_session" and cookie["secure"]
         finally:
             browser.close()
+
+
+def test_a_phone_that_leaves_an_https_stream_frees_it(dashboards, hall):
+    """A live stream over TLS, then the phone goes: the server notices within seconds and
+    says nothing alarming about it (the stream's check for a gone phone must not trip over
+    the TLS socket; the fixture fails on a traceback in the log)."""
+    http_port, https_port = dashboards
+    trusted = ssl.create_default_context(cafile=str(hall["ca"]))
+    raw = socket.create_connection(("127.0.0.1", https_port), timeout=10)
+    phone = trusted.wrap_socket(raw, server_hostname="127.0.0.1")
+    phone.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+    seen = b""
+    while b"event: state" not in seen:
+        chunk = phone.recv(65536)
+        assert chunk, seen
+        seen += chunk
+    assert seen.startswith(b"HTTP/1.1 200")
+
+    def streams() -> int:
+        conn = http.client.HTTPSConnection("127.0.0.1", https_port, timeout=10, context=trusted)
+        r, body = _request(conn, "GET", "/healthz")
+        conn.close()
+        return __import__("json").loads(body)["streams"]
+
+    assert streams() == 1
+    phone.close()  # close_notify, then FIN: what a phone's browser does leaving the page
+    # Within the stream's checks for a gone phone (every second), well before the second
+    # keep-alive (4 s apart) would fail on the closed connection and end it that way.
+    deadline = time.monotonic() + 3.5
+    while streams() != 0:
+        assert time.monotonic() < deadline, "the stream outlived the phone"
+        time.sleep(0.1)
