@@ -173,3 +173,40 @@ def test_production_requires_https_for_the_referee_unless_told_otherwise(tmp_pat
         wsgi.settings({"RIICHI_CONFIG": str(config)})
     with pytest.raises(wsgi.SetupError, match="HTTPS port 70000 is not a port"):
         wsgi.settings({"RIICHI_JOURNAL": "/x.sqlite", "RIICHI_WEB_HTTPS_PORT": "70000"})
+
+
+# -- gunicorn.conf.py: the https server ---------------------------------------------------
+
+def load_gunicorn_conf(monkeypatch, **env):
+    import runpy
+
+    for key in ("RIICHI_WEB_BIND", "RIICHI_CONFIG", "RIICHI_WEB_CERTFILE", "RIICHI_WEB_KEYFILE"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    return runpy.run_path(str(MAKE_CERT.parent.parent / "web" / "gunicorn.conf.py"))
+
+
+def test_gunicorn_serves_https_on_its_own_port_with_the_tables_certificate(monkeypatch,
+                                                                           tmp_path):
+    cert, key = tmp_path / "table.crt", tmp_path / "table.key"
+    cert.write_text("x")
+    key.write_text("x")
+    plain = load_gunicorn_conf(monkeypatch)
+    assert plain["bind"] == ["0.0.0.0:8000"] and "certfile" not in plain
+    tls = load_gunicorn_conf(monkeypatch, RIICHI_WEB_CERTFILE=str(cert),
+                             RIICHI_WEB_KEYFILE=str(key))
+    assert tls["bind"] == ["0.0.0.0:8443"]
+    assert (tls["certfile"], tls["keyfile"]) == (str(cert), str(key))
+    config = tmp_path / "table.toml"
+    config.write_text('[web]\nhost = "192.168.4.1"\nport = 8080\nhttps_port = 8444\n')
+    tls = load_gunicorn_conf(monkeypatch, RIICHI_CONFIG=str(config),
+                             RIICHI_WEB_CERTFILE=str(cert), RIICHI_WEB_KEYFILE=str(key))
+    assert tls["bind"] == ["192.168.4.1:8444"]
+    with pytest.raises(SystemExit, match="RIICHI_WEB_CERTFILE and RIICHI_WEB_KEYFILE go "
+                                         "together"):
+        load_gunicorn_conf(monkeypatch, RIICHI_WEB_CERTFILE=str(cert))
+    with pytest.raises(SystemExit, match=r"RIICHI_WEB_KEYFILE=/nowhere/table.key cannot be "
+                                         r"read \(install.sh writes it\)"):
+        load_gunicorn_conf(monkeypatch, RIICHI_WEB_CERTFILE=str(cert),
+                           RIICHI_WEB_KEYFILE="/nowhere/table.key")
