@@ -362,6 +362,9 @@ def main(argv=None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RIICHI_")}
     env.update(RIICHI_JOURNAL=str(journal_path), RIICHI_PIN_HASH_FILE=str(pin_file),
                RIICHI_WEB_BIND=f"127.0.0.1:{port}", PYTHONUNBUFFERED="1",
+               # the crowd and the referee on one plain-http server, as before the referee's
+               # pages went https-only: this measures the event loop, not TLS
+               RIICHI_REFEREE_HTTPS="0",
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
     conf = runpy.run_path(str(ROOT / "web" / "gunicorn.conf.py"))
     worker_class = args.worker_class or conf["worker_class"]
