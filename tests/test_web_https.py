@@ -59,9 +59,13 @@ def notes(table):
 
 def test_the_login_page_over_http_sends_the_phone_to_https(app):
     r = app.test_client().get("/referee/login?next=1", base_url=HTTP)
-    assert r.status_code == 308
+    assert r.status_code == 307
     assert r.headers["Location"] == "https://table.local:8443/referee/login?next=1"
     assert "Set-Cookie" not in r.headers
+    # an odd path goes along encoded, not as a broken header (or a 500)
+    r = app.test_client().get("/referee/a%0d%0aX:1", base_url=HTTP)
+    assert (r.status_code, r.headers["Location"]) \
+        == (307, "https://table.local:8443/referee/a%0D%0AX:1")
 
 
 def test_a_pin_posted_over_http_is_refused_and_makes_no_referee(app):

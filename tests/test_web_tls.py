@@ -120,7 +120,7 @@ def test_gunicorn_serves_the_login_over_https_only(dashboards, hall):
     # Plain http: the login page sends the phone to https; a posted PIN is refused.
     plain = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
     r, _ = _request(plain, "GET", "/referee/login")
-    assert r.status == 308
+    assert r.status == 307
     assert r.getheader("Location") == f"https://127.0.0.1:{https_port}/referee/login"
     r, page = _request(plain, "POST", "/referee/login", f"pin={PIN}&csrf_token=x")
     assert r.status == 403 and "in clear" in page and r.getheader("Set-Cookie") is None

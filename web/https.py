@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import ssl
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
                    request)
@@ -48,8 +48,10 @@ def https_url(path: str | None = None) -> str:
     netloc = host if port == 443 else f"{host}:{port}"
     if path is not None:
         return f"https://{netloc}{path}"
+    # The path as it came, encoded again (a %0a in it must not end the Location header).
+    path = quote(request.path, safe="/:@!$&'()*+,;=")
     query = request.query_string.decode("latin-1")
-    return f"https://{netloc}{request.path}" + (f"?{query}" if query else "")
+    return f"https://{netloc}{path}" + (f"?{query}" if query else "")
 
 
 def referee_over_https_only():
@@ -57,8 +59,8 @@ def referee_over_https_only():
     if not required() or request.is_secure or not request.path.startswith(REFEREE_PREFIX):
         return None
     if request.method in ("GET", "HEAD"):
-        # 308, not 301: a browser must not remember it for a dashboard later run without TLS.
-        return redirect(https_url(), 308)
+        # 307, temporary: a browser must not keep it for a table whose setup changes later.
+        return redirect(https_url(), 307)
     return render_template(
         "error.html", code=403, name="Use the secure address",
         description=("Referee actions are taken over https only, so the PIN and the referee's "
