@@ -211,7 +211,7 @@ def test_wsgi_says_when_the_journal_is_missing(tmp_path, fake_journal_module):
 
 
 def test_wsgi_says_when_the_journal_table_cannot_be_imported(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "table.journal", None)  # import fails
+    monkeypatch.setitem(sys.modules, "table.journal_table", None)  # import fails
     (tmp_path / "j.sqlite").write_bytes(b"")
     with pytest.raises(wsgi.SetupError, match="table.journal_table.JournalTable is not available"):
         wsgi.build_app({"RIICHI_JOURNAL": str(tmp_path / "j.sqlite")})
