@@ -20,14 +20,31 @@ FPS = 10.0
 
 
 @pytest.fixture(scope="module")
-def played(shared_data):
+def watched(shared_data):
+    """The scripted hand watched, as it is drawn, by a tracker reading with the art matcher
+    and (when it is built) one reading with the shipped model: the frames are drawn once for
+    both, and never all kept (some 100 full-table frames are 770 MB)."""
     # Reading rendered tiles needs the shared tile art: without it they are placeholders.
-    frames, expected = hand_video(fps=FPS)
-    tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0, stable_frames=3)
-    got = []
-    for frame, t_ns in frames:
-        got += tracker.update(frame, t_ns)
-    return frames, expected, got, tracker
+    from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
+
+    trackers = {"art": TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0,
+                                    stable_frames=3)}
+    if DEFAULT_MODEL.is_file():
+        trackers["model"] = TableTracker(default_zones(), TileClassifier(threads=2))
+    got = {name: [] for name in trackers}
+
+    def watch(frame, t_ns):
+        for name, tracker in trackers.items():
+            got[name] += tracker.update(frame, t_ns)
+
+    _, expected = hand_video(fps=FPS, sink=watch)
+    return expected, got, trackers
+
+
+@pytest.fixture(scope="module")
+def played(watched):
+    expected, got, trackers = watched
+    return expected, got["art"], trackers["art"]
 
 
 def _key(e):
@@ -38,7 +55,7 @@ def _key(e):
 
 
 def test_every_discard_once_with_the_time_of_its_first_frame(played):
-    _, expected, got, _ = played
+    expected, got, _ = played
     want = [e for e in expected if e["type"] == "discard"]
     seen = [e for e in got if e["type"] == "discard"]
     assert [_key(e) for e in seen] == [_key(e) for e in want]   # none missed, none extra
@@ -47,13 +64,13 @@ def test_every_discard_once_with_the_time_of_its_first_frame(played):
 
 
 def test_riichi_only_for_the_sideways_discard(played):
-    _, _, got, _ = played
+    _, got, _ = played
     riichi = [e for e in got if e.get("riichi")]
     assert [(e["seat"], e["tile"]) for e in riichi] == [(2, "2m")]
 
 
 def test_meld_dora_and_reveal_events(played):
-    _, expected, got, _ = played
+    expected, got, _ = played
     others = [e for e in got if e["type"] != "discard"]
     assert [_key(e) for e in others] == [_key(e) for e in expected if e["type"] != "discard"]
     meld = next(e for e in got if e["type"] == "meld")
@@ -61,19 +78,19 @@ def test_meld_dora_and_reveal_events(played):
 
 
 def test_the_called_tile_left_the_pond(played):
-    _, _, _, tracker = played
+    _, _, tracker = played
     assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(1, "8p")]
 
 
 def test_events_follow_the_format_and_carry_confidence(played):
-    _, _, got, _ = played
+    _, got, _ = played
     for e in got:
         parse_event(dict(e))
         assert 0.0 < e["confidence"] <= 1.0
 
 
 def test_the_first_indicator_is_kept_for_hand_start(played):
-    _, _, got, tracker = played
+    _, got, tracker = played
     assert tracker.first_dora == "3p"
     assert "3p" not in [e.get("indicator") for e in got]
 
@@ -128,15 +145,12 @@ def test_tracker_works_with_any_classifier_interface():
             if e["type"] == "discard"] == [(2, "4s", 0.9)]
 
 
-def test_with_the_trained_classifier(shared_data):
-    from vision.reading.classifier import DEFAULT_MODEL, TileClassifier
-    if not DEFAULT_MODEL.is_file():
+def test_with_the_trained_classifier(watched):
+    from vision.reading.classifier import DEFAULT_MODEL
+    expected, got, trackers = watched
+    if "model" not in trackers:
         pytest.skip(f"tile model {DEFAULT_MODEL} not built yet (python -m vision.training.train)")
-    frames, expected = hand_video(fps=FPS)
-    tracker = TableTracker(default_zones(), TileClassifier(threads=2))
-    got = []
-    for frame, t_ns in frames:
-        got += tracker.update(frame, t_ns)
+    got = got["model"]
     want = [_key(e) for e in expected if e["type"] == "discard"]
     assert [_key(e) for e in got if e["type"] == "discard"] == want
     assert all(e["tile"] in TILE_CODES for e in got if e["type"] == "discard")
@@ -146,12 +160,17 @@ def test_with_the_trained_classifier(shared_data):
 
 @pytest.fixture(scope="module")
 def long_played(shared_data):
-    frames, expected, called = long_hand_video(fps=FPS)
+    """The long hand watched as it is drawn; its 200 frames (1.5 GB) are not kept, only
+    their times."""
     tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0, stable_frames=3)
-    got = []
-    for frame, t_ns in frames:
-        got += tracker.update(frame, t_ns)
-    return frames, expected, called, got, tracker
+    times, got = [], []
+
+    def watch(frame, t_ns):
+        times.append(t_ns)
+        got.extend(tracker.update(frame, t_ns))
+
+    _, expected, called = long_hand_video(fps=FPS, sink=watch)
+    return times, expected, called, got, tracker
 
 
 def test_long_hand_video_is_what_the_test_needs(long_played):
@@ -168,14 +187,14 @@ def test_long_hand_video_is_what_the_test_needs(long_played):
 
 
 def test_long_hand_every_discard_once_at_its_first_frame(long_played):
-    frames, expected, _, got, _ = long_played
+    times, expected, _, got, _ = long_played
     want = [e for e in expected if e["type"] == "discard"]
     seen = [e for e in got if e["type"] == "discard"]
     # none missed, none reported twice or out of turn, riichi exactly where it lies sideways
     assert [_key(e) for e in seen] == [_key(e) for e in want]
     # the time of the first frame showing the tile: a claim window starts there
     assert [e["t"] for e in seen] == pytest.approx([e["t"] for e in want], abs=1e-9)
-    frame_times = {t_ns / 1e9 for _, t_ns in frames}
+    frame_times = {t_ns / 1e9 for t_ns in times}
     assert all(any(abs(e["t"] - t) < 1e-9 for t in frame_times) for e in seen)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -329,17 +330,23 @@ def pond_slot(state: TableState, seat: int) -> tuple[float, float]:
 
 class _Reel:
     """The frames of a hand being filmed: each shot renders ``state`` as it is at that moment,
-    ``1/fps`` after the one before."""
+    ``1/fps`` after the one before. ``sink``: called with each ``(frame, t_ns)`` as it is
+    drawn, instead of keeping the frames in :attr:`frames` (a long hand's 200 full-table
+    frames are 1.5 GB)."""
 
-    def __init__(self, state: TableState, fps: float, px_per_mm: float, start_ns: int):
+    def __init__(self, state: TableState, fps: float, px_per_mm: float, start_ns: int,
+                 sink: Callable[[np.ndarray, int], None] | None = None):
         self.state = state
         self.px_per_mm = px_per_mm
         self.start_ns = start_ns
         self.period = 1e9 / fps
         self.frames: list[tuple[np.ndarray, int]] = []
+        self.sink = sink if sink is not None else lambda frame, t_ns: \
+            self.frames.append((frame, t_ns))
+        self.shots = 0
 
     def _t_ns(self) -> int:
-        return self.start_ns + round(len(self.frames) * self.period)
+        return self.start_ns + round(self.shots * self.period)
 
     def now(self) -> float:
         """Seconds of the next frame: the first to show a change made now."""
@@ -348,8 +355,9 @@ class _Reel:
     def shot(self, hands: list[Hand] | None = None, n: int = 1) -> None:
         for _ in range(n):
             t_ns = self._t_ns()
-            self.frames.append((render_state(self.state, hands, self.px_per_mm,
-                                             seed=len(self.frames)), t_ns))
+            frame = render_state(self.state, hands, self.px_per_mm, seed=self.shots)
+            self.shots += 1
+            self.sink(frame, t_ns)
 
     def discard(self, seat: int, tile: str, riichi: bool,
                 bringing: int) -> tuple[dict, tuple[float, float]]:
@@ -369,17 +377,20 @@ class _Reel:
 
 
 def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
-               start_ns: int = 1_000_000_000):
+               start_ns: int = 1_000_000_000,
+               sink: Callable[[np.ndarray, int], None] | None = None):
     """A scripted hand: 13 discards round the table (one sideways for riichi), a pon that
     takes a tile out of a pond, a new dora indicator, a hand sweeping across the ponds, and a
     revealed winning hand.
 
     Returns ``(frames, expected)``: frames as a list of ``(topdown_image, t_ns)`` and the
-    events a tracker should report (``t`` = first frame showing the tile).
+    events a tracker should report (``t`` = first frame showing the tile). With ``sink``
+    each frame is handed to ``sink(frame, t_ns)`` as it is drawn instead, and ``frames`` is
+    empty: a tracker can watch the hand without all of it in memory at once.
     """
     rng = np.random.default_rng(seed)
     state = TableState(dora=["3p"])
-    reel = _Reel(state, fps, px_per_mm, start_ns)
+    reel = _Reel(state, fps, px_per_mm, start_ns, sink)
     shot, now = reel.shot, reel.now
     expected: list[dict] = []
     shot(n=3)
@@ -420,7 +431,8 @@ def hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 0,
 
 
 def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
-                    start_ns: int = 1_000_000_000, turns: int = 74):
+                    start_ns: int = 1_000_000_000, turns: int = 74,
+                    sink: Callable[[np.ndarray, int], None] | None = None):
     """A long hand: ``turns`` discards round the table, so every pond runs to 18 or more
     tiles in rows of six and on into a fourth row; riichi tiles lie sideways in the middle of
     rows (seats 3 and 1 in their second row, seat 0 in its third); three calls
@@ -430,11 +442,11 @@ def long_hand_video(fps: float = 10.0, px_per_mm: float = 2.0, seed: int = 1,
 
     Returns ``(frames, expected)`` as :func:`hand_video` does: the ``discard`` and ``meld``
     events, ``t`` = the first frame showing the tile; plus ``called``, the (seat, tile) of
-    the tiles taken from ponds, in order.
+    the tiles taken from ponds, in order. ``sink``: as for :func:`hand_video`.
     """
     rng = np.random.default_rng(seed)
     state = TableState(dora=["5m"])
-    reel = _Reel(state, fps, px_per_mm, start_ns)
+    reel = _Reel(state, fps, px_per_mm, start_ns, sink)
     shot, now = reel.shot, reel.now
     expected: list[dict] = []
     called: list[tuple[int, str]] = []
