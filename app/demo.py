@@ -45,13 +45,30 @@ class DemoClock(TableClock):
     """The table clock of the demo, which stops while the simulated camera's frames are being
     rendered and tracked: a real camera sees the table as it plays, while here drawing and
     reading a frame takes real time the players would not wait for (at 25x, a tenth of a
-    second is 2.5 s of play, most of a claim window)."""
+    second is 2.5 s of play, most of a claim window).
+
+    It also stops at the time the simulated players' next move is due until they make it
+    (:meth:`hold_at`): at 40x a pon pressed a second after the discard has 50 ms of real time
+    before its window closes, and a busy machine that wakes the players' thread that much
+    late would otherwise have them press too late, and the table judge a game that was not
+    the one recorded."""
 
     def __init__(self, offset: float = 0.0, speed: float = 1.0):
         super().__init__(offset=offset, speed=speed)
         self._lock = threading.Lock()
         self._paused_at: float | None = None
         self._paused_total = 0.0
+        self._hold: float | None = None
+
+    def hold_at(self, t: float | None) -> None:
+        """Let the clock run up to table time ``t`` and stop there until moved on by the next
+        call (None: run freely). Time spent stopped is not counted, as in :meth:`pause`."""
+        with self._lock:
+            if self._hold is not None:
+                over = self._running(monotonic()) - self._hold
+                if over > 0:
+                    self._paused_total += over / self.speed
+            self._hold = t
 
     def pause(self) -> None:
         with self._lock:
@@ -64,11 +81,16 @@ class DemoClock(TableClock):
                 self._paused_total += monotonic() - self._paused_at
                 self._paused_at = None
 
+    def _running(self, m: float) -> float:
+        """Table time at monotonic ``m`` but for the hold (the lock is held)."""
+        if self._paused_at is not None and m > self._paused_at:
+            m = self._paused_at
+        return self.origin + self.offset + (m - self.origin - self._paused_total) * self.speed
+
     def from_mono(self, m: float) -> float:
         with self._lock:
-            if self._paused_at is not None and m > self._paused_at:
-                m = self._paused_at
-            return self.origin + self.offset + (m - self.origin - self._paused_total) * self.speed
+            t = self._running(m)
+            return t if self._hold is None else min(t, self._hold)
 
 
 class ExpectedDiscards:
@@ -153,6 +175,10 @@ class SimulatedCamera:
         self.changes: queue.Queue = queue.Queue()
         self.stop_event = threading.Event()
         self.expected = ExpectedDiscards()
+        # changes shown, and those whose frames the tracker has all read (wait_read)
+        self._shown = 0
+        self._read = 0
+        self._read_changed = threading.Condition()
 
     def _new_state(self):
         state = self._state_type()
@@ -168,13 +194,32 @@ class SimulatedCamera:
         except ImportError:
             return False
 
-    def show(self, change, t_mono: float, render: bool = True) -> None:
-        """Apply ``change(state)`` (or ``"new_hand"``) at ``t_mono``; render if asked."""
-        self.changes.put((change, t_mono, render))
+    def show(self, change, t_mono: float, render: bool = True) -> int:
+        """Apply ``change(state)`` (or ``"new_hand"``) at ``t_mono``; render if asked. Returns
+        the change's number, for :meth:`wait_read`."""
+        with self._read_changed:
+            self._shown += 1
+            number = self._shown
+            self.changes.put((change, t_mono, render))
+        return number
+
+    def wait_read(self, number: int, timeout: float) -> bool:
+        """Wait until the tracker has read every frame of change ``number`` and the table has
+        been handed what it reported (False: not within ``timeout`` seconds, or stopping)."""
+        with self._read_changed:
+            return self._read_changed.wait_for(
+                lambda: self._read >= number or self.stop_event.is_set(), timeout) and \
+                self._read >= number
+
+    def _done_with(self, number: int) -> None:
+        with self._read_changed:
+            self._read = number
+            self._read_changed.notify_all()
 
     def __iter__(self):
         from vision.synthesis.synthetic import render_state
 
+        number = 0
         while not self.stop_event.is_set():
             try:
                 change, t_mono, render = self.changes.get(timeout=0.1)
@@ -183,19 +228,22 @@ class SimulatedCamera:
                 # no discard is on its way (seat-button presses wait for that)
                 yield monotonic(), []
                 continue
+            number += 1
             if change == "new_hand":
                 self.state = self._new_state()
                 self.tracker.new_hand()
-                continue
-            change(self.state)
-            if not render:
-                continue
-            frame = render_state(self.state)
-            # Enough frames for the tracker to confirm a new tile, or to see a called one gone
-            # (else a discard landing where it lay would be taken for it).
-            for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
-                t = t_mono + k * self.period
-                yield t, self.expected.filter(self.tracker.update(frame, int(t * 1e9)))
+            else:
+                change(self.state)
+            if render and change != "new_hand":
+                frame = render_state(self.state)
+                # Enough frames for the tracker to confirm a new tile, or to see a called one
+                # gone (else a discard landing where it lay would be taken for it).
+                for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
+                    t = t_mono + k * self.period
+                    yield t, self.expected.filter(self.tracker.update(frame, int(t * 1e9)))
+            # here the service has asked for the next frame: it has handed the table what the
+            # tracker reported in the last one
+            self._done_with(number)
 
     def expect(self, seat: int, tile: str) -> None:
         """The discard the game is about to show (see :class:`ExpectedDiscards`). A safety
@@ -212,7 +260,9 @@ class SimulatedCamera:
         return self.expected.false_reports
 
     def close(self) -> None:
-        self.stop_event.set()
+        with self._read_changed:
+            self.stop_event.set()
+            self._read_changed.notify_all()
 
 
 def _take_from_pond(seat: int, tile: str):
@@ -232,9 +282,14 @@ class SimulatedTable:
     MockFactory; ``clock``: the table clock (``speed`` times real time).
     """
 
-    #: Real seconds a discard shown to the camera may take to reach the table before it is
-    #: handed over directly (the table clock is paused meanwhile).
-    CAMERA_WAIT = 2.0
+    #: Real seconds a discard shown to the camera may take to reach the table before the
+    #: camera is taken to be stuck and the discard is handed over directly. The table clock is
+    #: paused meanwhile, so nothing is gained by giving up sooner: on a busy machine drawing
+    #: and reading a change's frames took over 2 s.
+    CAMERA_WAIT = 30.0
+    #: Real seconds a press may take to reach the table before the buttons are taken to be
+    #: stuck and play goes on.
+    PRESS_WAIT = 30.0
 
     def __init__(self, service: TableService, buttons, clock: TableClock, events: list[dict],
                  press_seconds: float = 0.08, camera: SimulatedCamera | None = None):
@@ -272,8 +327,16 @@ class SimulatedTable:
         if pause is not None:
             pause()
         try:
-            self.camera.show(lambda state: state.ponds[seat].append((tile, riichi)), due_mono)
-            seen = self._wait_for(before, self.CAMERA_WAIT) or not self.camera.cancel(seat, tile)
+            number = self.camera.show(lambda state: state.ponds[seat].append((tile, riichi)),
+                                      due_mono)
+            # The clock is paused, so however long drawing and reading the frames takes on a
+            # busy machine, play waits for it: it is the tracker's answer that counts, not how
+            # soon it came.
+            stuck = time.monotonic() + self.CAMERA_WAIT
+            while not (self.camera.wait_read(number, 0.1) or self.stop_event.is_set()
+                       or time.monotonic() > stuck):
+                pass
+            seen = len(self.table.events()) > before or not self.camera.cancel(seat, tile)
             if seen:
                 self._wait_for(before, self.CAMERA_WAIT)
         finally:
@@ -299,12 +362,13 @@ class SimulatedTable:
         (pin.drive_low if pressed_low else pin.drive_high)()
         # The press reaches the table through the debouncer and the service's button thread;
         # wait for it so the next event (a meld, a reveal) is judged after it, as at a table.
-        self._wait_for(before, 2.0)
+        self._wait_for(before, self.PRESS_WAIT)
         self.stop_event.wait(self.press_seconds)
         (pin.drive_high if pressed_low else pin.drive_low)()
         self.presses += 1
 
     def _run(self) -> None:
+        hold = getattr(self.clock, "hold_at", None)
         try:
             events = self.events
             start = 0
@@ -317,6 +381,8 @@ class SimulatedTable:
             shift = self.clock() + 1.0 - t0
             for event in events[start:]:
                 due = float(event["t"]) + shift
+                if hold is not None:
+                    hold(due)   # however late this thread wakes, the move is made on time
                 wait = self.clock.real_seconds(due - self.clock())
                 if self.stop_event.wait(wait):
                     return
@@ -333,12 +399,16 @@ class SimulatedTable:
                                          time.monotonic())
                     event = dict(event, t=max(due, self.clock()))
                     self.service.submit(event, "camera")
+            if hold is not None:
+                hold(None)
             # Let the last windows close on the timer.
             while not self.stop_event.is_set() and self.table.next_deadline() is not None:
                 self.stop_event.wait(0.05)
         except Exception:
             log.exception("the simulated table failed")
         finally:
+            if hold is not None:
+                hold(None)
             self.done.set()
 
     def stop(self) -> None:
