@@ -236,11 +236,15 @@ class SimulatedCamera:
                 change(self.state)
             if render and change != "new_hand":
                 frame = render_state(self.state)
+                # The frames of one change are one picture: the finder would find the same
+                # tiles in each, so it looks once (it is most of a frame's time).
+                finding = self.tracker.find_tiles(frame, self.tracker.px_per_mm)
                 # Enough frames for the tracker to confirm a new tile, or to see a called one
                 # gone (else a discard landing where it lay would be taken for it).
                 for k in range(max(self.FRAMES_PER_CHANGE, self.tracker.gone_frames)):
                     t = t_mono + k * self.period
-                    yield t, self.expected.filter(self.tracker.update(frame, int(t * 1e9)))
+                    yield t, self.expected.filter(self.tracker.update(frame, int(t * 1e9),
+                                                                      finding=finding))
             # here the service has asked for the next frame: it has handed the table what the
             # tracker reported in the last one
             self._done_with(number)
