@@ -229,14 +229,19 @@ def choose_look(base: TileClassifier, crops: Sequence[np.ndarray],
 
 
 def fit_prototypes(base: TileClassifier, crops: Sequence[np.ndarray], labels: Sequence[str],
-                   seed: int = 0, n: int = AUGMENTS, look: str | None = None) -> Adaptation:
+                   seed: int = 0, n: int = AUGMENTS, look: str | None = None,
+                   augmented: tuple[list[np.ndarray], list[str], list[bool]] | None = None
+                   ) -> Adaptation:
     """Prototypes of each enrolled code, one per orientation, from augmented crops shown in
-    the set's look (chosen here by :func:`choose_look` unless given)."""
+    the set's look (chosen here by :func:`choose_look` unless given). ``augmented``: what
+    ``augmented_set(crops, labels, np.random.default_rng(seed), n)`` gives, when the caller
+    has it already (a set fitted for two models is augmented once)."""
     if look is None:
         look = choose_look(base, crops, labels)[0]
     show = LOOKS[look]
-    rng = np.random.default_rng(seed)
-    aug, aug_labels, turns = augmented_set(crops, labels, rng, n)
+    if augmented is None:
+        augmented = augmented_set(crops, labels, np.random.default_rng(seed), n)
+    aug, aug_labels, turns = augmented
     _, f, kind = features(base, [show(c) for c in aug])
     index = {lab: i for i, lab in enumerate(base.labels)}
     y = np.array([index[lab] for lab in aug_labels])

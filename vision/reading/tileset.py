@@ -31,6 +31,7 @@ from table.config import beside_config, point_config_at, replacing, set_config_v
 from .adapt import (
     Adaptation,
     adapted_probabilities,
+    augmented_set,
     features,
     fit_prototypes,
     model_fingerprint,
@@ -87,15 +88,19 @@ class TileSet:
         kept = np.stack([cls.keep(c) for c in crops]) if len(crops) else \
             np.zeros((0, KEEP_SIZE[1], KEEP_SIZE[0], 3), np.uint8)
         ts = cls(kept, list(labels), name, now_text(), list(photos), red_fives=red_fives)
-        ts.refit(base, seed)
+        # both models learn the set from the same variations of its crops: made once
+        augmented = augmented_set(list(ts.crops), ts.labels, np.random.default_rng(seed)) \
+            if second is not None else None
+        ts.refit(base, seed, augmented=augmented)
         if second is not None:
-            ts.refit(second, seed, second=True)
+            ts.refit(second, seed, second=True, augmented=augmented)
         return ts
 
-    def refit(self, base: TileClassifier, seed: int = 0, second: bool = False) -> None:
+    def refit(self, base: TileClassifier, seed: int = 0, second: bool = False,
+              augmented=None) -> None:
         """Fit the adaptation again on the kept crops, for ``base`` (``second``: as the
-        second-opinion model)."""
-        a = fit_prototypes(base, list(self.crops), self.labels, seed=seed)
+        second-opinion model); ``augmented``: as for :func:`fit_prototypes`."""
+        a = fit_prototypes(base, list(self.crops), self.labels, seed=seed, augmented=augmented)
         if second:
             self.second_adaptation, self.second_model = a, model_fingerprint(base.model_path)
         else:
