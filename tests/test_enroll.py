@@ -3,6 +3,8 @@ place, one line per problem and nothing saved until there is none, the set store
 config and used by the table, ``--clear``."""
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 import pytest
@@ -34,6 +36,21 @@ def other_inks(canvas, code, cx, cy, w, h, rng):
         return
     face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
     _paste(canvas, face[..., [2, 1, 0, 3]].copy(), cx, cy, rng.uniform(-3, 3))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_back(seed: int) -> tuple[np.ndarray, ...]:
+    crops = tuple(r.crop for r in read_sheet(sheet_photo(other_inks, seed=seed)))
+    for crop in crops:
+        crop.flags.writeable = False    # shared by the tests that read this photo
+    return crops
+
+
+def read_back(seed: int) -> list[np.ndarray]:
+    """The crops, place by place, read from a photo of the sheet with the other-inks set on
+    it (``seed``: the photo's light, angle and tiles' lie). Several tests read the same
+    photos: each is drawn and read once per test process."""
+    return list(_read_back(seed))
 
 
 def table_model(clf):
@@ -84,7 +101,7 @@ def test_sheet_round_trip(enrolled, model):
     clf = load_classifier(config)
     assert isinstance(table_model(clf), EnrolledClassifier)
     assert config.read_text().count('tileset = "tileset.npz"') == 1
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    crops = read_back(12)
     alone = [label for label, _ in model.classify(crops)]
     assert sum(a == c for a, c in zip(alone, PLACE_CODES)) <= 32
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
@@ -110,7 +127,7 @@ def test_a_set_copied_beside_another_tables_config_is_that_tables_set(enrolled, 
     (tmp_path / "tileset.npz").write_bytes(tileset_path(enrolled).read_bytes())
     clf = load_classifier(config)
     assert isinstance(table_model(clf), EnrolledClassifier) and clf.tileset.name == "Hall A set"
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    crops = read_back(13)
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
 
 
@@ -119,7 +136,7 @@ def test_a_set_fitted_with_another_model_is_fitted_again(enrolled, model):
     ts.model = "0" * 64
     clf = EnrolledClassifier(model, ts)
     assert clf.tileset.model != "0" * 64
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    crops = read_back(13)
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
 
 
@@ -128,7 +145,7 @@ def test_an_enrolled_set_reads_a_doubtful_tile_turned_half_round_too(enrolled):
     reads with doubt gets the average of its reading and the turned crop's; a sure one is
     left as it was."""
     clf = table_model(load_classifier(enrolled))
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    crops = read_back(12)
     # half of each face hidden under grey card: some readings become doubtful
     crops += [np.where(np.arange(c.shape[0])[:, None, None] < c.shape[0] // 2, c, 128).astype(np.uint8)
               for c in crops]
@@ -198,7 +215,7 @@ def test_a4_round_trip(tmp_path, model, side_by_side, shared_data):
                  "--config", str(config)]) == 0
     ts = TileSet.load(tileset_path(config))
     assert sorted(ts.labels) == sorted(PLACE_CODES)
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    crops = read_back(12)
     assert [label for label, _ in load_classifier(config).classify(crops)] == list(PLACE_CODES)
 
 
@@ -454,7 +471,7 @@ def test_a_referee_correction_is_learnt_and_kept(enrolled, model, tmp_path):
     path = tmp_path / "tileset.npz"
     path.write_bytes(tileset_path(enrolled).read_bytes())
     clf = EnrolledClassifier(model, TileSet.load(path), path)
-    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("7s")].crop
+    crop = read_back(15)[PLACE_CODES.index("7s")]
     clf.learn(crop, "7s")
     kept = TileSet.load(path)
     assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
@@ -466,6 +483,6 @@ def test_a_referee_naming_a_red_five_shows_the_set_has_them(enrolled, model, tmp
     ts.red_fives = False
     ts.save(path)
     clf = EnrolledClassifier(model, TileSet.load(path), path)
-    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("0p")].crop
+    crop = read_back(15)[PLACE_CODES.index("0p")]
     clf.learn(crop, "0p")
     assert TileSet.load(path).red_fives

@@ -8,11 +8,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from test_enroll import other_inks
+from test_enroll import other_inks, read_back
 
 from app.cli import main
 from referee.errors import RefereeError
-from vision.enrollment.sheet import PLACE_CODES, read_sheet
+from vision.enrollment.sheet import PLACE_CODES
 from vision.reading import second_opinion
 from testkit.quantized import same_quantized_weights
 from vision.reading.classifier import TRAINED_MODEL, TileClassifier
@@ -145,7 +145,7 @@ def test_enrolling_fits_the_set_for_both_models(enrolled_pair, monkeypatch):
     assert isinstance(clf.first, EnrolledClassifier) and not clf.first.second
     assert isinstance(clf.second, EnrolledClassifier) and clf.second.second
     assert clf.tileset.name == "Hall B set"
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=12))]
+    crops = read_back(12)
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
 
 
@@ -157,7 +157,7 @@ def test_a_set_enrolled_before_the_pair_is_fitted_for_the_second_model_on_load(
     config = paired_config(tmp_path)
     clf = load_classifier(config, threads=1)
     assert clf.second.adaptation is not None
-    crops = [r.crop for r in read_sheet(sheet_photo(other_inks, seed=13))]
+    crops = read_back(13)
     assert [label for label, _ in clf.classify(crops)] == list(PLACE_CODES)
 
 
@@ -166,7 +166,7 @@ def test_a_referee_correction_teaches_both_models_and_is_saved_once(enrolled_pai
     path.write_bytes(tileset_path(enrolled_pair).read_bytes())
     clf = load_classifier(paired_config(tmp_path), threads=1)
     before = clf.tileset.second_adaptation.prototypes.copy()
-    crop = read_sheet(sheet_photo(other_inks, seed=15))[PLACE_CODES.index("7s")].crop
+    crop = read_back(15)[PLACE_CODES.index("7s")]
     clf.learn(crop, "7s")
     kept = TileSet.load(path)
     assert (kept.corrections, len(kept.labels), kept.labels[-1]) == (1, 39, "7s")
