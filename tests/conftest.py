@@ -33,3 +33,29 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def _give_memory_back():
+    """What a test module kept for its own tests is let go once it is done, and the memory
+    handed back to the system: a worker runs some 35 modules, and it kept the tile finder at
+    the size of the largest picture it had read (175 MB) and glibc's freed heap (some 120
+    MB) to the end. The finder is loaded again by the next module that asks for it."""
+    import gc
+    import sys
+
+    learned = sys.modules.get("vision.finding.learned")
+    if learned is not None:
+        learned.shared_finder.cache_clear()
+    gc.collect()
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):   # not glibc: the memory stays with the process
+        pass
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    # trylast: after pytest's own teardown has finalized the module's fixtures
+    if nextitem is None or nextitem.module is not item.module:
+        _give_memory_back()
