@@ -59,3 +59,57 @@ def pytest_runtest_teardown(item, nextitem):
     # trylast: after pytest's own teardown has finalized the module's fixtures
     if nextitem is None or nextitem.module is not item.module:
         _give_memory_back()
+
+
+# RIICHI_TEST_COSTS=FILE: each test's setup, call and teardown as one JSON line each in FILE
+# (FILE.gw0, FILE.gw1... under pytest-xdist): CPU seconds of this process and of the children
+# it waited for, wall seconds, and the memory (MB) it holds and has peaked at. For finding
+# what makes the suite slow or big when the machine is shared and wall time says little.
+class _Costs:
+    def __init__(self, path):
+        self.path = path
+        self.file = None    # opened by the first test: an xdist controller runs none
+
+    @staticmethod
+    def now():
+        import resource
+        import time
+
+        t = os.times()
+        with open("/proc/self/statm") as f:
+            rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+        return {"cpu": t.user + t.system, "child": t.children_user + t.children_system,
+                "wall": time.perf_counter(), "rss": rss,
+                "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+    def record(self, item, phase):
+        import json
+
+        before = self.now()
+        yield
+        after = self.now()
+        if self.file is None:
+            worker = os.environ.get("PYTEST_XDIST_WORKER")
+            self.file = open(self.path + (f".{worker}" if worker else ""), "w")
+        row = {"id": item.nodeid, "phase": phase, "rss": round(after["rss"], 1),
+               "peak": round(after["peak"], 1)}
+        row.update({k: round(after[k] - before[k], 3) for k in ("cpu", "child", "wall")})
+        self.file.write(json.dumps(row) + "\n")
+        self.file.flush()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        yield from self.record(item, "setup")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        yield from self.record(item, "call")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item):
+        yield from self.record(item, "teardown")
+
+
+def pytest_configure(config):
+    if os.environ.get("RIICHI_TEST_COSTS"):
+        config.pluginmanager.register(_Costs(os.environ["RIICHI_TEST_COSTS"]), "riichi-test-costs")
