@@ -20,9 +20,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Debian's headless Chromium through Playwright, one for the whole session; browser
-    tests skip, saying why, without it."""
+def playwright():
+    """Playwright's sync API, one for the whole session: it cannot be started again while it
+    runs, so a test that launches a Chromium of its own (other flags) launches it from this.
+    Skips, saying why, without Debian's Chromium or Python Playwright."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} not found (Debian package 'chromium')")
     try:
@@ -30,9 +31,16 @@ def browser():
     except ImportError:
         pytest.skip("Python Playwright is not installed (pip install playwright)")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's headless Chromium through Playwright, one for the whole session; browser
+    tests skip, saying why, without it."""
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 def _give_memory_back():

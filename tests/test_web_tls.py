@@ -166,33 +166,31 @@ def _spki_sha256(cert: Path) -> str:
 
 
 @pytest.mark.browser
-def test_a_referee_phone_that_trusts_the_hall_logs_in_over_https(dashboards, hall):
+def test_a_referee_phone_that_trusts_the_hall_logs_in_over_https(dashboards, hall, playwright):
     """Chromium trusting the hall's CA (its key pinned with --ignore-certificate-errors-
     spki-list: Debian's Chromium has no NSS tools to add a CA): from the spectators' http
     page, the login link leads to https, and the PIN is posted there."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
 
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} not found (Debian package 'chromium')")
-    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
     http_port, https_port = dashboards
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            *CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={_spki_sha256(hall['ca'])}"])
-        try:
-            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            page.goto(f"http://127.0.0.1:{http_port}/")
-            page.click("text=Referee login")
-            page.wait_for_url(f"https://127.0.0.1:{https_port}/referee/login")
-            page.fill("#pin", PIN)
-            page.click("button[type=submit]")
-            page.wait_for_selector(".referee-badge", timeout=10_000)
-            assert page.url == f"https://127.0.0.1:{https_port}/"
-            page.wait_for_selector("#live:not(.off)", timeout=10_000)  # its stream, over TLS
-            (cookie,) = [c for c in page.context.cookies() if "riichi_session" in c["name"]]
-            assert cookie["name"] == "__Host-riichi_session" and cookie["secure"]
-        finally:
-            browser.close()
+    # launched from the session's Playwright: a second sync_playwright() in a process whose
+    # browser tests started one fails ("Sync API inside the asyncio loop")
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        *CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={_spki_sha256(hall['ca'])}"])
+    try:
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(f"http://127.0.0.1:{http_port}/")
+        page.click("text=Referee login")
+        page.wait_for_url(f"https://127.0.0.1:{https_port}/referee/login")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_selector(".referee-badge", timeout=10_000)
+        assert page.url == f"https://127.0.0.1:{https_port}/"
+        page.wait_for_selector("#live:not(.off)", timeout=10_000)  # its stream, over TLS
+        (cookie,) = [c for c in page.context.cookies() if "riichi_session" in c["name"]]
+        assert cookie["name"] == "__Host-riichi_session" and cookie["secure"]
+    finally:
+        browser.close()
 
 
 def test_a_phone_that_leaves_an_https_stream_frees_it(dashboards, hall):
