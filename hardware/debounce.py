@@ -10,8 +10,15 @@ What a referee needs from a button:
   press (on pressing and on releasing). A button held down is one press.
 - **Chatter**: a broken switch or a loose wire makes edges no finger could: ``chatter_presses``
   presses within ``chatter_window``, presses that keep coming for ``chatter_run`` without a
-  ``chatter_window`` pause, or a contact still bouncing after ``chatter_window``. The input is
-  then faulty: nothing it does counts until it has been quiet (no edge at all) for ``recover``.
+  ``chatter_window`` pause, a contact still bouncing after ``chatter_window``, or a contact
+  moving as often as ``chatter_presses`` presses would within ``chatter_window`` (a
+  *movement*: an edge after ``debounce`` of stillness; a press and its release make two),
+  whether or not its movements are presses. The last catches a contact flickering at about
+  the bounce time, closed a little longer than ``debounce`` and open a little shorter: its
+  openings are bounce, so it seldom makes a press, and it is still between flickers, so it is
+  not one long bounce; yet the odd opening a little longer than the rest makes a press. The
+  input is then faulty: nothing it does counts until it has been quiet (no edge at all) for
+  ``recover``.
 
 The first press of a chattering episode looks exactly like a real press and has already been
 reported when the chatter shows; :class:`Chatter` names it (``suspect``) so the referee can be
@@ -75,6 +82,10 @@ class Debouncer:
         self.burst_start = -math.inf      # first edge of the current run of close-together edges
         self.presses: collections.deque[float] = collections.deque(
             maxlen=settings.chatter_presses)
+        # the latest movements (first edges of bursts): chatter_presses presses and the
+        # releases between them make 2 * chatter_presses - 1
+        self.movements: collections.deque[float] = collections.deque(
+            maxlen=2 * settings.chatter_presses - 1)
         self.run_start: float | None = None   # first press of presses < chatter_window apart
         self.last_reported: float | None = None
         self.pending: list[float] = []    # held-back presses of the current run
@@ -121,6 +132,7 @@ class Debouncer:
         self.closed = closed
         if self.last_edge is None or t - self.last_edge >= s.debounce:
             self.burst_start = t
+            self.movements.append(t)
         self.last_edge = t
         if self.faulty:
             self.fault_edges += 1
@@ -131,24 +143,39 @@ class Debouncer:
                                        f"its contact kept bouncing for {ms:.0f} ms")
         if not closed:
             self.opened_at = t
-            return out
+            return out + self._restless(t)
         if t - self.opened_at < s.debounce:
             return out                   # re-closed within the bounce time: the same press
         return out + self._press(t)
+
+    def _restless(self, t: float) -> list[Output]:
+        """A fault if the contact has moved as often as ``chatter_presses`` presses would
+        within ``chatter_window``, whether or not those movements were presses."""
+        s = self.settings
+        m = self.movements
+        if len(m) < m.maxlen or t - m[0] >= s.chatter_window:
+            return []
+        ms = (t - m[0]) * 1e3
+        return self._chatter(t, m[0], f"its contact moved {len(m)} times in {ms:.0f} ms, "
+                                      "faster than a finger")
 
     def _press(self, t: float) -> list[Output]:
         s = self.settings
         previous = self.presses[-1] if self.presses else None
         self.presses.append(t)
-        if previous is None or t - previous >= s.chatter_window:
-            self.run_start = t
-            self.last_reported = t
-            return [Press(t)]
         if len(self.presses) == s.chatter_presses and t - self.presses[0] < s.chatter_window:
             ms = (t - self.presses[0]) * 1e3
             return self._chatter(t, self.run_start,
                                  f"{s.chatter_presses} presses in {ms:.0f} ms, faster than a "
                                  "finger")
+        # before the press is reported: one that comes amid a flicker is no call
+        restless = self._restless(t)
+        if restless:
+            return restless
+        if previous is None or t - previous >= s.chatter_window:
+            self.run_start = t
+            self.last_reported = t
+            return [Press(t)]
         if t - self.run_start > s.chatter_run:
             return self._chatter(t, self.run_start,
                                  f"presses kept coming for {t - self.run_start:.1f} s without "
@@ -172,6 +199,7 @@ class Debouncer:
         self.faulty_since = None
         self.fault_edges = 0
         self.presses.clear()
+        self.movements.clear()
         self.pending = []
         self.run_start = None
         self.burst_start = -math.inf

@@ -170,3 +170,39 @@ def test_a_fault_long_after_the_last_real_press_names_no_suspect():
     chatter = [o for o in out if isinstance(o, Chatter)]
     assert chatter and chatter[0].suspect == 10.0   # the chatter's own first press
     assert presses(out) == [10000.0]
+
+
+def flicker(closed_ms, open_ms, seconds=1.0, stretched=()):
+    """A contact flickering at about 100 Hz: closed ``closed_ms``, then open ``open_ms``, over
+    and over from 0 ms; the open spells of the cycles in ``stretched`` last 9 ms instead (a
+    moment's delay in a driver, or a contact that sticks open a little longer)."""
+    edges, t, i = [], 0.0, 0
+    while t < seconds * 1e3:
+        edges.append((t, True))
+        edges.append((t + closed_ms, False))
+        t += closed_ms + (9.0 if i in stretched else open_ms)
+        i += 1
+    return edges
+
+
+@pytest.mark.parametrize("closed_ms, open_ms, stretched", [
+    # what bench/buttons.py recorded on seat 2's pon in a failing storm: 5 ms closed and 5 ms
+    # open driven, seen as 5.03 ms closed (not bounce) and 4.96 ms open (bounce, so no press),
+    # with now and then an open spell a little longer (a press): each such press came out as
+    # a call, 7 calls in 2.6 s before the fault showed, and the fault named only the last
+    (5.03, 4.96, (3, 45, 52, 95)),
+    (5.1, 4.9, ()),
+    (5.1, 4.9, (1, 4)),
+    # the same flicker on either side of the bounce time, which the old tests did catch
+    (4.9, 5.1, ()),
+    (5.1, 5.1, ()),
+    (4.9, 4.9, ()),
+])
+def test_a_contact_flickering_at_the_bounce_time_makes_one_call_and_a_fault(
+        closed_ms, open_ms, stretched):
+    edges = flicker(closed_ms, open_ms, stretched=stretched)
+    out = feed(edges, until=edges[-1][0] + 1_000)   # the fault lasts: no quiet spell yet
+    assert presses(out) == [0]                      # the first closing looked like a press
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert len(chatter) == 1 and chatter[0].suspect == 0 and chatter[0].since == 0
+    assert chatter[0].t <= 2 * SETTINGS.chatter_window + 0.01   # told at once, not seconds on
