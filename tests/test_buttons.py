@@ -10,7 +10,7 @@ import pytest
 from gpiozero import LED
 from gpiozero.pins.mock import MockFactory
 
-from hardware.buttons import ButtonFault, SeatButtons, edge_clock, reporting_lag
+from hardware.buttons import ButtonFault, ButtonPanel, SeatButtons, edge_clock, reporting_lag
 from hardware.config import SAMPLE_CONFIG, load_table_config
 from hardware.pins import PinsUnavailable
 from referee.events import parse_event
@@ -196,6 +196,64 @@ def test_panel_health_names_every_chattering_button(panel, factory, clock):
     assert len(faults) == 2
     assert faults[-1].health_text == ("seat 1 kan button (GPIO11) chatters; "
                                       "seat 2 chii button (GPIO5) chatters")
+
+
+def run_panel(panel, timeline, until, step=0.5):
+    """Feed ``timeline`` [(t, button index, closed)] to a pure ButtonPanel, letting time pass
+    after every edge and every ``step`` seconds to ``until``, as the worker thread does."""
+    out = []
+    ticks = [(k * step, -1, None) for k in range(int(until / step) + 1)]
+    for t, index, closed in sorted(timeline + ticks, key=lambda e: e[0]):
+        if index >= 0:
+            out += panel.edge(index, t, closed)
+        out += panel.advance(t)
+    return out
+
+
+def flicker(index, start, seconds, closed_s, open_s, stretch_every=37):
+    """A contact flickering from ``start``: closed ``closed_s``, open ``open_s``, and every
+    ``stretch_every``-th opening 9 ms long; it ends open."""
+    edges, t, k = [], start, 0
+    while t < start + seconds:
+        edges += [(t, index, True), (t + closed_s, index, False)]
+        t += closed_s + (0.009 if k % stretch_every == stretch_every - 1 else open_s)
+        k += 1
+    return edges
+
+
+def test_chattering_buttons_make_no_claim_but_the_press_their_fault_names():
+    # seat 0's chii and kan flicker for 10 s at about the bounce time (the pattern that made
+    # phantom calls in bench/buttons.py) while seat 1 presses pon for real twice a second
+    chii, kan, pon = (WIRING.buttons.index(WIRING.button(s, c))
+                      for s, c in [(0, "chii"), (0, "kan"), (1, "pon")])
+    timeline = flicker(chii, 1.0, 10.0, 0.00503, 0.00496)
+    timeline += flicker(kan, 1.0007, 10.0, 0.0051, 0.0049, stretch_every=11)
+    real = [1.2 + 0.5 * k for k in range(20)]
+    for t in real:
+        timeline += [(t, pon, True), (t + 0.0004, pon, False), (t + 0.0009, pon, True),
+                     (t + 0.08, pon, False)]
+    out = run_panel(ButtonPanel(WIRING), timeline, until=15.0)
+    events = [i for i in out if isinstance(i, dict)]
+    assert events == ([call(1.0, 0, "chii"), call(1.0007, 0, "kan")]
+                      + [call(t, 1, "pon") for t in real])      # no referee call either
+    faults = [i for i in out if isinstance(i, ButtonFault)]
+    assert [(f.call, f.ok, f.suspect) for f in faults] == [
+        ("chii", False, 1.0), ("kan", False, 1.0007), ("chii", True, None), ("kan", True, None)]
+    assert all(f.t < 1.3 for f in faults if not f.ok)          # told within a few flickers
+
+
+def test_a_button_stuck_down_for_minutes_makes_no_claim():
+    ron, pon, chii = (WIRING.buttons.index(WIRING.button(s, c))
+                      for s, c in [(3, "ron"), (2, "pon"), (1, "chii")])
+    closed = [i == ron for i in range(len(WIRING.buttons))]    # stuck before the table started
+    timeline = [(1.0, pon, True), (1.0003, pon, False), (1.0006, pon, True),   # jams pressed
+                (2.0, chii, True)]                                             # jams too
+    for k in range(1, 85):                # the stuck contacts lift for 1 ms every 7 s
+        for index in (ron, pon, chii):
+            timeline += [(7.0 * k, index, False), (7.0 * k + 0.001, index, True)]
+    out = run_panel(ButtonPanel(WIRING, closed), timeline, until=600.0)
+    # the presses that jammed pon and chii are the only calls; nothing in ten minutes after
+    assert out == [call(1.0, 2, "pon"), call(2.0, 1, "chii")]
 
 
 @pytest.mark.parametrize("pull, active", [("down", None), ("none", True)])
