@@ -62,7 +62,8 @@ class DebounceSettings:
     ``debounce``: seconds; a contact that re-closes less than this after opening is still the
     same press (contact bounce).
     ``chatter_presses`` within ``chatter_window`` seconds: faster than a finger can press, so
-    the input is chattering (a broken switch or a loose wire) and is reported as a fault.
+    the input is chattering (a broken switch or a loose wire) and is reported as a fault; so is
+    a contact moving as often as that many presses and their releases, presses or not.
     ``chatter_window`` is also the longest a single bounce may last, and the pause after which
     a quickly repeated press of the same button is let through.
     ``chatter_run``: seconds of presses that keep coming less than ``chatter_window`` apart
