@@ -18,7 +18,10 @@ What counts as a real press is judged on the edges the mock pins really stamped,
 debounce rule (a closing after the contact was open for ``debounce_ms``): a driver held up on
 a busy machine can stretch a press's back-to-back bounce edges, or a stuck button's 1 ms
 lift, past 5 ms, and then the contact did press again. Chattering pins are expected to make
-no call.
+no call but the suspect their fault names, with one exception judged on the stamps too: a
+driver held up for ``chatter_window_ms`` (250 ms) mid-chatter leaves the pin still that long,
+and what it did just before is a glitch too short to tell from a finger's quick presses, so
+its presses count (``calls_before_chatter_pauses``; ``chatter_pauses`` says how often).
 
 The sample pin map and its settings are used (hardware/table.toml). Mock pins keep a list of
 every state they went through; the driver clears it each second so that the memory figure
@@ -122,17 +125,21 @@ class Driver:
     """Drives mock pins on a schedule in real time, recording each real press's edge stamp.
 
     ``debounce``: the referee's bounce time; a closing of a pin not chattering after it was
-    open at least this long is a press, whatever the schedule meant it to be."""
+    open at least this long is a press, whatever the schedule meant it to be. ``paused``:
+    (pin, last edge) where a chattering pin then made no edge for ``chatter_window``."""
 
     def __init__(self, factory, wiring, stamps: EdgeStamps):
         self.factory = factory
         self.wiring = wiring
         self.stamps = stamps
         self.debounce = wiring.debounce.debounce
+        self.window = wiring.debounce.chatter_window
         self.pins = {b.pin: factory.pin(b.pin) for b in wiring.buttons}
         self.real: list[tuple[int, float]] = []     # (pin, closing edge) of each real press
         self.late_presses = 0            # of those, bounces or lifts the driver made too long
         self.opened: dict[int, float] = {}
+        self.paused: list[tuple[int, float]] = []
+        self.chattered: dict[int, float] = {}          # pin -> its last chatter edge
         self.edges = 0
 
     def level(self, pin: int, closed: bool) -> float:
@@ -149,11 +156,21 @@ class Driver:
             self.real.append((pin, t))
             self.late_presses += not meant
 
+    def chatter(self, pin: int, closed: bool) -> None:
+        t = self.level(pin, closed)
+        last = self.chattered.get(pin)
+        if last is not None and t - last >= self.window:
+            self.paused.append((pin, last))
+        self.chattered[pin] = t
+        if not closed:
+            self.opened.pop(pin, None)             # chatter: its openings are no guide
+
     def run(self, schedule: list[tuple[float, int, str]], rss: list[int]) -> None:
         """``schedule``: (seconds from now, pin, what) with what = "close", "open" (chatter),
         "press" (a real press closing, with bounce) / "release" (with bounce), or "lift" /
         "land" (a stuck contact opening for a moment)."""
         schedule.sort()
+        self.chattered = {}
         start = time.monotonic()
         next_sample = start
         for at, pin, what in schedule:
@@ -166,11 +183,8 @@ class Driver:
             delay = start + at - now
             if delay > 0:
                 time.sleep(delay)
-            if what == "close":
-                self.level(pin, True)
-            elif what == "open":
-                self.level(pin, False)
-                self.opened.pop(pin, None)             # chatter: its openings are no guide
+            if what in ("close", "open"):
+                self.chatter(pin, what == "close")
             elif what == "press":
                 self.steady(pin, True, meant=True)         # this edge is the press
                 self.steady(pin, False)                    # contact bounce...
@@ -281,28 +295,12 @@ def storm(seconds: float, seed: int = 1) -> dict:
     gpiozero.pins.mock.monotonic = mock_clock
 
     # -- judge what came out -------------------------------------------------------------
-    by_pin = {b.pin: b for b in wiring.buttons}
     events = [(when, item) for when, item in got if isinstance(item, dict)]
     calls = [(when, item) for when, item in events if item["type"] == "call"]
     referee_calls = [item for _, item in events if item["type"] != "call"]
     faults = [item for _, item in got if isinstance(item, ButtonFault)]
-    expected = {(by_pin[pin].seat, by_pin[pin].call, t) for pin, t in driver.real}
-    seen: collections.Counter = collections.Counter()
-    spurious = []
-    latencies = []
-    for when, item in calls:
-        key = (item["seat"], item["call"], item["t"])
-        if key not in expected:
-            spurious.append(item)
-            continue
-        seen[key] += 1
-        if seen[key] == 1:
-            latencies.append((when - item["t"]) * 1e6)
-    matched = len(seen)
-    doubled = sum(seen.values()) - matched
-    lost = len(expected) - matched
-    suspects = {(f.seat, f.call, f.suspect) for f in faults if not f.ok and f.suspect is not None}
-    unexplained = [c for c in spurious if (c["seat"], c["call"], c["t"]) not in suspects]
+    j = judge(wiring, calls, faults, driver.real, driver.paused)
+    latencies = j.pop("latencies_us")
     started = sum(1 for f in faults if not f.ok)
     ended = sum(1 for f in faults if f.ok)
     edges = driver.edges
@@ -310,10 +308,8 @@ def storm(seconds: float, seed: int = 1) -> dict:
     return {
         "storm_seconds": seconds, "phases_seconds": timings,
         "edges_driven": edges, "edges_per_second": round(edges / run_s),
-        "real_presses": len(expected), "real_presses_made_late": driver.late_presses,
-        "real_calls": matched, "lost": lost, "doubled": doubled,
-        "chatter_onset_calls": len(spurious) - len(unexplained),
-        "unexplained_calls": len(unexplained), "referee_calls": len(referee_calls),
+        "real_presses_made_late": driver.late_presses, **j,
+        "chatter_pauses": len(driver.paused), "referee_calls": len(referee_calls),
         "stuck_buttons": len(stuck),
         "chatter_episodes": 16 + len(chattering), "faults_started": started,
         "faults_ended": ended, "edges_left_unjudged": raw_left,
@@ -323,6 +319,50 @@ def storm(seconds: float, seed: int = 1) -> dict:
         "rss_kib_min": min(rss), "rss_kib_max": max(rss), "rss_kib_growth": max(rss) - min(rss),
         "rss_kib_samples": rss,
     }
+
+
+def judge(wiring, calls: list, faults: list, real: list, paused: list) -> dict:
+    """What the calls that came out say of the referee.
+
+    ``calls``: (when taken off the queue, call event); ``faults``: the ButtonFault items;
+    ``real``: (pin, closing edge) of every real press; ``paused``: (pin, last edge) where a
+    chattering pin went still for ``chatter_window``. A call that is no real press is a
+    chatter onset if a fault names it as its suspect; a call before a chatter pause if it
+    came less than ``chatter_window`` before one on its pin, and fewer than
+    ``chatter_presses`` did (as many would be chatter); and unexplained otherwise
+    (``unexplained``: those calls)."""
+    by_pin = {b.pin: b for b in wiring.buttons}
+    window = wiring.debounce.chatter_window
+    expected = {(by_pin[pin].seat, by_pin[pin].call, t) for pin, t in real}
+    suspects = {(f.seat, f.call, f.suspect) for f in faults if not f.ok and f.suspect is not None}
+    glitch_presses = wiring.debounce.chatter_presses - 1
+    pauses = collections.defaultdict(list)
+    for pin, last in paused:
+        pauses[by_pin[pin].seat, by_pin[pin].call].append(last)
+    excused: collections.Counter = collections.Counter()      # calls before each pause
+    seen: collections.Counter = collections.Counter()
+    latencies, onsets, before_pauses, unexplained = [], 0, 0, []
+    for when, item in calls:
+        key = (item["seat"], item["call"], item["t"])
+        if key in expected:
+            seen[key] += 1
+            if seen[key] == 1:
+                latencies.append((when - item["t"]) * 1e6)
+        elif key in suspects:
+            onsets += 1
+        else:
+            pause = next((last for last in pauses[key[:2]] if 0 <= last - item["t"] < window
+                          and excused[key[:2], last] < glitch_presses), None)
+            if pause is None:
+                unexplained.append(item)
+            else:
+                excused[key[:2], pause] += 1
+                before_pauses += 1
+    return {"real_presses": len(expected), "real_calls": len(seen),
+            "lost": len(expected) - len(seen), "doubled": sum(seen.values()) - len(seen),
+            "chatter_onset_calls": onsets, "calls_before_chatter_pauses": before_pauses,
+            "unexplained_calls": len(unexplained), "unexplained": unexplained,
+            "latencies_us": latencies}
 
 
 def main() -> int:

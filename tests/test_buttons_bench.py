@@ -1,0 +1,63 @@
+"""How bench/buttons.py judges the calls that came out of its storm: against the edges the mock
+pins really stamped, so that its verdict does not depend on how busy the machine was."""
+import sys
+from pathlib import Path
+
+from hardware.buttons import ButtonFault
+from hardware.config import SAMPLE_CONFIG, load_table_config
+
+# bench/buttons.py imports its neighbours as a script does; appended, bench/'s vision.py and
+# service.py cannot shadow the packages of those names
+sys.path.append(str(Path(__file__).resolve().parent.parent / "bench"))
+from bench import buttons as bench  # noqa: E402
+
+WIRING = load_table_config(SAMPLE_CONFIG)
+PON = WIRING.button(1, "pon")
+KAN = WIRING.button(2, "kan")
+
+
+def call(t, b):
+    return (t + 0.0003, {"type": "call", "t": t, "seat": b.seat, "call": b.call})
+
+
+def fault(b, t, suspect):
+    return ButtonFault(b.seat, b.call, b.pin, t, False, "chatters", t, suspect, False, "")
+
+
+def judged(calls, faults=(), real=(), paused=()):
+    j = bench.judge(WIRING, list(calls), list(faults), list(real), list(paused))
+    return {k: j[k] for k in ("real_calls", "lost", "doubled", "chatter_onset_calls",
+                              "calls_before_chatter_pauses", "unexplained_calls")}
+
+
+def test_a_real_press_is_its_call_stamped_with_its_edge_exactly():
+    assert judged([call(10.0, PON)], real=[(PON.pin, 10.0)]) == dict(
+        real_calls=1, lost=0, doubled=0, chatter_onset_calls=0, calls_before_chatter_pauses=0,
+        unexplained_calls=0)
+    # a microsecond off, or another button's: lost, and a call no press explains
+    for other in (call(10.000001, PON), call(10.0, KAN)):
+        j = judged([other], real=[(PON.pin, 10.0)])
+        assert (j["lost"], j["unexplained_calls"]) == (1, 1)
+    assert judged([call(10.0, PON)] * 2, real=[(PON.pin, 10.0)])["doubled"] == 1
+
+
+def test_a_chattering_pin_may_make_the_call_its_fault_names_and_no_other():
+    chatter_calls = [call(20.0, KAN), call(20.3, KAN)]
+    j = judged(chatter_calls, faults=[fault(KAN, 20.07, suspect=20.0)])
+    assert (j["chatter_onset_calls"], j["unexplained_calls"]) == (1, 1)
+
+
+def test_calls_just_before_a_chattering_pin_went_still_are_a_glitch_not_chatter():
+    # the driver was held up from 20.04 for more than a chatter window: to the referee, kan
+    # pressed at 20.0 and 20.01 and then was still, as a finger might be
+    calls = [call(20.0, KAN), call(20.01, KAN)]
+    j = judged(calls, paused=[(KAN.pin, 20.04)])
+    assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (2, 0)
+    # no more than a glitch can make without being chatter (4 presses)
+    calls = [call(20.0 + 0.01 * k, KAN) for k in range(5)]
+    j = judged(calls, paused=[(KAN.pin, 20.045)])
+    assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (4, 1)
+    # nor a call long before the pause, nor one after it, nor another button's
+    for t, b in [(19.7, KAN), (20.05, KAN), (20.0, PON)]:
+        j = judged([call(t, b)], paused=[(KAN.pin, 20.04)])
+        assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (0, 1)
