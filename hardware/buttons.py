@@ -145,6 +145,8 @@ class ButtonPanel:
             else:
                 assert type(o) is Quiet
                 self.faults.pop(index, None)
+                if self.calls_for_referee is not None:
+                    self.calls_for_referee.recovered(b.seat, b.call, o.t)
                 text = (f"{name} is still again after {o.edges} chattering edges; its presses "
                         "count again")
                 ok, since, suspect = True, self._since.pop(index, o.t), None

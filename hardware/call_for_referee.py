@@ -8,8 +8,9 @@ window when the call comes. Pure state, like :mod:`hardware.debounce`: contact e
 passing of time in, events out.
 
 A contact that opens for less than the debounce time is still held (bounce). A chattering
-button (:class:`~hardware.debounce.Debouncer` ``faulty``) makes no call. Holding on after the
-call makes no second one; letting go and holding again does.
+button (:class:`~hardware.debounce.Debouncer` ``faulty``) makes no call, and its time
+chattering is no time held: if it settles closed, it is held from when it counts again.
+Holding on after the call makes no second one; letting go and holding again does.
 """
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ class CallForReferee:
             since = self._since.pop(key, None)
             if since is not None:
                 self._opened[key] = (t, since)
+
+    def recovered(self, seat: int, call: str, t: float) -> None:
+        """``seat``'s ``call`` button stopped chattering at ``t``: if it is held, it has been
+        held since ``t`` (its flickering, bounce-like, looked like holding)."""
+        key = (seat, call)
+        if key in self._since:
+            self._since[key] = t
+        elif key in self._opened:
+            self._opened[key] = (self._opened[key][0], t)
 
     def next_deadline(self) -> float | None:
         deadlines = []

@@ -242,6 +242,21 @@ def test_chattering_buttons_make_no_claim_but_the_press_their_fault_names():
     assert all(f.t < 1.3 for f in faults if not f.ok)          # told within a few flickers
 
 
+def test_chii_and_kan_that_chattered_and_stuck_call_no_referee_until_held_after():
+    # both chatter for 3 s, their openings bounce-short, then settle closed: their chattering
+    # is no holding, so the seat calls for a referee only once they have been held for the
+    # hold time after counting again (a stuck pair held that long is the call itself)
+    chii, kan = (WIRING.buttons.index(WIRING.button(0, c)) for c in ("chii", "kan"))
+    timeline = flicker(chii, 1.0, 3.0, 0.00503, 0.00496)
+    timeline += flicker(kan, 1.0007, 3.0, 0.0051, 0.0049, stretch_every=11)
+    end = max(t for t, _, _ in timeline)
+    timeline += [(end + 0.01, chii, True), (end + 0.011, kan, True)]
+    out = run_panel(ButtonPanel(WIRING), timeline, until=12.0, step=0.1)
+    recovered = max(f.t for f in out if isinstance(f, ButtonFault) and f.ok)
+    [note] = [i for i in out if isinstance(i, dict) and i["type"] == "referee"]
+    assert note["t"] == pytest.approx(recovered + WIRING.referee_call_hold)
+
+
 def test_a_button_stuck_down_for_minutes_makes_no_claim():
     ron, pon, chii = (WIRING.buttons.index(WIRING.button(s, c))
                       for s, c in [(3, "ron"), (2, "pon"), (1, "chii")])
