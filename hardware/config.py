@@ -64,10 +64,11 @@ class DebounceSettings:
     ``chatter_presses`` within ``chatter_window`` seconds: faster than a finger can press, so
     the input is chattering (a broken switch or a loose wire) and is reported as a fault; so is
     a contact moving as often as that many presses and their releases, presses or not.
-    ``chatter_window`` is also the longest a single bounce may last, and the pause after which
-    a quickly repeated press of the same button is let through.
-    ``chatter_run``: seconds of presses that keep coming less than ``chatter_window`` apart
-    before the input is called chattering even at a rate a finger could manage.
+    ``chatter_window`` is also the longest a single bounce may last, and how long the contact
+    must be still (no edge) before a quickly repeated press of the same button is let through.
+    ``chatter_run``: seconds after a press that the contact may keep moving, never still for
+    ``chatter_window``, before another press makes the input chattering even at a rate a
+    finger could manage.
     ``recover``: seconds without any edge after which a chattering input counts again.
     """
 

@@ -8,23 +8,30 @@ What a referee needs from a button:
   judged against the wrong discard.
 - **Bounce**: a contact that re-closes less than ``debounce`` after opening is still the same
   press (on pressing and on releasing). A button held down is one press.
+- An **episode**: the button's edges from one that comes after the contact has been still (no
+  edge at all) for ``chatter_window`` to the next such still spell. A finger's press, bounce
+  and release are one; so are a finger's quick presses of the same button, and so is a
+  chattering contact however its edges are spaced, as long as it is never still that long.
 - **Chatter**: a broken switch or a loose wire makes edges no finger could: ``chatter_presses``
-  presses within ``chatter_window``, presses that keep coming for ``chatter_run`` without a
-  ``chatter_window`` pause, a contact still bouncing after ``chatter_window``, or a contact
-  moving as often as ``chatter_presses`` presses would within ``chatter_window`` (a
+  presses within ``chatter_window``; a contact still bouncing after ``chatter_window``; a
+  contact moving as often as ``chatter_presses`` presses would within ``chatter_window`` (a
   *movement*: an edge after ``debounce`` of stillness; a press and its release make two),
-  whether or not its movements are presses. The last catches a contact flickering at about
-  the bounce time, closed a little longer than ``debounce`` and open a little shorter: its
-  openings are bounce, so it seldom makes a press, and it is still between flickers, so it is
-  not one long bounce; yet the odd opening a little longer than the rest makes a press. The
-  input is then faulty: nothing it does counts until it has been quiet (no edge at all) for
-  ``recover``.
+  whether or not its movements are presses; or an episode still going ``chatter_run`` after
+  its first press that presses again. The movement test catches a contact flickering at
+  about the bounce time, closed a little longer than ``debounce`` and open a little shorter:
+  its openings are bounce, so it seldom makes a press, and it is still between flickers, so
+  it is not one long bounce; yet the odd opening a little longer than the rest makes a press.
+  The input is then faulty: nothing it does counts until it has been quiet (no edge at all)
+  for ``recover``.
 
-The first press of a chattering episode looks exactly like a real press and has already been
-reported when the chatter shows; :class:`Chatter` names it (``suspect``) so the referee can be
-told. Any further press that follows its predecessor within ``chatter_window`` is held back
-until the button pauses for ``chatter_window`` (then reported, with its own edge time) or
-turns out to chatter (then dropped): so a chattering input makes at most one call.
+Only the first press of an episode is reported at once. A chattering episode's first press
+looks exactly like a real press and has already been reported when the chatter shows;
+:class:`Chatter` names it (``suspect``) so the referee can be told. The episode's further
+presses are held back until the contact has been still for ``chatter_window`` (then
+reported, each with its own edge time) or the episode turns out to be chatter (then
+dropped): so a chattering input makes at most one call an episode. Judging stillness by
+every edge, not only by presses, is what keeps that promise for a contact whose edges come
+in bursts, as a loose wire being shaken makes them: between its presses it is not still.
 """
 from __future__ import annotations
 
@@ -44,9 +51,9 @@ class Press(NamedTuple):
 class Chatter(NamedTuple):
     """The button started chattering.
 
-    ``t``: the edge that showed it. ``since``: when the episode began. ``reason``: what was
-    seen, in words. ``suspect``: the time of the press of this episode that was already
-    reported (it may be false), or None.
+    ``t``: the edge that showed it. ``since``: when the episode began (its first edge).
+    ``reason``: what was seen, in words. ``suspect``: the time of the episode's first press,
+    which was reported (it may be false), or None.
     """
 
     t: float
@@ -86,9 +93,9 @@ class Debouncer:
         # releases between them make 2 * chatter_presses - 1
         self.movements: collections.deque[float] = collections.deque(
             maxlen=2 * settings.chatter_presses - 1)
-        self.run_start: float | None = None   # first press of presses < chatter_window apart
-        self.last_reported: float | None = None
-        self.pending: list[float] = []    # held-back presses of the current run
+        self.episode_start: float | None = None   # first edge since the contact was still
+        self.reported: float | None = None        # the episode's first press, reported
+        self.pending: list[float] = []            # the episode's later presses, held back
         self.faulty_since: float | None = None
         self.fault_edges = 0
 
@@ -101,12 +108,12 @@ class Debouncer:
         if self.faulty:
             return self.last_edge + self.settings.recover
         if self.pending:
-            return self.presses[-1] + self.settings.chatter_window
+            return self.last_edge + self.settings.chatter_window
         return None
 
     def advance(self, now: float) -> list[Output]:
-        """Let time pass to ``now``: release held-back presses after a pause, end a fault
-        after a quiet spell."""
+        """Let time pass to ``now``: release held-back presses once the contact has been
+        still for ``chatter_window``, end a fault after a quiet spell."""
         s = self.settings
         if self.faulty:
             if now - self.last_edge >= s.recover:
@@ -114,9 +121,8 @@ class Debouncer:
                 self._reset()
                 return out
             return []
-        if self.pending and now - self.presses[-1] >= s.chatter_window:
+        if self.pending and now - self.last_edge >= s.chatter_window:
             out = [Press(t) for t in self.pending]
-            self.last_reported = self.pending[-1]
             self.pending = []
             return out
         return []
@@ -133,20 +139,29 @@ class Debouncer:
         if self.last_edge is None or t - self.last_edge >= s.debounce:
             self.burst_start = t
             self.movements.append(t)
+        if self.last_edge is None or t - self.last_edge >= s.chatter_window:
+            self.episode_start = t       # after a still spell: a new episode, no press yet
+            self.reported = None
         self.last_edge = t
         if self.faulty:
             self.fault_edges += 1
             return out
         if t - self.burst_start > s.chatter_window:
             ms = (t - self.burst_start) * 1e3
-            return out + self._chatter(t, self.burst_start,
-                                       f"its contact kept bouncing for {ms:.0f} ms")
+            return out + self._chatter(t, f"its contact kept bouncing for {ms:.0f} ms")
+        press = closed and t - self.opened_at >= s.debounce
         if not closed:
             self.opened_at = t
+        if (self.reported is not None and t - self.reported > s.chatter_run
+                and (press or self.pending)):
+            return out + self._chatter(
+                t, f"it kept moving for over {s.chatter_run:g} s after a press, never still "
+                   f"for {s.chatter_window * 1e3:.0f} ms, and pressed again")
+        if press:
+            return out + self._press(t)
+        if not closed:
             return out + self._restless(t)
-        if t - self.opened_at < s.debounce:
-            return out                   # re-closed within the bounce time: the same press
-        return out + self._press(t)
+        return out                       # re-closed within the bounce time: the same press
 
     def _restless(self, t: float) -> list[Output]:
         """A fault if the contact has moved as often as ``chatter_presses`` presses would
@@ -156,43 +171,33 @@ class Debouncer:
         if len(m) < m.maxlen or t - m[0] >= s.chatter_window:
             return []
         ms = (t - m[0]) * 1e3
-        return self._chatter(t, m[0], f"its contact moved {len(m)} times in {ms:.0f} ms, "
-                                      "faster than a finger")
+        return self._chatter(t, f"its contact moved {len(m)} times in {ms:.0f} ms, faster "
+                                "than a finger")
 
     def _press(self, t: float) -> list[Output]:
         s = self.settings
-        previous = self.presses[-1] if self.presses else None
         self.presses.append(t)
         if len(self.presses) == s.chatter_presses and t - self.presses[0] < s.chatter_window:
             ms = (t - self.presses[0]) * 1e3
-            return self._chatter(t, self.run_start,
-                                 f"{s.chatter_presses} presses in {ms:.0f} ms, faster than a "
-                                 "finger")
+            return self._chatter(t, f"{s.chatter_presses} presses in {ms:.0f} ms, faster than "
+                                    "a finger")
         # before the press is reported: one that comes amid a flicker is no call
         restless = self._restless(t)
         if restless:
             return restless
-        if previous is None or t - previous >= s.chatter_window:
-            self.run_start = t
-            self.last_reported = t
+        if self.reported is None:
+            self.reported = t
             return [Press(t)]
-        if t - self.run_start > s.chatter_run:
-            return self._chatter(t, self.run_start,
-                                 f"presses kept coming for {t - self.run_start:.1f} s without "
-                                 f"a {s.chatter_window * 1e3:.0f} ms pause")
         self.pending.append(t)
         return []
 
-    def _chatter(self, t: float, since: float, reason: str) -> list[Output]:
-        suspect = self.last_reported
-        if suspect is not None and suspect < since - self.settings.chatter_window:
-            suspect = None               # reported before this episode began
-        if suspect is not None:
-            since = min(since, suspect)
-        self.faulty_since = since
+    def _chatter(self, t: float, reason: str) -> list[Output]:
+        # the episode is the chatter: it began at its first edge, and its first press (the
+        # only one reported) may be false
+        self.faulty_since = self.episode_start
         self.fault_edges = 1
         self.pending = []
-        return [Chatter(t, since, reason, suspect)]
+        return [Chatter(t, self.episode_start, reason, self.reported)]
 
     def _reset(self) -> None:
         # The contact keeps its level: if it settled closed, it is held, not pressed.
@@ -201,5 +206,6 @@ class Debouncer:
         self.presses.clear()
         self.movements.clear()
         self.pending = []
-        self.run_start = None
+        self.episode_start = None
+        self.reported = None
         self.burst_start = -math.inf

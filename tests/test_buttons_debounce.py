@@ -138,8 +138,9 @@ def test_slow_chatter_that_never_pauses_is_a_fault_after_the_run_limit():
     assert presses(out) == [0]                      # the rest were held, then dropped
     chatter = [o for o in out if isinstance(o, Chatter)]
     assert len(chatter) == 1
-    assert chatter[0].t == pytest.approx(2.1) and "2.1 s without a 250 ms pause" in \
-        chatter[0].reason
+    # the first edge after 2 s with presses held back shows it (the opening at 2.05 s)
+    assert chatter[0].t == pytest.approx(2.05)
+    assert "kept moving for over 2 s after a press, never still for 250 ms" in chatter[0].reason
 
 
 def test_nothing_counts_while_faulty_and_edges_keep_the_fault_alive():
@@ -206,3 +207,76 @@ def test_a_contact_flickering_at_the_bounce_time_makes_one_call_and_a_fault(
     chatter = [o for o in out if isinstance(o, Chatter)]
     assert len(chatter) == 1 and chatter[0].suspect == 0 and chatter[0].since == 0
     assert chatter[0].t <= 2 * SETTINGS.chatter_window + 0.01   # told at once, not seconds on
+
+
+def burst(at, n, closed):
+    """``n`` edges 0.05 ms apart from ``at`` ms, the first closing (``closed``) or opening."""
+    return [(at + 0.05 * k, closed == (k % 2 == 0)) for k in range(n)]
+
+
+def stalled_onset(stall_ms, then):
+    """The onset of a chatter as bench/buttons.py's driver made it when held up on a busy
+    machine (what a loose wire being shaken makes too): a press at 0 ms, nothing for 89 ms,
+    a burst of edges (a press), another press at 96.3 ms, nothing for ``stall_ms``, a burst
+    (opening first), then ``then``: "flicker" (a 100 Hz flicker, closed 5.1 ms, open 4.9 ms)
+    or "lifts" (closed, opening for 1 ms every 45 ms)."""
+    edges = [(0, True), (0.6, False)] + burst(90, 21, True)
+    edges += [(91.2, False), (96.3, True), (100.4, False), (105.3, True)]
+    b = 105.3 + stall_ms
+    edges += burst(b, 40, False) + [(b + 2.4, False)]
+    t = b + 30
+    while t < b + 3000:
+        if then == "flicker":
+            edges += [(t, True), (t + 5.1, False)]
+            t += 10
+        else:
+            edges += [(t, True), (t + 45, False)]
+            t += 46
+    return edges
+
+
+@pytest.mark.parametrize("stall_ms, then", [
+    # recorded in a failing storm (load average 10 on 2 cores): held up 173 ms, the chatter
+    # showed 95 ms after the stall, and the fault named no suspect, though the contact had
+    # never been still for a chatter window since the press at 0 ms
+    (173, "flicker"),
+    (200, "flicker"),
+    (120, "flicker"),
+    # no press after the stall: the held presses came out 250 ms after the last press, while
+    # the contact was still moving
+    (80, "lifts"),
+])
+def test_a_contact_moving_in_bursts_makes_one_call_until_it_is_still(stall_ms, then):
+    edges = stalled_onset(stall_ms, then)
+    out = feed(edges, until=edges[-1][0] + 1_000)
+    assert presses(out) == [0]
+    chatter = [o for o in out if isinstance(o, Chatter)]
+    assert len(chatter) == 1 and chatter[0].suspect == 0 and chatter[0].since == 0
+
+
+def test_a_quick_second_press_waits_until_the_button_is_still_not_just_unpressed():
+    d = Debouncer(SETTINGS)
+    out = [o for ms, level in press(0) + press(150, hold=100) for o in d.edge(ms * MS, level)]
+    assert out == [Press(0)]                        # 150 ms on: held back
+    assert d.next_deadline() == pytest.approx(0.5)  # its release at 250 ms, + 250 ms still
+    assert d.advance(0.49) == []
+    assert d.advance(0.5) == [Press(0.15)]
+
+
+@pytest.mark.parametrize("period_ms, at_once, chatter", [
+    (340, list(range(0, 12 * 340, 340)), False),  # still 260 ms between presses: each at once
+    (286, [0], True),   # never still 250 ms: after 2 s it is taken for chatter; the first stands
+])
+def test_a_finger_hammering_one_button(period_ms, at_once, chatter):
+    edges = [e for i in range(12) for e in press(i * period_ms, hold=80)]
+    d = Debouncer(SETTINGS)
+    reported = []
+    out = []
+    for ms, level in edges:
+        now = d.edge(ms * MS, level)
+        reported += [round(o.t / MS) for o in now if type(o) is Press]
+        out += now
+    out += d.advance(edges[-1][0] * MS + 10)
+    assert reported == at_once
+    assert presses(out) == at_once                  # nothing held back came out later
+    assert any(type(o) is Chatter for o in out) == chatter
