@@ -20,8 +20,9 @@ a busy machine can stretch a press's back-to-back bounce edges, or a stuck butto
 lift, past 5 ms, and then the contact did press again. Chattering pins are expected to make
 no call but the suspect their fault names, with one exception judged on the stamps too: a
 driver held up for ``chatter_window_ms`` (250 ms) mid-chatter leaves the pin still that long,
-and what it did just before is a glitch too short to tell from a finger's quick presses, so
-its presses count (``calls_before_chatter_pauses``; ``chatter_pauses`` says how often).
+which ends an episode; what the pin did since it began chattering or last paused is then a
+glitch, too short to show as chatter, whose presses count like a finger's quick presses, up
+to 4 (``calls_before_chatter_pauses``; ``chatter_pauses`` says how often a pin paused).
 
 The sample pin map and its settings are used (hardware/table.toml). Mock pins keep a list of
 every state they went through; the driver clears it each second so that the memory figure
@@ -126,7 +127,8 @@ class Driver:
 
     ``debounce``: the referee's bounce time; a closing of a pin not chattering after it was
     open at least this long is a press, whatever the schedule meant it to be. ``paused``:
-    (pin, last edge) where a chattering pin then made no edge for ``chatter_window``."""
+    (pin, first edge, last edge) of each stretch of a pin's chattering that ended in no edge
+    for ``chatter_window``."""
 
     def __init__(self, factory, wiring, stamps: EdgeStamps):
         self.factory = factory
@@ -138,8 +140,8 @@ class Driver:
         self.real: list[tuple[int, float]] = []     # (pin, closing edge) of each real press
         self.late_presses = 0            # of those, bounces or lifts the driver made too long
         self.opened: dict[int, float] = {}
-        self.paused: list[tuple[int, float]] = []
-        self.chattered: dict[int, float] = {}          # pin -> its last chatter edge
+        self.paused: list[tuple[int, float, float]] = []
+        self.chattered: dict[int, tuple[float, float]] = {}   # pin -> (stretch began, last)
         self.edges = 0
 
     def level(self, pin: int, closed: bool) -> float:
@@ -158,10 +160,11 @@ class Driver:
 
     def chatter(self, pin: int, closed: bool) -> None:
         t = self.level(pin, closed)
-        last = self.chattered.get(pin)
-        if last is not None and t - last >= self.window:
-            self.paused.append((pin, last))
-        self.chattered[pin] = t
+        began, last = self.chattered.get(pin, (t, t))
+        if t - last >= self.window:
+            self.paused.append((pin, began, last))
+            began = t
+        self.chattered[pin] = (began, t)
         if not closed:
             self.opened.pop(pin, None)             # chatter: its openings are no guide
 
@@ -325,21 +328,20 @@ def judge(wiring, calls: list, faults: list, real: list, paused: list) -> dict:
     """What the calls that came out say of the referee.
 
     ``calls``: (when taken off the queue, call event); ``faults``: the ButtonFault items;
-    ``real``: (pin, closing edge) of every real press; ``paused``: (pin, last edge) where a
-    chattering pin went still for ``chatter_window``. A call that is no real press is a
-    chatter onset if a fault names it as its suspect; a call before a chatter pause if it
-    came less than ``chatter_window`` before one on its pin, and fewer than
-    ``chatter_presses`` did (as many would be chatter); and unexplained otherwise
-    (``unexplained``: those calls)."""
+    ``real``: (pin, closing edge) of every real press; ``paused``: (pin, first edge, last
+    edge) of each stretch of a pin's chattering that ended in a still spell of
+    ``chatter_window``. A call that is no real press is a chatter onset if a fault names it
+    as its suspect; a call before a chatter pause if it came in such a stretch of its pin,
+    and fewer than ``chatter_presses`` did (as many would be chatter); and unexplained
+    otherwise (``unexplained``: those calls)."""
     by_pin = {b.pin: b for b in wiring.buttons}
-    window = wiring.debounce.chatter_window
     expected = {(by_pin[pin].seat, by_pin[pin].call, t) for pin, t in real}
     suspects = {(f.seat, f.call, f.suspect) for f in faults if not f.ok and f.suspect is not None}
     glitch_presses = wiring.debounce.chatter_presses - 1
-    pauses = collections.defaultdict(list)
-    for pin, last in paused:
-        pauses[by_pin[pin].seat, by_pin[pin].call].append(last)
-    excused: collections.Counter = collections.Counter()      # calls before each pause
+    stretches = collections.defaultdict(list)
+    for pin, began, last in paused:
+        stretches[by_pin[pin].seat, by_pin[pin].call].append((began, last))
+    excused: collections.Counter = collections.Counter()      # calls of each stretch
     seen: collections.Counter = collections.Counter()
     latencies, onsets, before_pauses, unexplained = [], 0, 0, []
     for when, item in calls:
@@ -351,12 +353,12 @@ def judge(wiring, calls: list, faults: list, real: list, paused: list) -> dict:
         elif key in suspects:
             onsets += 1
         else:
-            pause = next((last for last in pauses[key[:2]] if 0 <= last - item["t"] < window
-                          and excused[key[:2], last] < glitch_presses), None)
-            if pause is None:
+            stretch = next((s for s in stretches[key[:2]] if s[0] <= item["t"] <= s[1]
+                            and excused[key[:2], s] < glitch_presses), None)
+            if stretch is None:
                 unexplained.append(item)
             else:
-                excused[key[:2], pause] += 1
+                excused[key[:2], stretch] += 1
                 before_pauses += 1
     return {"real_presses": len(expected), "real_calls": len(seen),
             "lost": len(expected) - len(seen), "doubled": sum(seen.values()) - len(seen),

@@ -47,17 +47,17 @@ def test_a_chattering_pin_may_make_the_call_its_fault_names_and_no_other():
     assert (j["chatter_onset_calls"], j["unexplained_calls"]) == (1, 1)
 
 
-def test_calls_just_before_a_chattering_pin_went_still_are_a_glitch_not_chatter():
-    # the driver was held up from 20.04 for more than a chatter window: to the referee, kan
-    # pressed at 20.0 and 20.01 and then was still, as a finger might be
-    calls = [call(20.0, KAN), call(20.01, KAN)]
-    j = judged(calls, paused=[(KAN.pin, 20.04)])
+def test_calls_before_a_chattering_pin_went_still_are_a_glitch_not_chatter():
+    # the driver was held up after 20.04 for more than a chatter window: to the referee, kan
+    # chattered from 20.0 to 20.04, too briefly to show as chatter, and then was still
+    paused = [(KAN.pin, 20.0, 20.04)]
+    j = judged([call(20.0, KAN), call(20.01, KAN)], paused=paused)
     assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (2, 0)
-    # no more than a glitch can make without being chatter (4 presses)
+    # no more than such a glitch can make without being chatter (4 presses)
     calls = [call(20.0 + 0.01 * k, KAN) for k in range(5)]
-    j = judged(calls, paused=[(KAN.pin, 20.045)])
+    j = judged(calls, paused=[(KAN.pin, 20.0, 20.045)])
     assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (4, 1)
-    # nor a call long before the pause, nor one after it, nor another button's
-    for t, b in [(19.7, KAN), (20.05, KAN), (20.0, PON)]:
-        j = judged([call(t, b)], paused=[(KAN.pin, 20.04)])
+    # nor a call before the stretch began, nor one after it, nor another button's
+    for t, b in [(19.99, KAN), (20.05, KAN), (20.0, PON)]:
+        j = judged([call(t, b)], paused=paused)
         assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (0, 1)
