@@ -1,15 +1,8 @@
 """How bench/buttons.py judges the calls that came out of its storm: against the edges the mock
 pins really stamped, so that its verdict does not depend on how busy the machine was."""
-import sys
-from pathlib import Path
-
 from hardware.buttons import ButtonFault
 from hardware.config import SAMPLE_CONFIG, load_table_config
-
-# bench/buttons.py imports its neighbours as a script does; appended, bench/'s vision.py and
-# service.py cannot shadow the packages of those names
-sys.path.append(str(Path(__file__).resolve().parent.parent / "bench"))
-from bench import buttons as bench  # noqa: E402
+from testkit.button_storm import judge
 
 WIRING = load_table_config(SAMPLE_CONFIG)
 PON = WIRING.button(1, "pon")
@@ -25,7 +18,7 @@ def fault(b, t, suspect):
 
 
 def judged(calls, faults=(), real=(), paused=()):
-    j = bench.judge(WIRING, list(calls), list(faults), list(real), list(paused))
+    j = judge(WIRING, list(calls), list(faults), list(real), list(paused))
     return {k: j[k] for k in ("real_calls", "lost", "doubled", "chatter_onset_calls",
                               "calls_before_chatter_pauses", "unexplained_calls")}
 
