@@ -12,12 +12,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
+from test_demo import read_until
 
 from app.demo import DEMO_PIN
 from app.hall_demo import RECORDED, STAGED, staged_lines
@@ -35,19 +35,6 @@ def test_the_staged_lines_name_each_table_and_when_from_the_start():
         "t3: loses the hall's broker from about 0:25 to about 0:40, plays on and catches up"]
     assert staged_lines(["t1"], 100.0) == []          # a lone table: nothing staged
     assert [s[0] for s in STAGED] == [1, 2, 3]
-
-
-def read_until(proc, prefix, timeout=60):
-    lines = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.strip().startswith(prefix):
-            return lines
-    raise AssertionError(f"no line starting {prefix!r} in {lines}; stderr: {proc.stderr.read()}")
 
 
 def logged_in(url):
@@ -73,7 +60,7 @@ def test_the_hall_demo_says_what_it_stages_at_start_and_on_the_page():
                             # ignores SIGINT and a child inherits that
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        lines = read_until(proc, "t4:")
+        _, lines = read_until(proc, "t4:")
         url = next(x for x in lines if x.strip().startswith("hall:")).split()[1]
         said = "".join(lines)
         assert "on purpose, so there is something to see (nothing is broken)" in said

@@ -1,27 +1,17 @@
 """``riichi-referee detect IMAGE [--json]``: the tiles in a photo or a top-down table image.
 
-Three kinds of picture are understood:
+What is read, and how (a calibrated camera picture, a top-down view, any other photo; the
+tiles row by row, each ``{"tile", "box", "quad", "across", "confidence"}``), is
+:mod:`vision.reading.picture`. A reading less sure than ``--unsure-below`` carries
+``"unsure": true``: a referee should look at that tile rather than trust it. Without
+``--json`` the tiles are printed one row a line, an unsure one with a ``?`` after its code
+(``5p?``), and a line on standard error says what ``?`` means. ``--draw OUT.png`` writes the
+picture with each tile's outline and code, green when sure and orange when unsure, with a
+legend below it saying so, so a referee can see what the camera saw.
 
-- a camera picture of the table with its four corner markers: it is warped to the top-down
-  view and tiles are found with the calibrated tile size (boxes are given in the picture);
-- a top-down table image (``--px-per-mm``, as ``calibrate --topdown`` or the synthetic
-  renderer write);
-- any other photo of tiles (a player's hand in a row, a grid of tiles): the tile size is
-  estimated from the picture.
-
-Tiles are listed row by row, left to right: ``{"tile", "box": [x1, y1, x2, y2], "quad":
-[[x, y] x 4], "across", "confidence"}``; ``tile`` is an mpsz code or ``back`` for a
-face-down tile, ``quad`` the tile's outline in the picture (a tile lying askew is a turned
-box) and ``confidence`` the least of the finder's and the classifier's. A reading less sure
-than ``--unsure-below`` carries ``"unsure": true``: a referee should look at that tile
-rather than trust it. Without ``--json`` the tiles are printed one row a line, an unsure one
-with a ``?`` after its code (``5p?``), and a line on standard error says what ``?`` means.
-``--draw OUT.png`` writes the picture with each tile's outline and code, green when sure and
-orange when unsure, with a legend below it saying so, so a referee can see what the camera saw.
-
-The tiles of one picture are read as tiles of one set (:mod:`vision.reading.one_set`): no kind more
-than four times, one red five of a suit. ``--tile-by-tile`` reads each tile alone, for a
-picture of more than one set.
+The tiles of one picture are read as tiles of one set (:mod:`vision.reading.one_set`): no
+kind more than four times, one red five of a suit. ``--tile-by-tile`` reads each tile alone,
+for a picture of more than one set.
 """
 from __future__ import annotations
 
