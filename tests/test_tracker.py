@@ -9,7 +9,6 @@ from vision.synthesis.synthetic import (
     Hand,
     TableState,
     hand_video,
-    long_hand_video,
     render_state,
     render_topdown,
     to_seat,
@@ -156,56 +155,6 @@ def test_with_the_trained_classifier(watched):
     assert all(e["tile"] in TILE_CODES for e in got if e["type"] == "discard")
 
 
-# -- a long hand: ponds of 18+ tiles, riichi tiles mid-row, called tiles leaving gaps ---------
-
-@pytest.fixture(scope="module")
-def long_played(shared_data):
-    """The long hand watched as it is drawn; its 200 frames (1.5 GB) are not kept, only
-    their times."""
-    tracker = TableTracker(default_zones(), ArtClassifier(), px_per_mm=2.0, stable_frames=3)
-    times, got = [], []
-
-    def watch(frame, t_ns):
-        times.append(t_ns)
-        got.extend(tracker.update(frame, t_ns))
-
-    _, expected, called = long_hand_video(fps=FPS, sink=watch)
-    return times, expected, called, got, tracker
-
-
-def test_long_hand_video_is_what_the_test_needs(long_played):
-    """The script: every pond holds 18 or more tiles (a fourth row begun), three riichi
-    tiles, three calls leaving gaps, occlusion frames."""
-    _, expected, called, _, _ = long_played
-    discards = [e for e in expected if e["type"] == "discard"]
-    per_seat = [sum(1 for e in discards if e["seat"] == s) for s in range(4)]
-    assert min(per_seat) >= 18 and max(per_seat) >= 19
-    assert sorted((e["seat"], e["tile"]) for e in discards if e.get("riichi")) == \
-        sorted([(3, discards[35]["tile"]), (1, discards[37]["tile"]),
-                (0, discards[60]["tile"])])
-    assert len(called) == 3
-
-
-def test_long_hand_every_discard_once_at_its_first_frame(long_played):
-    times, expected, _, got, _ = long_played
-    want = [e for e in expected if e["type"] == "discard"]
-    seen = [e for e in got if e["type"] == "discard"]
-    # none missed, none reported twice or out of turn, riichi exactly where it lies sideways
-    assert [_key(e) for e in seen] == [_key(e) for e in want]
-    # the time of the first frame showing the tile: a claim window starts there
-    assert [e["t"] for e in seen] == pytest.approx([e["t"] for e in want], abs=1e-9)
-    frame_times = {t_ns / 1e9 for t_ns in times}
-    assert all(any(abs(e["t"] - t) < 1e-9 for t in frame_times) for e in seen)
-
-
-def test_long_hand_melds_and_the_tiles_called_away(long_played):
-    _, expected, called, got, tracker = long_played
-    assert [_key(e) for e in got if e["type"] == "meld"] == \
-        [_key(e) for e in expected if e["type"] == "meld"]
-    # only the called tiles left the ponds; the gaps they left made no phantom discards
-    assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == called
-
-
 def test_an_older_pond_tile_unread_for_a_while_is_not_reported_again(shared_data):
     """A tile the camera fails to read for some frames (glare, a bad crop) is still in the
     pond: only a seat's latest discard can leave it (by a call)."""
@@ -223,58 +172,6 @@ def test_an_older_pond_tile_unread_for_a_while_is_not_reported_again(shared_data
     assert tracker.left_ponds == []
     assert _run(tracker, [render_state(called)] * 4) == []
     assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "7s")]
-
-
-# -- the demo's simulated camera over a stretch of a real game --------------------------------
-
-def test_simulated_camera_reports_every_discard_of_a_tenhou_stretch(shared_data):
-    """The demo's SimulatedCamera (real TableTracker on rendered ponds) over hands 3 to 5 of
-    the first Tenhou game (a left seat's third pond row, a riichi tile closed in by the next
-    row, 5s and 6s whose sticks reach the tile's edge): every discard reported once, in the
-    three frames it gets, at the time of its first frame; nothing else reported."""
-    from app.demo import SimulatedCamera, _take_from_pond
-    from referee.tenhou import import_log
-
-    logs = sorted((shared_data / "tenhou" / "mjlog").glob("*.mjlog"))
-    if not logs:
-        pytest.skip("no Tenhou logs in the shared data")
-    events = import_log(logs[0]).events
-    starts = [i for i, e in enumerate(events) if e["type"] == "hand_start"]
-    stretch = events[starts[3]:starts[6]]
-    camera = SimulatedCamera(speed=1.0)
-    frames = iter(camera)
-    per_change = max(camera.FRAMES_PER_CHANGE, camera.tracker.gone_frames)
-    reported, missed, late, discards = 0, [], [], 0
-    t = 100.0
-    for event in stretch:
-        if event["type"] == "hand_start":
-            camera.show("new_hand", t)
-            continue
-        if event["type"] == "discard":
-            seat, tile, riichi = event["seat"], event["tile"], bool(event.get("riichi"))
-            discards += 1
-            camera.expect(seat, tile)
-            camera.show(lambda s, seat=seat, tile=tile, r=riichi: s.ponds[seat].append((tile, r)),
-                        t)
-        elif event["type"] == "meld" and event.get("called") and event.get("from") is not None:
-            camera.show(_take_from_pond(event["from"], event["called"]), t)
-        else:
-            continue
-        for _ in range(per_change):
-            _, out = next(frames)
-            for e in out:
-                reported += 1
-                if abs(e["t"] - t) > 1e-6:
-                    late.append(e)
-        if event["type"] == "discard" and camera.cancel(event["seat"], event["tile"]):
-            missed.append((event["seat"], event["tile"], t))
-        t += 1.0
-    camera.close()
-    assert discards > 150
-    assert missed == []
-    assert camera.false_reports == []
-    assert late == []
-    assert reported == discards
 
 
 # -- kans in the meld area ------------------------------------------------------------------------
