@@ -73,6 +73,13 @@ def _show(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+#: Keys whose value is one of a few names: the names, and what a wrong one is called.
+NAMED = {"meld_kind": (MELD_KINDS, "meld kind"),
+         "action": (REFEREE_ACTIONS, "referee action"),
+         "clock_action": (CLOCK_ACTIONS, "clock action"),
+         "clock_source": (CLOCK_SOURCES, "clock source")}
+
+
 def _check(kind: str, key: str, value: Any) -> None:
     """Raise ValueError/TileError with a short reason when ``value`` is not of ``kind``."""
     if kind == "seat":
@@ -113,22 +120,10 @@ def _check(kind: str, key: str, value: Any) -> None:
     elif kind == "call":
         if not isinstance(value, str) or value not in CALLS:
             raise ValueError(f"unknown call {_show(value)} (expected chii, pon, kan or ron)")
-    elif kind == "meld_kind":
-        if not isinstance(value, str) or value not in MELD_KINDS:
-            raise ValueError(f"unknown meld kind {_show(value)} "
-                             f"(expected {', '.join(MELD_KINDS)})")
-    elif kind == "action":
-        if not isinstance(value, str) or value not in REFEREE_ACTIONS:
-            raise ValueError(f"unknown referee action {_show(value)} "
-                             f"(expected {', '.join(REFEREE_ACTIONS)})")
-    elif kind == "clock_action":
-        if not isinstance(value, str) or value not in CLOCK_ACTIONS:
-            raise ValueError(f"unknown clock action {_show(value)} "
-                             f"(expected {', '.join(CLOCK_ACTIONS)})")
-    elif kind == "clock_source":
-        if not isinstance(value, str) or value not in CLOCK_SOURCES:
-            raise ValueError(f"unknown clock source {_show(value)} "
-                             f"(expected {', '.join(CLOCK_SOURCES)})")
+    elif kind in NAMED:
+        names, what = NAMED[kind]
+        if not isinstance(value, str) or value not in names:
+            raise ValueError(f"unknown {what} {_show(value)} (expected {', '.join(names)})")
     elif kind == "round_seconds":
         if not _seconds(value) or not 0 <= value <= MAX_ROUND_SECONDS:
             raise ValueError(f"{key!r} must be a number of seconds from 0 to "
