@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
 
 from referee.errors import RefereeError
 from referee.events import dumps, parse_event
 
 from .journal import Journal
+from .service import default_referee_factory
 
 #: The ``meta`` key under which the service notes what it judges with (see :func:`judged_with`).
 JUDGED_WITH = "judged_with"
@@ -45,14 +45,6 @@ def judged_with(journal: Journal) -> dict:
     except json.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _referee_for(ruleset: str | None, threshold: float | None) -> Callable[[], object]:
-    from referee.core import Referee
-
-    def make():
-        return Referee(ruleset) if threshold is None else Referee(ruleset, threshold)
-    return make
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -128,7 +120,7 @@ def _check_game(journal: Journal, game_id: int, ruleset: str | None,
     problems = [f"game {game_id}: ruling {r.get('ruling_id')} belongs to event {seq}, which is "
                 "not in the game" for seq, r in stored if seq not in seqs]
     try:
-        referee = _referee_for(ruleset, threshold)()
+        referee = default_referee_factory(ruleset, threshold)()
         produced: list[dict] = []
         for _, event in events:
             produced.extend(referee.feed(parse_event(dict(event))))
