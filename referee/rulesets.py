@@ -209,6 +209,16 @@ _NO_TIME_LIMIT_DEFAULT = ("the stated default for a table that keeps a round's c
                           "2015 8.2 (the hand being played is finished; between hands the game "
                           "ends; a chombo in the last hand is not dealt again)")
 
+# -- The primary sources the EMA and WRC profiles cite (issue 41 follow-up) ----------------
+_EMA_2016_ANN = ("the EMA's announcement of the revised rules, 'Revised EMA Riichi rules are ready "
+                 "... come into effect on April 1, 2016', under 'Main changes since the 2012 "
+                 "edition' (mahjong-europe.org portal article 1; the same text on mahjongnews.com)")
+_RCR2016_CONTENTS = ("RCR 2016's contents (the 2016 edition as readkong.com and doczz.net "
+                     "transcribe it)")
+_RCR_OLD = ("an older EMA RCR text, 2008 or 2012 (the page does not print the edition), on "
+            "mahjongtime.com and mahjong.com")
+_WRC2015_TEXT = "WRC 2015 (the 16/06/2015 rule book as ooyamaneko.net transcribes it)"
+
 # -- EMA RCR 2012 -------------------------------------------------------------------------
 _EMA2012 = Ruleset(
     name="ema2012",
@@ -333,14 +343,14 @@ _EMA2016 = Ruleset(
     uma=(15, 5, -5, -15),
     uma_ties="split",
     scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "sanbaiman",
-             "renhou": "none"},
-    pao=False, nagashi_mangan=False, multiple_ron_honba="each",
+             "renhou": "mangan"},
+    pao=True, nagashi_mangan=False, multiple_ron_honba="each",
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
-    leftover_sticks="none",
+    leftover_sticks="first",
     time_up="after_next_hand", time_up_between_hands="after_next_hand", time_up_chombo="redeal",
     time_up_rule="EMA RCR 2016 5.9", penalty_applies="after_uma",
-    penalties=dict(_EMA2012.penalties),
+    penalties={**_EMA2012.penalties, "riichi_open_hand": "dead_hand"},
     rules={
         "kuikae": "EMA RCR 2016 3.3.2",
         "false_group": "EMA RCR 2016 5.1.1",
@@ -352,7 +362,7 @@ _EMA2016 = Ruleset(
         "furiten_ron": "EMA RCR 2016 3.4.5",
         "no_yaku": "EMA RCR 2016 3.3.11",
         "false_win": "EMA RCR 2016 3.4.6",
-        "riichi_open_hand": "EMA RCR 2016 3.3.14",
+        "riichi_open_hand": "EMA RCR 2016 3.4.7",
         "procedure": "EMA RCR 2016 5.1",
     },
     sources={
@@ -364,27 +374,51 @@ _EMA2016 = Ruleset(
         "kan_dora": "riichi.wiki summary (kan dora flipped immediately after any kan)",
         "red_fives": "riichi.wiki summary (no more red fives from 2016)",
         "open_tanyao": "riichi.wiki summary (open tanyao allowed from 2016)",
-        "uma": "assumed unchanged from 2012 (+15/+5/-5/-15)",
+        "uma": f"{_EMA_2016_ANN}: 'Uma is changed to 15,000/5,000/-5,000/-15,000'; uncertain: "
+               f"tied seats share their ranks' uma (not read in RCR 2016)",
         "ankan_chankan_kokushi": "uncertain (not checked in the 2016 text)",
-        "penalties": "as ema2012 (project reading; not checked section by section)",
-        "scoring": "riichi.wiki summary of RCR 2016 (no renhou, no double yakuman, 13+ han "
-                   "sanbaiman); kiriage assumed not used. NOTE: the current riichi.wiki page "
-                   "says RCR 2016 made renhou 'a strict mangan only' (its contents list 'Five "
-                   "fan yaku', 4.2.4); not applied here: a mangan that does not add to other "
-                   "yaku needs a scoring option the project does not have yet",
+        "penalties": "riichi on an open hand is a dead hand: RCR 2016 3.4.7 (Dead hand) lists "
+                     "'Attempting to declare riichi on a open hand' (ooyamaneko.net's "
+                     "comparison of WRC 2015 and RCR 2016, chapter 5); the same kind covers a "
+                     "call after riichi laid open anyway (referee/melds.py), dead too by the "
+                     "project's reading, as it opens the riichi hand. The rest as ema2012 "
+                     "(project reading; not checked section by section)",
+        "scoring": f"{_EMA_2016_ANN}: 'Renho (Blessing of Man) is a mangan, not a yakuman' "
+                   f"(renhou 'mangan': the five-han yaku, {_RCR2016_CONTENTS}: '4.2.4 Five fan "
+                   f"yaku'), 'Dai suushii (Big Four Winds) is a yakuman, not a double "
+                   f"yakuman', 'A hand with 13+ fan is scored as a sanbaiman, not a yakuman'; "
+                   f"no kiriage: the same announcement lists '4-30 is not rounded to mangan "
+                   f"payment' among its differences from WRC 2015. Uncertain: whether renhou's "
+                   f"five han add to other yaku (as here) or the hand is a mangan whatever "
+                   f"else it holds (riichi.wiki: 'renhou is now a strict mangan only'); the "
+                   f"text of 4.2.4 was not read",
+        "pao": f"{_RCR2016_CONTENTS}: '3.3.9 Liability: Third melded dragon pung and fourth "
+               f"melded wind pung'; its text was not read. {_RCR_OLD}, 3.3.9, the same title: "
+               f"'A player who feeds the third dragon pung/kong to an opponent with two melded "
+               f"dragon pungs/kongs or the fourth wind pung/kong to an opponent with three "
+               f"melded pungs/kongs of winds must pay the full value of the hand in case Big "
+               f"Three Dragons or Big Four Winds are made on a self-draw (the two remaining "
+               f"opponents pay nothing). In case another opponent feeds the Big Three Dragons "
+               f"or Big Four Winds, he shares the payment equally with the player who fed the "
+               f"third dragon pung/kong or the fourth wind pung/kong, but only the discarder "
+               f"pays for any counters'. NOTE: here the liable seat pays the counters of a "
+               f"ron, as on Tenhou",
         "multiple_ron_honba": "uncertain: each winner of a multiple ron assumed to get the "
                               "honba; riichi sticks to the nearest",
         "chombo_style": "as ema2012 (20,000 points from the offender)",
         "game_length": "as ema2012",
-        "leftover_sticks": "as ema2012 (assumed lost)",
+        "leftover_sticks": f"{_EMA_2016_ANN}: 'Riichi bets at game end go to the winner' "
+                           f"(mahjongnews.com: 'Riichi bets left on the table at the end of a "
+                           f"match go to the winner'); {_RCR2016_CONTENTS}: '3.6.1 Winner "
+                           f"bonus'. On a tie for first the seat nearer the first dealer takes "
+                           f"them (project reading; 3.6.1's text was not read)",
         "time_up": _EMA_TIME,
         "time_up_between_hands": f"uncertain: {_PANTHEON_EMA}: {_PANTHEON_ONE_MORE}",
         "time_up_chombo": _EMA_TIME_CHOMBO,
         "penalty_applies": _EMA_AFTER_UMA,
     },
     uncertain=("claim_window", "uma", "ankan_chankan_kokushi", "penalties", "scoring",
-               "multiple_ron_honba", "leftover_sticks", "time_up", "time_up_between_hands",
-               "time_up_chombo"),
+               "multiple_ron_honba", "time_up", "time_up_between_hands", "time_up_chombo"),
 )
 
 # -- EMA 2025 -----------------------------------------------------------------------------
@@ -448,17 +482,10 @@ _EMA2025 = replace(
                                                       "others"),
         "game_length": _as_ema2016("game_length", "East and South, no bust, no extension, "
                                                   "no stop for a leading dealer"),
-        "pao": _as_ema2016("pao", "pao for daisangen and daisuushii. NOTE: RCR 2016 3.3.9 "
-                                  "has liability for the third dragon and fourth wind set, so "
-                                  "ema2016's pao=False is under review; kept equal here so "
-                                  "that the two profiles differ only where 2025 is reported "
-                                  "to have changed"),
-        "leftover_sticks": _as_ema2016("leftover_sticks", "riichi sticks left at the end go to "
-                                                          "the winner. NOTE: the EMA's 2016 "
-                                                          "announcement says the same ('Riichi "
-                                                          "bets at game end go to the "
-                                                          "winner'), so ema2016's 'none' is "
-                                                          "under review; kept equal here"),
+        "pao": _as_ema2016("pao", "pao for daisangen and daisuushii, as RCR 2016 3.3.9"),
+        "leftover_sticks": _as_ema2016("leftover_sticks", "riichiGoesToWinner: riichi sticks "
+                                                          "left at the end go to the winner, "
+                                                          "as the EMA's 2016 announcement"),
         "rules": f"the RCR 2016 sections (ema2016); {_RCR2025_UNREAD}, so its section "
                  f"numbers are not known",
         "chombo_repeats": _as_ema2016(

@@ -323,18 +323,31 @@ def test_game_start_says_the_game_has_no_open_tanyao_or_red_fives():
     assert "red five" not in win["yaku"] and win["points"] == 2000
 
 
+#: seat 1 in riichi presses pon on seat 2's 5p: refused, but it lays the pon open anyway;
+#: then it rons seat 0's 8s with 234m 567m 678s 55s (open tanyao, no timing rule needed: a
+#: 3-second window has closed by seat 3's discard)
+MELD_AFTER_RIICHI = ("1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p", "6 d1 9s r",
+                     "7 d2 5p", "7.5 c1 pon", "10.5 m1 pon 555p 5p@2", "11.5 d3 9m",
+                     "12.5 d0 8s", "13 c1 ron", "16.5 reveal 1 234m567m678s55s 8s")
+
+
 def test_a_riichi_hand_that_showed_a_meld_is_valued_without_riichi():
-    # the pon after riichi is refused, but seat 1 lays it open anyway: ema2016 warns (open
-    # tanyao, no timing rule: the window closes at seat 3's discard); the hand, open now,
+    # where the meld costs a warning (wrc2015, the project's reading), the hand, open now,
     # wins with tanyao alone, its riichi not scored
-    rulings, _ = play("ema2016", "1 d0 1z", "2 d1 9m", "3 d2 1z", "4 d3 2z", "5 d0 9p",
-                      "6 d1 9s r", "7 d2 5p", "7.5 c1 pon", "10.5 m1 pon 555p 5p@2",
-                      "11.5 d3 9m", "12.5 d0 8s", "13 c1 ron",
-                      "16.5 reveal 1 234m567m678s55s 8s")
+    rulings, _ = play("wrc2015", *MELD_AFTER_RIICHI)
     v = only(rulings, "violation")
     assert (v["kind"], v["seat"], v["penalty"]) == ("riichi_open_hand", 1, "warning")
     win = only(rulings, "win")
     assert win["yaku"] == ["tanyao"] and (win["han"], win["fu"], win["points"]) == (1, 30, 1000)
+
+
+def test_a_riichi_hand_that_showed_a_meld_is_dead_under_ema2016():
+    # RCR 2016 3.4.7 makes riichi on an open hand a dead hand, and this kind covers a meld laid
+    # open after riichi: the hand cannot win, and its ron is a false win (chombo)
+    rulings, _ = play("ema2016", *MELD_AFTER_RIICHI)
+    kinds = [(v["kind"], v["penalty"]) for v in of(rulings, "violation")]
+    assert kinds[0] == ("riichi_open_hand", "dead_hand") and ("false_win", "chombo") in kinds
+    assert of(rulings, "win") == []
 
 
 # -- renhou -----------------------------------------------------------------------------------

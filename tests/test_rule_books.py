@@ -1,0 +1,112 @@
+"""The facts of issue 41's follow-up, each as its rule book gives it, played both ways: under the
+profile whose book says so, and under one that differs (or, where every profile agrees, the
+near miss in the same profile). The quotes are in ``referee/rulesets.py`` (``sources``).
+
+* EMA 2016 (and ema2025, kept from it): riichi sticks left at the end go to the winner; the
+  feeder of a third dragon set is liable (3.3.9); riichi on an open hand is a dead hand
+  (3.4.7); renhou is a mangan, not a yakuman.
+"""
+import pytest
+
+from referee.core import Referee
+from referee.rulesets import get_ruleset
+from referee.simulate import script
+from scenario import judge
+
+
+def of(rulings, kind):
+    return [r for r in rulings if r["type"] == kind]
+
+
+def violations(rulings, kind):
+    return [r for r in of(rulings, "violation") if r["kind"] == kind]
+
+
+# -- 1. riichi sticks left on the table at the end of the game ------------------------------
+@pytest.mark.parametrize("ruleset, first_gets", [
+    ("ema2016", 2000),   # the 2016 announcement: 'Riichi bets at game end go to the winner'
+    ("ema2025", 2000),   # kept from ema2016; Pantheon's ema2025 template agrees
+    ("ema2012", 0),      # uncertain for 2012: assumed lost
+    ("wrc2015", 0),
+])
+def test_riichi_sticks_left_at_the_end_of_the_game(ruleset, first_gets):
+    # the referee ends the game in a hand that began with two sticks from earlier draws; all
+    # four seats on 30,000, so first place is the first dealer (seat order)
+    events = script(f"0 gs {ruleset}", "0 hs 0", "1 ref end_game time is up")
+    events[1]["riichi_sticks"] = 2
+    ref = Referee()
+    rulings = [r for ev in events for r in ref.feed(ev)]
+    (end,) = of(rulings, "game_end")
+    assert end["scores"] == [30000 + first_gets, 30000, 30000, 30000]
+    # first alone on 32,000 takes +2 and the uma of first; four equal seats share all uma
+    assert end["final"][0] == (17.0 if first_gets else 0.0)
+
+
+# -- 2. liability for the third melded dragon set -------------------------------------------
+#: seat 1 pons white (from the dealer) and green (from seat 2); its red set is then fed by
+#: seat 2 (a pon) or held concealed, and it wins daisangen on seat 3's 5p (a yakuman, 32,000
+#: for a non-dealer)
+TWO_DRAGONS = ("1 d0 5z", "1.5 c1 pon", "2 m1 pon 555z 5z@0", "2.5 d1 9m",
+               "3.5 d2 6z", "4 c1 pon", "4.5 m1 pon 666z 6z@2", "5 d1 9p")
+FED = ("6 d2 7z", "6.5 c1 pon", "7 m1 pon 777z 7z@2", "7.5 d1 9s",
+       "8.5 d2 1p", "9.5 d3 5p", "10 c1 ron", "12 reveal 1 234m55p 5p")
+HELD = ("6 d2 1s", "7 d3 5p", "7.5 c1 ron", "9 reveal 1 777z234m55p 5p")
+
+
+@pytest.mark.parametrize("ruleset", ["ema2016", "ema2025"])
+@pytest.mark.parametrize("third, liable, payments", [
+    # RCR 2016 3.3.9: another seat's discard wins, so it and the feeder share the payment
+    (FED, 2, [0, 32000, -16000, -16000]),
+    # the near miss: nobody fed the third set, the discarder pays it all
+    (HELD, None, [0, 32000, 0, -32000]),
+])
+def test_the_feeder_of_the_third_dragon_set_shares_the_ron(ruleset, third, liable, payments):
+    assert get_ruleset(ruleset).pao
+    rulings, _ = judge(ruleset, *TWO_DRAGONS, *third)
+    assert of(rulings, "violation") == []
+    (win,) = of(rulings, "win")
+    assert "daisangen" in win["yaku"] and win["points"] == 32000
+    assert (win.get("liable"), win["payments"]) == (liable, payments)
+
+
+# -- 3. riichi on an open hand --------------------------------------------------------------
+OPEN_RIICHI = ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 9s",
+               "4 d2 1z", "5 d3 2z", "6 d0 3z", "9.5 d1 4s r")
+
+
+@pytest.mark.parametrize("ruleset, penalty, rule", [
+    ("ema2016", "dead_hand", "EMA RCR 2016 3.4.7"),   # 'Attempting to declare riichi on a open hand'
+    ("ema2025", "dead_hand", "EMA RCR 2016 3.4.7"),   # kept from ema2016
+    ("ema2012", "warning", "EMA RCR 2012 3.3.14"),    # the project's reading of 2012
+])
+def test_riichi_declared_on_an_open_hand(ruleset, penalty, rule):
+    rulings, ref = judge(ruleset, *OPEN_RIICHI, finish=False)
+    (v,) = violations(rulings, "riichi_open_hand")
+    assert (v["seat"], v["penalty"], v["rule"]) == (1, penalty, rule)
+    seat = ref.snapshot()["seats"][1]
+    assert seat["riichi"] is False   # the declaration does not stand either way
+    assert seat["dead_hand"] is (penalty == "dead_hand")
+
+
+# -- 4. renhou ------------------------------------------------------------------------------
+#: seat 1 rons the dealer's first discard, 9s, before its own first draw, waiting on it alone:
+#: 345m 456m 789p 234s 99s has no other yaku (terminals, a single wait, no honours), no dora
+RENHOU = ("1 d0 9s", "1.5 c1 ron", "5 reveal 1 345m456m789p234s99s 9s")
+
+
+@pytest.mark.parametrize("ruleset, limit, points", [
+    ("ema2016", "mangan", 8000),    # 'Renho (Blessing of Man) is a mangan, not a yakuman'
+    ("ema2025", "mangan", 8000),    # kept from ema2016
+    ("ema2012", "yakuman", 32000),  # the 2008-2016 rules: a yakuman
+])
+def test_renhou_is_a_mangan_from_2016(ruleset, limit, points):
+    rulings, _ = judge(ruleset, *RENHOU)
+    (win,) = of(rulings, "win")
+    assert "renhou" in win["yaku"] and win["limit"] == limit and win["points"] == points
+
+
+def test_without_renhou_the_same_hand_has_no_yaku():
+    # the near miss: tenhou has no renhou, so the hand is no win at all
+    rulings, _ = judge("tenhou", *RENHOU)
+    assert of(rulings, "win") == []
+    assert [v["kind"] for v in of(rulings, "violation") if v["penalty"] == "chombo"] == ["no_yaku"]
