@@ -543,17 +543,17 @@ _WRC2015 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
-    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "yakuman",
+    scoring={"double_yakuman": False, "kiriage": True, "kazoe_limit": "yakuman",
              "renhou": "none"},
-    pao=False, nagashi_mangan=False, multiple_ron_honba="each",
+    pao=True, nagashi_mangan=False, multiple_ron_honba="each",
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
     game_length="south", extension=False, bust_below_zero=False, dealer_stops_when_top=False,
     leftover_sticks="none",
     time_up="after_this_hand", time_up_between_hands="now", time_up_chombo="ends_game",
     time_up_rule="WRC 2015 8.2", penalty_applies="after_uma",
-    penalties=dict(_EMA2012.penalties),
+    penalties={**_EMA2012.penalties, "kuikae": "dead_hand"},
     rules={
-        "kuikae": "WRC 2015 5.4",
+        "kuikae": "WRC 2015 7.2",
         "false_group": "WRC 2015 5.4",
         "late_call": "WRC 2015 5.4.1",
         "wrong_seat_call": "WRC 2015 5.4",
@@ -582,8 +582,20 @@ _WRC2015 = Ruleset(
         "uma": "uncertain: assumed +15/+5/-5/-15 with 30,000 start as EMA 2016",
         "ankan_chankan_kokushi": "uncertain: not checked in the WRC 2015 text; assumed not "
                                  "allowed",
-        "penalties": "dead hand for a false group from 5.4; the rest as ema2012 (project "
-                     "reading)",
+        "penalties": f"swap-calling is a dead hand: {_WRC2015_TEXT} 7.2: 'Swap-calling is "
+                     f"determined when the player discards, and results in a dead hand'; "
+                     f"dead hand for a false group from 5.4; the rest as ema2012 (project "
+                     f"reading)",
+        "scoring": f"kiriage: {_WRC2015_TEXT} 6.1: 'A base value of 1920 points, being close "
+                   f"to mangan, is rounded up to 2,000 points' (4 han 30 fu, 3 han 60 fu); the "
+                   f"EMA's 2016 announcement agrees, listing '4-30 is not rounded to mangan "
+                   f"payment' among the EMA's differences from WRC 2015. Uncertain: no double "
+                   f"yakuman, kazoe yakuman and no renhou (6.5.4 'Mangan yaku' and 6.5.6 "
+                   f"'Yakuman yaku' were not read)",
+        "pao": "WRC 2015's contents (the rule book as pt.scribd.com/document/352953763 "
+               "transcribes it) have '6.2 Liability payment'. Uncertain: its text was not "
+               "read; liability for the third dragon and fourth wind set is assumed, as in the "
+               "EMA texts (RCR 3.3.9) whose wording the WRC book reuses",
         "time_up": _WRC2015_TIME,
         "time_up_between_hands": _WRC2015_TIME,
         "time_up_chombo": _WRC2015_TIME_CHOMBO,
@@ -592,7 +604,7 @@ _WRC2015 = Ruleset(
                            "offending player's overall score. They are not added to the "
                            "opponents' scores. It doesn't change the table's score'",
     },
-    uncertain=("kan_dora", "uma", "ankan_chankan_kokushi", "penalties"),
+    uncertain=("kan_dora", "uma", "ankan_chankan_kokushi", "penalties", "scoring", "pao"),
 )
 
 # -- Tenhou -------------------------------------------------------------------------------

@@ -5,12 +5,16 @@ near miss in the same profile). The quotes are in ``referee/rulesets.py`` (``sou
 * EMA 2016 (and ema2025, kept from it): riichi sticks left at the end go to the winner; the
   feeder of a third dragon set is liable (3.3.9); riichi on an open hand is a dead hand
   (3.4.7); renhou is a mangan, not a yakuman.
+* WRC 2015: 4 han 30 fu and 3 han 60 fu are rounded up to mangan (6.1); swap-calling is a dead
+  hand (7.2); it has a liability payment (6.2, its scope assumed as the EMA's).
 """
 import pytest
 
 from referee.core import Referee
 from referee.rulesets import get_ruleset
+from referee.scoring import Situation, score_win
 from referee.simulate import script
+from referee.tiles import parse_hand as P
 from scenario import judge
 
 
@@ -53,7 +57,7 @@ FED = ("6 d2 7z", "6.5 c1 pon", "7 m1 pon 777z 7z@2", "7.5 d1 9s",
 HELD = ("6 d2 1s", "7 d3 5p", "7.5 c1 ron", "9 reveal 1 777z234m55p 5p")
 
 
-@pytest.mark.parametrize("ruleset", ["ema2016", "ema2025"])
+@pytest.mark.parametrize("ruleset", ["ema2016", "ema2025", "wrc2015"])
 @pytest.mark.parametrize("third, liable, payments", [
     # RCR 2016 3.3.9: another seat's discard wins, so it and the feeder share the payment
     (FED, 2, [0, 32000, -16000, -16000]),
@@ -110,3 +114,40 @@ def test_without_renhou_the_same_hand_has_no_yaku():
     rulings, _ = judge("tenhou", *RENHOU)
     assert of(rulings, "win") == []
     assert [v["kind"] for v in of(rulings, "violation") if v["penalty"] == "chombo"] == ["no_yaku"]
+
+
+# -- 6. kiriage mangan ----------------------------------------------------------------------
+#: pinfu ron on 4s with riichi and two dora: 4 han 30 fu (base 1,920)
+PINFU = (P("123456m789p23455s"), [], "4s")
+#: 123m 456p 999s 22p and a closed kan of 5m, won on 2m (kanchan), riichi, two 2p dora:
+#: 3 han 60 fu (base 1,920)
+KANCHAN = (P("123m456p999s22p"), [{"kind": "ankan", "tiles": ["5m"] * 4}], "2m")
+FOUR_30 = Situation(riichi=True, seat_wind="S", dora_indicators=("1m", "3m"))
+THREE_60 = Situation(riichi=True, seat_wind="S", dora_indicators=("1p",))
+
+
+@pytest.mark.parametrize("hand, situation, han_fu", [(PINFU, FOUR_30, (4, 30)),
+                                                     (KANCHAN, THREE_60, (3, 60))])
+@pytest.mark.parametrize("ruleset, points", [
+    ("wrc2015", 8000),   # WRC 2015 6.1: 'A base value of 1920 points ... is rounded up'
+    ("ema2016", 7700),   # the 2016 announcement: '4-30 is not rounded to mangan payment'
+])
+def test_a_base_of_1920_is_a_mangan_under_wrc2015(hand, situation, han_fu, ruleset, points):
+    won = score_win(*hand, situation, get_ruleset(ruleset).scoring_options())
+    assert ((won.han, won.fu), won.points) == (han_fu, points)
+
+
+# -- 7. swap-calling ------------------------------------------------------------------------
+#: seat 1 chiis 4m with 56m, then discards 4m: swap-calling
+SWAP = ("1 d0 4m", "1.5 c1 chii", "2 m1 chii 456m 4m@0", "2.8 d1 4m")
+
+
+@pytest.mark.parametrize("ruleset, penalty, rule", [
+    ("wrc2015", "dead_hand", "WRC 2015 7.2"),   # 'results in a dead hand'
+    ("ema2012", "warning", "EMA RCR 2012 (project spec: kuikae forbidden)"),
+])
+def test_swap_calling(ruleset, penalty, rule):
+    rulings, ref = judge(ruleset, *SWAP, finish=False)
+    (v,) = violations(rulings, "kuikae")
+    assert (v["seat"], v["penalty"], v["rule"]) == (1, penalty, rule)
+    assert ref.snapshot()["seats"][1]["dead_hand"] is (penalty == "dead_hand")
