@@ -283,7 +283,10 @@ _EMA2012 = Ruleset(
         "red_fives": "RCR 2012 1 (one red five per suit; dropped in 2016)",
         "open_tanyao": "RCR 2012 (kuitan nashi)",
         "start_score": "RCR 2012 (30,000 each, no oka)",
-        "uma": "RCR 2012 3.6 (+15/+5/-5/-15, shared on ties)",
+        "uma": f"uncertain: {_EMA_2016_ANN} lists 'Uma is changed to 15,000/5,000/-5,000/"
+               f"-15,000', so RCR 2012's uma was something else; its value was not found "
+               f"(RCR 2012 3.6 was not read, and no other source gives it). +15/+5/-5/-15, "
+               f"shared on ties, stands in for it until the 2012 text is read",
         "penalties": "false group = dead hand: project spec and RCR 2012 5.1 (failing to take "
                      "the claimed tile); furiten ron, no yaku, false win = chombo: RCR 3.4.6; "
                      "the rest are the project's reading: a call that does not stand costs "
@@ -306,8 +309,17 @@ _EMA2012 = Ruleset(
                "pays a tsumo alone and half a ron). NOTE: there the discarder alone pays the "
                "counters of a ron; here the liable seat does, as on Tenhou",
         "nagashi_mangan": "RCR 2012 (no nagashi mangan; project reading)",
-        "chombo_style": "RCR 2012 (chombo: 20,000 points taken from the offender's score, "
-                        "the hand replayed with the same dealer and counters)",
+        "chombo_style": f"uncertain: the fixed 20,000 is contradicted: {_EMA_2016_ANN} lists "
+                        f"'Chombo penalty in a tournament is 20,000 points deduction after uma' "
+                        f"as a change, so RCR 2012's chombo was something else. The one "
+                        f"older text found, {_RCR_OLD}, 3.4.6: 'The chombo penalty is the same "
+                        f"size as a mangan payment: 4000 to East, 2000 to other players. If the "
+                        f"offending player is East, 4000 is payed to each of the other "
+                        f"players'; whether that is the 2012 wording is not known (RCR 2012 "
+                        f"3.4.6 was not read), so the value is not changed on it. The hand is "
+                        f"replayed with the same dealer and counters (the same 3.4.6: 'No "
+                        f"counter is placed, and the dealer does not rotate')",
+        "chombo_amount": "uncertain: see chombo_style",
         "game_length": "RCR 2012 (a hanchan of East and South; no bust, no extension, no "
                        "stop for a leading last dealer)",
         "leftover_sticks": "uncertain: riichi sticks left on the table at the end of the game "
@@ -322,7 +334,7 @@ _EMA2012 = Ruleset(
     },
     uncertain=("multiple_ron", "kuikae_forbidden", "abortive_draws", "ankan_chankan_kokushi",
                "penalties", "scoring", "leftover_sticks", "time_up", "time_up_between_hands",
-               "time_up_chombo", "penalty_applies"),
+               "time_up_chombo", "penalty_applies", "uma", "chombo_style", "chombo_amount"),
 )
 
 # -- EMA 2016 -----------------------------------------------------------------------------

@@ -7,6 +7,8 @@ near miss in the same profile). The quotes are in ``referee/rulesets.py`` (``sou
   (3.4.7); renhou is a mangan, not a yakuman.
 * WRC 2015: 4 han 30 fu and 3 han 60 fu are rounded up to mangan (6.1); swap-calling is a dead
   hand (7.2); it has a liability payment (6.2, its scope assumed as the EMA's).
+* EMA 2012: its uma and chombo are listed as changed in 2016, and neither 2012 value was
+  found: uncertain, not invented.
 """
 import pytest
 
@@ -151,3 +153,15 @@ def test_swap_calling(ruleset, penalty, rule):
     (v,) = violations(rulings, "kuikae")
     assert (v["seat"], v["penalty"], v["rule"]) == (1, penalty, rule)
     assert ref.snapshot()["seats"][1]["dead_hand"] is (penalty == "dead_hand")
+
+
+# -- 4, 5. EMA 2012's uma and chombo: changed in 2016, the 2012 values not found -------------
+@pytest.mark.parametrize("fact", ["uma", "chombo_style", "chombo_amount"])
+def test_ema2012_uma_and_chombo_are_uncertain_with_what_was_found(fact):
+    rs = get_ruleset("ema2012")
+    assert fact in rs.uncertain
+    assert rs.sources[fact].startswith("uncertain")
+    if fact != "chombo_amount":
+        # the 2016 announcement lists the value as a change since 2012
+        assert "Main changes since the 2012" in rs.sources[fact]
+    assert "mangan payment" in rs.sources["chombo_style"]
