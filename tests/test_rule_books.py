@@ -10,6 +10,8 @@ near miss in the same profile). The quotes are in ``referee/rulesets.py`` (``sou
 * EMA 2012: its uma and chombo are listed as changed in 2016, and neither 2012 value was
   found: uncertain, not invented.
 """
+from pathlib import Path
+
 import pytest
 
 from referee.core import Referee
@@ -165,3 +167,37 @@ def test_ema2012_uma_and_chombo_are_uncertain_with_what_was_found(fact):
         # the 2016 announcement lists the value as a change since 2012
         assert "Main changes since the 2012" in rs.sources[fact]
     assert "mangan payment" in rs.sources["chombo_style"]
+
+
+# -- the README's ruleset table says what the profiles hold --------------------------------
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_row(profile: str) -> str:
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
+            if line.startswith(f"| `{profile}`")]
+    assert len(rows) == 1, profile
+    return rows[0]
+
+
+@pytest.mark.parametrize("profile, says, holds", [
+    ("ema2012", "renhou a yakuman", lambda rs: rs.scoring["renhou"] == "yakuman"),
+    ("ema2012", "uma and chombo", lambda rs: {"uma", "chombo_style"} <= set(rs.uncertain)),
+    ("ema2016", "riichi sticks left at the end go to first place",
+     lambda rs: rs.leftover_sticks == "first"),
+    ("ema2016", "(pao, RCR 2016 3.3.9)", lambda rs: rs.pao),
+    ("ema2016", "riichi on an open hand is a dead hand (3.4.7)",
+     lambda rs: rs.penalty("riichi_open_hand") == "dead_hand"),
+    ("ema2016", "renhou a mangan", lambda rs: rs.scoring["renhou"] == "mangan"),
+    ("ema2016", "no kiriage", lambda rs: not rs.scoring["kiriage"]),
+    ("ema2025", "sticks to first place and pao included",
+     lambda rs: rs.leftover_sticks == "first" and rs.pao),
+    ("ema2025", "kiriage", lambda rs: rs.scoring["kiriage"]),
+    ("wrc2015", "paid as mangan (kiriage, WRC 2015 6.1)", lambda rs: rs.scoring["kiriage"]),
+    ("wrc2015", "swap-calling is a dead hand (7.2)",
+     lambda rs: rs.penalty("kuikae") == "dead_hand"),
+    ("wrc2015", "a liability payment (6.2", lambda rs: rs.pao),
+])
+def test_the_readme_ruleset_table_matches_the_profiles(profile, says, holds):
+    assert says in readme_row(profile)
+    assert holds(get_ruleset(profile))
