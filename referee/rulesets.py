@@ -210,13 +210,18 @@ _NO_TIME_LIMIT_DEFAULT = ("the stated default for a table that keeps a round's c
                           "ends; a chombo in the last hand is not dealt again)")
 
 # -- The primary sources the EMA and WRC profiles cite (issue 41 follow-up) ----------------
-_EMA_2016_ANN = ("the EMA's announcement of the revised rules, 'Revised EMA Riichi rules are ready "
-                 "... come into effect on April 1, 2016', under 'Main changes since the 2012 "
-                 "edition' (mahjong-europe.org portal article 1; the same text on mahjongnews.com)")
+_EMA_2016_ANN = ("the EMA's announcement of the revised rules ('Revised EMA Riichi rules are "
+                 "ready ... come into effect on April 1, 2016': mahjong-europe.org portal "
+                 "article 1, the same text on mahjongnews.com and mahjong.ru)")
+_CHANGES_2012 = "under 'Main changes since the 2012 edition'"
+_DIFF_WRC = "under 'Differences to World Championship Rules 2015'"
 _RCR2016_CONTENTS = ("RCR 2016's contents (the 2016 edition as readkong.com and doczz.net "
                      "transcribe it)")
 _RCR_OLD = ("an older EMA RCR text, 2008 or 2012 (the page does not print the edition), on "
             "mahjongtime.com and mahjong.com")
+_RCR2012_PREFACE = ("RCR 2012's preface (ooyamaneko.net's transcription, book RCR_2012, "
+                    "chapter 0: 'The rules have been revised ... Tina Christensen, European "
+                    "Mahjong Association, January 8, 2012')")
 _WRC2015_TEXT = "WRC 2015 (the 16/06/2015 rule book as ooyamaneko.net transcribes it)"
 
 # -- EMA RCR 2012 -------------------------------------------------------------------------
@@ -236,7 +241,7 @@ _EMA2012 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
-    scoring={"double_yakuman": False, "kiriage": False, "kazoe_limit": "sanbaiman",
+    scoring={"double_yakuman": "daisuushii", "kiriage": False, "kazoe_limit": "sanbaiman",
              "renhou": "yakuman"},
     pao=True, nagashi_mangan=False, multiple_ron_honba="each",
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
@@ -283,8 +288,10 @@ _EMA2012 = Ruleset(
         "red_fives": "RCR 2012 1 (one red five per suit; dropped in 2016)",
         "open_tanyao": "RCR 2012 (kuitan nashi)",
         "start_score": "RCR 2012 (30,000 each, no oka)",
-        "uma": f"uncertain: {_EMA_2016_ANN} lists 'Uma is changed to 15,000/5,000/-5,000/"
-               f"-15,000', so RCR 2012's uma was something else; its value was not found "
+        "uma": f"uncertain: {_EMA_2016_ANN} lists {_CHANGES_2012} 'Uma is changed to "
+               f"15,000/5,000/-5,000/-15,000', so RCR 2012's uma was something else "
+               f"({_RCR2012_PREFACE} says only 'The uma has been increased', from 2008); its "
+               f"value was not found "
                f"(RCR 2012 3.6 was not read, and no other source gives it). +15/+5/-5/-15, "
                f"shared on ties, stands in for it until the 2012 text is read",
         "penalties": "false group = dead hand: project spec and RCR 2012 5.1 (failing to take "
@@ -298,7 +305,11 @@ _EMA2012 = Ruleset(
         "added_kan_turn": "RCR 2012 3.3.7 (not in a turn where a tile was claimed for chow or "
                           "pung)",
         "precedence": "RCR 2012 3.1 (a win before any claim; kong or pung before chow)",
-        "scoring": "RCR 2012 (no double yakuman; 13+ han from ordinary yaku is sanbaiman); "
+        "scoring": f"daisuushii a double yakuman, the other double forms single: "
+                   f"{_RCR2012_PREFACE}: 'double yakuman has been omitted except for Big Four "
+                   f"Winds', and {_EMA_2016_ANN} lists {_CHANGES_2012} 'Dai suushii (Big "
+                   f"Four Winds) is a yakuman, not a double yakuman'. "
+                   "13+ han from ordinary yaku is sanbaiman (RCR 2012); "
                    "renhou a yakuman: riichi.wiki 'EMA Riichi Competition Rules', revision "
                    "1228 (the RCR of 2008-2016: 'Renhou is a yakuman ... Renhou by itself is "
                    "the yaku'), and the page's current revision, which lists among the changes "
@@ -310,8 +321,8 @@ _EMA2012 = Ruleset(
                "counters of a ron; here the liable seat does, as on Tenhou",
         "nagashi_mangan": "RCR 2012 (no nagashi mangan; project reading)",
         "chombo_style": f"uncertain: the fixed 20,000 is contradicted: {_EMA_2016_ANN} lists "
-                        f"'Chombo penalty in a tournament is 20,000 points deduction after uma' "
-                        f"as a change, so RCR 2012's chombo was something else. The one "
+                        f"{_CHANGES_2012} 'Chombo penalty in a tournament is 20,000 points "
+                        f"deduction after uma', so RCR 2012's chombo was something else. The one "
                         f"older text found, {_RCR_OLD}, 3.4.6: 'The chombo penalty is the same "
                         f"size as a mangan payment: 4000 to East, 2000 to other players. If the "
                         f"offending player is East, 4000 is payed to each of the other "
@@ -386,8 +397,8 @@ _EMA2016 = Ruleset(
         "kan_dora": "riichi.wiki summary (kan dora flipped immediately after any kan)",
         "red_fives": "riichi.wiki summary (no more red fives from 2016)",
         "open_tanyao": "riichi.wiki summary (open tanyao allowed from 2016)",
-        "uma": f"{_EMA_2016_ANN}: 'Uma is changed to 15,000/5,000/-5,000/-15,000'; uncertain: "
-               f"tied seats share their ranks' uma (not read in RCR 2016)",
+        "uma": f"{_EMA_2016_ANN}, {_CHANGES_2012}: 'Uma is changed to 15,000/5,000/-5,000/"
+               f"-15,000'; uncertain: tied seats share their ranks' uma (not read in RCR 2016)",
         "ankan_chankan_kokushi": "uncertain (not checked in the 2016 text)",
         "penalties": "riichi on an open hand is a dead hand: RCR 2016 3.4.7 (Dead hand) lists "
                      "'Attempting to declare riichi on a open hand' (ooyamaneko.net's "
@@ -395,12 +406,12 @@ _EMA2016 = Ruleset(
                      "call after riichi laid open anyway (referee/melds.py), dead too by the "
                      "project's reading, as it opens the riichi hand. The rest as ema2012 "
                      "(project reading; not checked section by section)",
-        "scoring": f"{_EMA_2016_ANN}: 'Renho (Blessing of Man) is a mangan, not a yakuman' "
-                   f"(renhou 'mangan': the five-han yaku, {_RCR2016_CONTENTS}: '4.2.4 Five fan "
-                   f"yaku'), 'Dai suushii (Big Four Winds) is a yakuman, not a double "
-                   f"yakuman', 'A hand with 13+ fan is scored as a sanbaiman, not a yakuman'; "
-                   f"no kiriage: the same announcement lists '4-30 is not rounded to mangan "
-                   f"payment' among its differences from WRC 2015. Uncertain: whether renhou's "
+        "scoring": f"{_EMA_2016_ANN}, {_CHANGES_2012}: 'Renho (Blessing of Man) is a mangan, "
+                   f"not a yakuman' (renhou 'mangan': the five-han yaku, {_RCR2016_CONTENTS}: "
+                   f"'4.2.4 Five fan yaku'), 'Dai suushii (Big Four Winds) is a yakuman, not a "
+                   f"double yakuman', 'A hand with 13+ fan is scored as a sanbaiman, not a yakuman'; "
+                   f"no kiriage: the same announcement, {_DIFF_WRC}: '4-30 is not rounded to "
+                   f"mangan payment'. Uncertain: whether renhou's "
                    f"five han add to other yaku (as here) or the hand is a mangan whatever "
                    f"else it holds (riichi.wiki: 'renhou is now a strict mangan only'); the "
                    f"text of 4.2.4 was not read",
@@ -417,9 +428,13 @@ _EMA2016 = Ruleset(
                f"ron, as on Tenhou",
         "multiple_ron_honba": "uncertain: each winner of a multiple ron assumed to get the "
                               "honba; riichi sticks to the nearest",
-        "chombo_style": "as ema2012 (20,000 points from the offender)",
+        "chombo_style": f"{_EMA_2016_ANN}, {_CHANGES_2012}: 'Chombo penalty in a tournament is "
+                        f"20,000 points deduction after uma' (taken from the offender, nobody "
+                        f"gains); RCR 2016 3.4: 'Chombo results in a redeal and does not count "
+                        f"as a hand'",
         "game_length": "as ema2012",
-        "leftover_sticks": f"{_EMA_2016_ANN}: 'Riichi bets at game end go to the winner' "
+        "leftover_sticks": f"{_EMA_2016_ANN}, {_DIFF_WRC}: 'Riichi bets at game end go to "
+                           f"the winner' "
                            f"(mahjongnews.com: 'Riichi bets left on the table at the end of a "
                            f"match go to the winner'); {_RCR2016_CONTENTS}: '3.6.1 Winner "
                            f"bonus'. On a tie for first the seat nearer the first dealer takes "
@@ -859,8 +874,8 @@ _DUTCH = Ruleset(
                      "2012 Dutch translation is 'de Roode Vijven', the red fives)",
         "open_tanyao": "uncertain: as ema2012 (kuitan nashi)",
         "uma": "uncertain: as ema2012 (+15/+5/-5/-15, 30,000 start, no oka)",
-        "scoring": "uncertain: as ema2012 (renhou a yakuman, no double yakuman, kazoe "
-                   "sanbaiman)",
+        "scoring": "uncertain: as ema2012 (renhou a yakuman, daisuushii the one double "
+                   "yakuman, kazoe sanbaiman)",
         "pao": "the Dutch translation's 3.3.9 (Derde open pung Draken en vierde open pung "
                "Winden): liability as in EMA RCR",
         "penalties": "uncertain: as ema2012 (project reading)",

@@ -17,8 +17,9 @@ Options (a mapping; missing names take the defaults in :data:`DEFAULT_OPTIONS`):
     red fives count one han each (and exist in the set).
 ``open_tanyao`` (bool)
     all simples counts on an open hand (kuitan).
-``double_yakuman`` (bool)
-    thirteen-sided kokushi, single-wait suuankou, pure chuuren and daisuushii count double.
+``double_yakuman`` (``True``/``False``/``"daisuushii"``)
+    thirteen-sided kokushi, single-wait suuankou, pure chuuren and daisuushii count double;
+    ``"daisuushii"``: only daisuushii does (EMA RCR 2012).
 ``kiriage`` (bool)
     4 han 30 fu and 3 han 60 fu are rounded up to mangan.
 ``kazoe_limit`` (``"yakuman"``/``"sanbaiman"``/``"none"``)
@@ -159,6 +160,8 @@ class _Options:
     red_fives: bool
     renhou: str
     rules: OptionalRules = field(repr=False)
+    #: the double forms other than daisuushii count single (``double_yakuman="daisuushii"``)
+    single_double_forms: bool = False
 
 
 def _options(options: Mapping[str, Any] | None) -> _Options:
@@ -169,6 +172,9 @@ def _options(options: Mapping[str, Any] | None) -> _Options:
     if opts["kazoe_limit"] not in _KAZOE:
         raise RefereeError(f"scoring option kazoe_limit={opts['kazoe_limit']!r} "
                            f"(expected one of {', '.join(_KAZOE)})")
+    if opts["double_yakuman"] not in (True, False, "daisuushii"):
+        raise RefereeError(f"scoring option double_yakuman={opts['double_yakuman']!r} "
+                           "(expected true, false or daisuushii)")
     rules = OptionalRules(
         has_open_tanyao=bool(opts["open_tanyao"]),
         has_aka_dora=bool(opts["red_fives"]),
@@ -181,7 +187,8 @@ def _options(options: Mapping[str, Any] | None) -> _Options:
     if opts["renhou"] not in ("none", "mangan", "yakuman"):
         raise RefereeError(f"scoring option renhou={opts['renhou']!r} "
                            "(expected none, mangan or yakuman)")
-    return _Options(bool(opts["red_fives"]), opts["renhou"], rules)
+    return _Options(bool(opts["red_fives"]), opts["renhou"], rules,
+                    single_double_forms=opts["double_yakuman"] == "daisuushii")
 
 
 class _Numbering:
@@ -366,7 +373,7 @@ def score_win(concealed: Sequence[str], melds: Sequence[Mapping[str, Any]], win_
 def _hand_config(situation: Situation, opts: _Options) -> HandConfig:
     """The library's view of ``situation`` under the scoring options."""
     renhou = situation.renhou and opts.renhou != "none"
-    return HandConfig(
+    config = HandConfig(
         is_tsumo=situation.tsumo,
         is_riichi=situation.riichi or situation.double_riichi,
         is_ippatsu=situation.ippatsu,
@@ -384,6 +391,12 @@ def _hand_config(situation: Situation, opts: _Options) -> HandConfig:
         tsumi_number=situation.honba,
         options=opts.rules,
     )
+    if opts.single_double_forms:
+        # the library has one switch for the four double forms; daisuushii keeps its 26 han
+        for form in (config.yaku.daburu_kokushi, config.yaku.suuankou_tanki,
+                     config.yaku.daburu_chuuren_poutou):
+            form.han_closed = 13
+    return config
 
 
 def _yaku(result, melds: Sequence[Mapping[str, Any]]) -> tuple[list[tuple[str, int]], int]:

@@ -83,7 +83,8 @@ OPEN_RIICHI = ("1 d0 5p", "1.5 c1 pon", "2 m1 pon 555p 5p@0", "2.8 d1 9s",
 
 
 @pytest.mark.parametrize("ruleset, penalty, rule", [
-    ("ema2016", "dead_hand", "EMA RCR 2016 3.4.7"),   # 'Attempting to declare riichi on a open hand'
+    # RCR 2016 3.4.7: "Attempting to declare riichi on a open hand"
+    ("ema2016", "dead_hand", "EMA RCR 2016 3.4.7"),
     ("ema2025", "dead_hand", "EMA RCR 2016 3.4.7"),   # kept from ema2016
     ("ema2012", "warning", "EMA RCR 2012 3.3.14"),    # the project's reading of 2012
 ])
@@ -183,6 +184,8 @@ def readme_row(profile: str) -> str:
 @pytest.mark.parametrize("profile, says, holds", [
     ("ema2012", "renhou a yakuman", lambda rs: rs.scoring["renhou"] == "yakuman"),
     ("ema2012", "uma and chombo", lambda rs: {"uma", "chombo_style"} <= set(rs.uncertain)),
+    ("ema2012", "Big Four Winds the one double yakuman",
+     lambda rs: rs.scoring["double_yakuman"] == "daisuushii"),
     ("ema2016", "riichi sticks left at the end go to first place",
      lambda rs: rs.leftover_sticks == "first"),
     ("ema2016", "(pao, RCR 2016 3.3.9)", lambda rs: rs.pao),
@@ -201,3 +204,24 @@ def readme_row(profile: str) -> str:
 def test_the_readme_ruleset_table_matches_the_profiles(profile, says, holds):
     assert says in readme_row(profile)
     assert holds(get_ruleset(profile))
+
+
+# -- EMA 2012's one double yakuman ----------------------------------------------------------
+#: seat 1 with pons of east, south and west rons north on seat 3's discard: daisuushii
+FOUR_WINDS = (P("444z55m"), [{"kind": "pon", "tiles": [w] * 3, "called": w, "from": 0}
+                             for w in ("1z", "2z", "3z")], "4z")
+#: thirteen orphans on a thirteen-sided wait
+KOKUSHI_13 = (P("19m19p19s12345677z"), [], "7z")
+
+
+@pytest.mark.parametrize("ruleset, hand, yakuman, points", [
+    # RCR 2012's preface: 'double yakuman has been omitted except for Big Four Winds'
+    ("ema2012", FOUR_WINDS, 2, 64000),
+    ("ema2012", KOKUSHI_13, 1, 32000),
+    # the 2016 announcement: 'Dai suushii (Big Four Winds) is a yakuman, not a double yakuman'
+    ("ema2016", FOUR_WINDS, 1, 32000),
+    ("ema2016", KOKUSHI_13, 1, 32000),
+])
+def test_big_four_winds_is_the_one_double_yakuman_of_2012(ruleset, hand, yakuman, points):
+    won = score_win(*hand, Situation(seat_wind="S"), get_ruleset(ruleset).scoring_options())
+    assert (won.yakuman, won.points) == (yakuman, points)

@@ -48,6 +48,10 @@ CASES = [
      {"double_yakuman": True}, 26, 0, 64000, {"kokushi musou 13-sided wait"}),
     ("kokushi 13-sided, single", P("19m19p19s12345677z"), [], "7z", Situation(seat_wind="S"),
      TENHOU, 13, 0, 32000, {"kokushi musou 13-sided wait"}),
+    # only daisuushii counts double (EMA RCR 2012): the thirteen-sided wait is one yakuman
+    ("kokushi 13-sided, daisuushii only", P("19m19p19s12345677z"), [], "7z",
+     Situation(seat_wind="S"), {"double_yakuman": "daisuushii"}, 13, 0, 32000,
+     {"kokushi musou 13-sided wait"}),
     # open tanyao: 20 + open simple pon 2 + pair wait 2 = 24 -> 30 fu; 1 han: 1000
     ("open tanyao", OPEN, [CHII_345S, PON_666P], "2s", Situation(seat_wind="S"),
      {"open_tanyao": True}, 1, 30, 1000, {"tanyao"}),
@@ -254,3 +258,5 @@ def test_unknown_options_are_ignored_bad_values_are_not():
     assert score_win(PINFU, [], "4s", Situation(seat_wind="S"), {"claim_window": 3.0})
     with pytest.raises(RefereeError):
         score_win(PINFU, [], "4s", Situation(seat_wind="S"), {"kazoe_limit": "huge"})
+    with pytest.raises(RefereeError):
+        score_win(PINFU, [], "4s", Situation(seat_wind="S"), {"double_yakuman": "kokushi"})
