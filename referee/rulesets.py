@@ -409,12 +409,12 @@ _EMA2016 = Ruleset(
         "scoring": f"{_EMA_2016_ANN}, {_CHANGES_2012}: 'Renho (Blessing of Man) is a mangan, "
                    f"not a yakuman' (renhou 'mangan': the five-han yaku, {_RCR2016_CONTENTS}: "
                    f"'4.2.4 Five fan yaku'), 'Dai suushii (Big Four Winds) is a yakuman, not a "
-                   f"double yakuman', 'A hand with 13+ fan is scored as a sanbaiman, not a yakuman'; "
-                   f"no kiriage: the same announcement, {_DIFF_WRC}: '4-30 is not rounded to "
-                   f"mangan payment'. Uncertain: whether renhou's "
-                   f"five han add to other yaku (as here) or the hand is a mangan whatever "
-                   f"else it holds (riichi.wiki: 'renhou is now a strict mangan only'); the "
-                   f"text of 4.2.4 was not read",
+                   f"double yakuman', 'A hand with 13+ fan is scored as a sanbaiman, not a "
+                   f"yakuman'; no kiriage: the same announcement, {_DIFF_WRC}: '4-30 is not "
+                   f"rounded to mangan payment'. Uncertain: whether renhou's five han add to "
+                   f"other yaku (as here) or the hand is a mangan whatever else it holds "
+                   f"(riichi.wiki: 'renhou is now a strict mangan only'); the text of 4.2.4 "
+                   f"was not read",
         "pao": f"{_RCR2016_CONTENTS}: '3.3.9 Liability: Third melded dragon pung and fourth "
                f"melded wind pung'; its text was not read. {_RCR_OLD}, 3.3.9, the same title: "
                f"'A player who feeds the third dragon pung/kong to an opponent with two melded "
