@@ -570,7 +570,7 @@ _WRC2015 = Ruleset(
     return_score=30000,
     uma=(15, 5, -5, -15),
     uma_ties="split",
-    scoring={"double_yakuman": False, "kiriage": True, "kazoe_limit": "yakuman",
+    scoring={"double_yakuman": False, "kiriage": True, "kazoe_limit": "sanbaiman",
              "renhou": "none"},
     pao=True, nagashi_mangan=False, multiple_ron_honba="each",
     chombo_style="fixed", chombo_amount=20000, chombo_repeats=True,
@@ -616,8 +616,10 @@ _WRC2015 = Ruleset(
         "scoring": f"kiriage: {_WRC2015_TEXT} 6.1: 'A base value of 1920 points, being close "
                    f"to mangan, is rounded up to 2,000 points' (4 han 30 fu, 3 han 60 fu); the "
                    f"EMA's 2016 announcement agrees, listing '4-30 is not rounded to mangan "
-                   f"payment' among the EMA's differences from WRC 2015. Uncertain: no double "
-                   f"yakuman, kazoe yakuman and no renhou (6.5.4 'Mangan yaku' and 6.5.6 "
+                   f"payment' among the EMA's differences from WRC 2015. 13+ han is "
+                   f"sanbaiman, the same 6.1: 'There is no counted yakuman: a hand worth 13 or "
+                   f"more han but not having a yakuman yaku is only rewarded sanbaiman'. "
+                   f"Uncertain: no double yakuman and no renhou (6.5.4 'Mangan yaku' and 6.5.6 "
                    f"'Yakuman yaku' were not read)",
         "pao": "WRC 2015's contents (the rule book as pt.scribd.com/document/352953763 "
                "transcribes it) have '6.2 Liability payment'. Uncertain: its text was not "

@@ -142,6 +142,22 @@ def test_a_base_of_1920_is_a_mangan_under_wrc2015(hand, situation, han_fu, rules
     assert ((won.han, won.fu), won.points) == (han_fu, points)
 
 
+#: the same pinfu hand with riichi and eleven dora: 13 han from ordinary yaku
+THIRTEEN_HAN = Situation(riichi=True, seat_wind="S",
+                         dora_indicators=("4s", "4s", "4s", "4s", "1m", "1m", "1m"))
+
+
+@pytest.mark.parametrize("ruleset, limit, points", [
+    # WRC 2015 6.1: 'There is no counted yakuman: a hand worth 13 or more han but not having
+    # a yakuman yaku is only rewarded sanbaiman'
+    ("wrc2015", "sanbaiman", 24000),
+    ("tenhou", "kazoe yakuman", 32000),
+])
+def test_thirteen_han_without_a_yakuman(ruleset, limit, points):
+    won = score_win(*PINFU, THIRTEEN_HAN, get_ruleset(ruleset).scoring_options(red_fives=False))
+    assert (won.han, won.limit, won.points) == (13, limit, points)
+
+
 # -- 7. swap-calling ------------------------------------------------------------------------
 #: seat 1 chiis 4m with 56m, then discards 4m: swap-calling
 SWAP = ("1 d0 4m", "1.5 c1 chii", "2 m1 chii 456m 4m@0", "2.8 d1 4m")
@@ -200,6 +216,7 @@ def readme_row(profile: str) -> str:
     ("wrc2015", "swap-calling is a dead hand (7.2)",
      lambda rs: rs.penalty("kuikae") == "dead_hand"),
     ("wrc2015", "a liability payment (6.2", lambda rs: rs.pao),
+    ("wrc2015", "13+ han is sanbaiman (6.1)", lambda rs: rs.scoring["kazoe_limit"] == "sanbaiman"),
 ])
 def test_the_readme_ruleset_table_matches_the_profiles(profile, says, holds):
     assert says in readme_row(profile)
