@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "set-pin": ("set_pin", "set the referee PIN for the dashboard (stored hashed)"),
     "hall": ("hall", "the head referee's view of every table of a hall (MQTT broker)"),
     "hall-broker": ("hall_broker", "write a hall broker's users, ACL and settings"),
+    "standings": ("standings", "the tournament's standings the hall collected: the EMA's "
+                               "CSV and JSON"),
 }
 
 

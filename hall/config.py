@@ -32,16 +32,22 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     pin_hash_file = "/etc/riichi-referee/hall-pin.hash"
     secret_key_file = "/var/lib/riichi-referee-hall/secret.key"
 
+    [standings]                  # the tournament's players and seats, from its own software
+    roster = "roster.csv"        # name, EMA number, country
+    seating = { 1 = "round-1.csv", 2 = "round-2.csv" }   # table, seat (0-3), player
+    file = "/var/lib/riichi-referee-hall/standings.json" # the results counted (default:
+                                                         # standings.json beside this file)
+
 Relative paths are relative to the config file. Anything wrong is one
 :class:`~table.config.ConfigError` line naming the file, the key and what it must be.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from table.config import ConfigError, Section, read_toml
+from table.config import ConfigError, Section, beside_config, read_toml
 
 from .topics import valid_name
 
@@ -73,6 +79,16 @@ class LinkSettings:
 
 
 @dataclass(frozen=True)
+class StandingsSettings:
+    """``[standings]`` of ``hall.toml``: the roster CSV (None: none yet), the seating CSV of
+    each round, and the file the counted results are kept in."""
+
+    file: Path
+    roster: Path | None = None
+    seating: dict[int, Path] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class HallSettings:
     """``hall.toml``."""
 
@@ -86,6 +102,7 @@ class HallSettings:
     secret_key_file: Path | None = None
     cookie_secure: bool = False
     path: Path | None = None
+    standings: StandingsSettings | None = None
 
 
 class _Section(Section):
@@ -149,8 +166,9 @@ def load_hall_config(path: str | os.PathLike) -> HallSettings:
     raw = read_toml(path, missing=" (see systemd/hall.toml)")
     where = f"config {path}"
     for section in raw:
-        if section not in ("hall", "broker", "web"):
-            raise ConfigError(f"{where}: unknown section [{section}] (known: hall, broker, web)")
+        if section not in ("hall", "broker", "web", "standings"):
+            raise ConfigError(f"{where}: unknown section [{section}] "
+                              "(known: hall, broker, web, standings)")
     h = _Section(where, "hall", raw.get("hall", {}), ("name", "title", "game_minutes"), path)
     b = _Section(where, "broker", raw.get("broker", {}), ("host", *_BROKER_KEYS), path)
     w = _Section(where, "web", raw.get("web", {}),
@@ -164,4 +182,18 @@ def load_hall_config(path: str | os.PathLike) -> HallSettings:
         web_host=w.text("host", "0.0.0.0"), web_port=int(w.number("port", 8080, 0, 65535)),
         pin_hash_file=w.path("pin_hash_file", must_exist=False),
         secret_key_file=w.path("secret_key_file", must_exist=False),
-        cookie_secure=w.flag("cookie_secure", False), path=path)
+        cookie_secure=w.flag("cookie_secure", False), path=path,
+        standings=_standings(where, raw.get("standings", {}), path))
+
+
+def _standings(where: str, data, path: Path) -> StandingsSettings:
+    s = _Section(where, "standings", data, ("roster", "seating", "file"), path)
+    seating = s.get("seating", {}, dict, "a table of round = \"FILE\" (1 = \"round-1.csv\")")
+    rounds: dict[int, Path] = {}
+    for key, value in seating.items():
+        if not key.isdigit() or int(key) < 1 or not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{where}: [standings] seating: {key} = {value!r} must be "
+                              "ROUND = \"FILE\", ROUND a number from 1")
+        rounds[int(key)] = beside_config(path, value)
+    return StandingsSettings(file=s.path("file") or beside_config(path, "standings.json"),
+                             roster=s.path("roster"), seating=rounds)

@@ -447,5 +447,20 @@ class Standings:
         fh.write("\n")
 
 
+
+
+def open_standings(file: str | os.PathLike | None, roster: str | os.PathLike | None = None,
+                   seating: Mapping[int, str | os.PathLike] | None = None) -> Standings:
+    """The standings of a hall: the ``roster`` CSV, each round's ``seating`` CSV and the
+    results counted so far in ``file`` (None: in memory only). Every file is read and checked
+    before any is taken: one bad file, one :class:`StandingsError` line, nothing loaded."""
+    if seating and roster is None:
+        raise StandingsError("a seating needs the roster to know its players: give the "
+                             "roster too (--roster, or roster in [standings])")
+    players = read_roster(roster) if roster is not None else []
+    seatings = {r: read_seating(p, players) for r, p in sorted((seating or {}).items())}
+    return Standings(players, seatings, file)
+
+
 __all__ = ["Standings", "StandingsError", "Player", "read_roster", "read_seating",
-           "parse_round_file", "EMA_COLUMNS"]
+           "parse_round_file", "open_standings", "EMA_COLUMNS"]

@@ -4,6 +4,12 @@ Subscribes to every table of the hall on the broker (:class:`hall.subscriber.Hal
 and serves the hall's page (:mod:`web.hall`) under gunicorn (gthread, one worker: the board
 lives in the worker's memory). ``--dev-server`` serves with werkzeug instead (the demo does).
 The config is checked before anything starts: a problem is one line and exit status 2.
+
+The standings (:mod:`hall.standings`): ``--roster FILE`` and ``--seating ROUND=FILE`` (once per
+round) name the tournament's CSV files, as ``[standings]`` of ``hall.toml`` does (the command
+line adds to and overrides it); the results counted are kept in ``[standings] file``
+(``standings.json`` beside ``hall.toml``), so the server can be restarted with the next round's
+seating at any time. ``riichi-referee standings`` writes the EMA CSV and the JSON from it.
 """
 from __future__ import annotations
 
@@ -11,10 +17,11 @@ import argparse
 import logging
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from hall.config import HallSettings, load_hall_config
-from table.config import ConfigError
+from hall.config import HallSettings, StandingsSettings, load_hall_config
+from table.config import ConfigError, beside_config
 
 log = logging.getLogger("riichi-referee.hall")
 
@@ -28,10 +35,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="phones and screens expected on the page (sizes the threads)")
     parser.add_argument("--dev-server", action="store_true",
                         help="serve with werkzeug's threaded server instead of gunicorn")
+    add_standings_arguments(parser)
+
+
+def add_standings_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--roster", metavar="CSV",
+                        help="the tournament's players: name, EMA number, country "
+                             "(default: [standings] roster)")
+    parser.add_argument("--seating", metavar="ROUND=CSV", action="append", default=[],
+                        help="a round's seating: table, seat (0-3), player; once per round "
+                             "(adds to [standings] seating)")
+
+
+def with_standings(settings: HallSettings, args: argparse.Namespace) -> HallSettings:
+    """``settings`` with ``--roster`` and ``--seating`` laid over its ``[standings]``."""
+    from hall.standings import parse_round_file
+
+    own = settings.standings or StandingsSettings(file=beside_config(settings.path,
+                                                                     "standings.json"))
+    seating = dict(own.seating)
+    for text in args.seating or []:
+        round_no, file = parse_round_file(text)
+        seating[round_no] = Path(file)
+    roster = Path(args.roster) if getattr(args, "roster", None) else own.roster
+    return replace(settings, standings=replace(own, roster=roster, seating=seating))
+
+
+def open_standings(settings: HallSettings):
+    """The hall's :class:`hall.standings.Standings` from its ``[standings]``."""
+    from hall.standings import open_standings as open_
+
+    own = settings.standings
+    if own is None:
+        return open_(None)
+    return open_(own.file, own.roster, own.seating)
 
 
 def build(settings: HallSettings, start: bool = True):
-    """The board, its subscriber (started unless ``start`` is False) and the app."""
+    """The board, its subscriber (started unless ``start`` is False) and the app; the
+    standings are the app's (``app.extensions["riichi"].standings``)."""
     from hall.board import Board
     from hall.subscriber import HallSubscriber
     from web.hall import create_hall_app
@@ -39,19 +81,25 @@ def build(settings: HallSettings, start: bool = True):
     from web.wsgi import load_secret_key
 
     board = Board(settings.name, settings.title, settings.game_minutes)
+    standings = open_standings(settings)
     subscriber = HallSubscriber(board, settings.broker)
     if start:
         subscriber.start()
     pin = settings.pin_hash_file or default_pin_file()
     app = create_hall_app(board, pin_hash=Path(pin),
                           secret_key=load_secret_key(settings.secret_key_file),
-                          config={"SESSION_COOKIE_SECURE": settings.cookie_secure})
+                          config={"SESSION_COOKIE_SECURE": settings.cookie_secure},
+                          standings=standings)
     return board, subscriber, app
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stderr)
-    settings = load_hall_config(args.config)
+    settings = with_standings(load_hall_config(args.config), args)
+    standings = open_standings(settings)  # every file checked before anything starts
+    log.info("standings: %d players, rounds %s, %d results counted",
+             len(standings.players), standings.rounds() or "none yet",
+             standings.summary()["results"])
     bind = args.bind or f"{settings.web_host}:{settings.web_port}"
     host, _, port = bind.rpartition(":")
     if not host or not port.isdigit():

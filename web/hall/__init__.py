@@ -9,7 +9,9 @@ HttpOnly SameSite=Strict cookie) and a CSRF token on every POST (:func:`web.auth
 Routes: ``/`` the tiles; ``/login``, ``/logout``; ``/hall/stream`` (server-sent events:
 ``tiles``, the full set first, then the tiles that changed, at most every
 ``RIICHI_HALL_TICK`` seconds); ``/hall/tiles.json``; ``POST /hall/seen/<table>`` (the head
-referee saw what the table shows: someone is on the way); ``/healthz``; and under
+referee saw what the table shows: someone is on the way); ``/standings`` (the tournament's
+standings, with ``/standings.json`` and the EMA's ``/standings.csv``: :mod:`web.hall.standings`);
+``/healthz``; and under
 ``/t/<table>/`` the table dashboard of :mod:`web` over the hall's read-only copy of that table
 (:mod:`web.hall.tables`).
 """
@@ -42,9 +44,11 @@ class HallDashboard(Dashboard):
     """The hall's per-app state: the board, the PIN guard and sessions (shared with every
     table view), and the open streams of all of them."""
 
-    def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions, gate):
+    def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions, gate,
+                 standings=None):
         super().__init__(None, pin_hash, guard, sessions, gate)
         self.board = board
+        self.standings = standings
         self.table_apps: dict = {}
 
     def stop(self) -> None:
@@ -54,11 +58,13 @@ class HallDashboard(Dashboard):
 
 
 def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = None,
-                    config: dict | None = None) -> Flask:
+                    config: dict | None = None, standings=None) -> Flask:
     """The hall's app for ``board``. ``pin_hash``: the head referee's PIN hash, or a
     :class:`pathlib.Path` of the hash file (read at each login). ``secret_key`` signs the
     session cookie (random when None: sessions end with the process). ``config``: overrides
-    of :data:`web.DEFAULTS` and :data:`HALL_DEFAULTS`."""
+    of :data:`web.DEFAULTS` and :data:`HALL_DEFAULTS`. ``standings``: the tournament's
+    (:class:`hall.standings.Standings`, or anything with its ``summary()``, ``write_csv`` and
+    ``write_json``); None: the standings page says there are none."""
     app = Flask("web")  # the dashboard's templates (base, login, error) and its stylesheet
     app.config.update(DEFAULTS)
     app.config.update(HALL_DEFAULTS)
@@ -70,12 +76,14 @@ def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = No
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
     dash = HallDashboard(board, pin_hash, guard, RefereeSessions(hours * 3600),
-                         stream_gate(app.config))
+                         stream_gate(app.config), standings)
     app.extensions["riichi"] = dash
 
+    from . import standings as standings_page
     from . import stream, views
     app.register_blueprint(views.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(standings_page.bp)
     app.jinja_env.globals.update(csrf_token=csrf_token)
 
     @app.errorhandler(HTTPException)
