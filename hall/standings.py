@@ -425,10 +425,12 @@ class Standings:
     def summary(self) -> dict:
         """Everything the page and the JSON export show."""
         rounds = self.rounds()
-        return {"rounds": rounds, "players": self.rows(),
-                "missing": {str(r): self.missing(r) for r in rounds if self.missing(r)},
+        missing = {str(r): m for r in rounds if (m := self.missing(r))}
+        with self._lock:
+            counted, conflicts = len(self._results), self.conflicts
+        return {"rounds": rounds, "players": self.rows(), "missing": missing,
                 "unseated": [{"round": r, "table": t} for r, t in self.unseated()],
-                "results": len(self._results), "conflicts": self.conflicts}
+                "results": counted, "conflicts": conflicts}
 
     # -- exports ---------------------------------------------------------------------------
 
