@@ -26,6 +26,7 @@ import csv
 import io
 import json
 import logging
+import math
 import os
 import re
 import threading
@@ -266,7 +267,8 @@ def _check_result(table: str, round_no: int, result: Mapping) -> list[float]:
         raise StandingsError(f"{where}: not a result ruling")
     final = result.get("final")
     if not isinstance(final, list) or len(final) != SEATS or \
-            any(isinstance(f, bool) or not isinstance(f, (int, float)) for f in final):
+            any(isinstance(f, bool) or not isinstance(f, (int, float)) or not math.isfinite(f)
+                for f in final):
         raise StandingsError(f"{where}: final must be 4 numbers, one per seat")
     if result.get("referee_signed") is not True:
         raise StandingsError(f"{where}: not signed by the referee")

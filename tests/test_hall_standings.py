@@ -126,6 +126,15 @@ def test_the_hall_page_shows_the_standings_and_the_missing_tables(client):
     assert "Round 1" not in missing
     assert 'name="viewport"' in page                                  # readable on a phone
     assert client.get("/").get_data(as_text=True).count('href="/standings"') == 1
+    assert 'id="conflicts"' not in page
+
+
+def test_a_second_different_result_is_told_to_the_head_referee(hall_dir, client):
+    standings = client.application.extensions["riichi"].standings
+    assert not standings.add_result("t1", 1, {"final": [0.0] * 4, "referee_signed": True})
+    page = client.get("/standings").get_data(as_text=True)
+    assert re.search(r"1 time\s+a table sent a second, different result", page)
+    assert table_rows(page.split('id="standings"', 1)[1])[1][3] == "+45.0"   # the first stands
 
 
 def test_the_exports_download_from_the_page(client):

@@ -195,6 +195,7 @@ def test_another_result_for_a_counted_table_changes_nothing(roster, seatings):
 @pytest.mark.parametrize("table, round_no, res, message", [
     ("t1", 1, result(1.0, 2.0, 3.0), "final must be 4 numbers"),
     ("t1", 1, result(1.0, 2.0, 3.0, True), "final must be 4 numbers"),
+    ("t1", 1, result(1.0, 2.0, 3.0, float("nan")), "final must be 4 numbers"),
     ("t1", 1, result(1.0, 2.0, 3.0, -6.0, signed=False), "not signed by the referee"),
     ("t1", 0, T1, "round must be a number from 1"),
     ("t/1", 1, T1, "table must be a name"),
