@@ -48,20 +48,28 @@ FORMAT = "riichi-referee standings"
 
 #: The columns of the EMA export, in order.
 #:
-#: Where they come from (not confirmed against the EMA's own results template, which could not
-#: be read from here): the EMA's published tournament results
-#: (``mahjong-europe.org/ranking/Tournament/TR_RCR_<id>.html``) list per player the position,
-#: EMA number, last name, first name, country and score; and the EMA's results workbook, as
-#: the EMA ranking rebuild ``Jesterboxboy/ema_scraper`` (``get_results.py``) imports it, holds
-#: per player, in this order: position, first name, last name, EMA number, table points,
-#: score, EMA member (a flag), country. MahjongRepository's ``mahjong-portal``
-#: (``download_ema_results.py``) reads the same public pages the same way. The EMA ranks a
-#: player in a tournament by position alone: base rank = 1000 x (players - position) /
-#: (players - 1) ("Basics for ranking system", mahjong-europe.org/ranking/Basicsranking.html).
-#: So ``Position`` is what the ranking uses; ``Score`` is the tournament total, written as an
-#: integer (both readers parse the EMA's score as one): the sum of ``final`` in points, i.e.
-#: x 1000. ``Table points`` are MCR's (4-2-1-0 per table) and stay empty for riichi. MahjongPantheon
-#: (GPL) has no EMA export to learn from in its current source.
+#: Where they come from (NOT confirmed against the EMA's own results template, which could not
+#: be read from here; check with the EMA before a first submission):
+#:
+#: - the EMA's results workbook, as the EMA ranking rebuild ``Jesterboxboy/ema_scraper``
+#:   imports it (``calculators/get_results.py``, "import from the existing xls results
+#:   workbook"), holds per player, in this order: position, first name, last name, EMA
+#:   number, table points, score, EMA member (a flag), country (a 3-letter code). Those are
+#:   the columns below; the header words are ours.
+#: - the EMA's published results (``mahjong-europe.org/ranking/Tournament/TR_RCR_<id>.html``),
+#:   as that project (``utils/scrapers.py``) and MahjongRepository's ``mahjong-portal``
+#:   (``download_ema_results.py``) read them, list per player: position, EMA number ("-" for
+#:   a player without one), last name, first name, table points (MCR's only), score (an
+#:   integer) and base rank.
+#: - the EMA ranks a player in a tournament by position alone: base rank = 1000 x (players -
+#:   position) / (players - 1) ("Basics for ranking system",
+#:   mahjong-europe.org/ranking/Basicsranking.html); players tied on score share the better
+#:   position (how ``ema_scraper`` reproduces the EMA's base ranks).
+#:
+#: So ``Position`` is what the ranking uses; ``Score`` is the tournament total as an integer:
+#: the sum of ``final`` (thousands of points) x 1000; ``Table points`` stay empty (riichi has
+#: none); ``EMA member`` is 1 for a player with an EMA number. MahjongPantheon (GPL) has no
+#: EMA export in its current source to learn from.
 EMA_COLUMNS = ("Position", "First name", "Last name", "EMA number", "Table points", "Score",
                "EMA member", "Country")
 
