@@ -21,6 +21,7 @@ from web.hall import create_hall_app
 from test_standings import ROSTER, ROUND1, ROUND2, T1, T2, T10_R2
 
 PIN = "2468"
+PIN_HASH = hash_pin(PIN)   # once: hashing is slow on purpose
 
 
 @pytest.fixture
@@ -97,7 +98,7 @@ def client(hall_dir):
     standings.add_result("t1", 1, T1)
     standings.add_result("t2", 1, T2)
     standings.add_result("t10", 2, T10_R2)
-    app = create_hall_app(Board("open", "Spring Open"), pin_hash=hash_pin(PIN), secret_key="t",
+    app = create_hall_app(Board("open", "Spring Open"), pin_hash=PIN_HASH, secret_key="t",
                           standings=standings)
     app.testing = True
     c = app.test_client()
@@ -147,7 +148,7 @@ def test_the_exports_download_from_the_page(client):
 
 
 def test_the_standings_are_behind_the_pin_and_a_hall_without_a_roster_says_so():
-    app = create_hall_app(Board("open"), pin_hash=hash_pin(PIN), secret_key="t")
+    app = create_hall_app(Board("open"), pin_hash=PIN_HASH, secret_key="t")
     c = app.test_client()
     assert c.get("/standings").headers["Location"].endswith("/login")
     assert c.get("/standings.json").status_code == 401
@@ -156,3 +157,17 @@ def test_the_standings_are_behind_the_pin_and_a_hall_without_a_roster_says_so():
     c.post("/login", data={"pin": PIN, "csrf_token": csrf})
     assert 'id="no-standings"' in c.get("/standings").get_data(as_text=True)
     assert c.get("/standings.csv").status_code == 404
+
+
+def test_the_hall_server_keeps_what_it_counted_across_a_restart(hall_dir):
+    """What `riichi-referee hall` builds: its standings come from hall.toml, and a result
+    counted before a restart is there after it, and is not counted again."""
+    from app.commands.hall import build
+
+    settings = with_standings(load_hall_config(hall_dir / "hall.toml"), args())
+    _, _, app = build(settings, start=False)
+    assert app.extensions["riichi"].standings.add_result("t1", 1, T1)
+    _, _, app = build(settings, start=False)                  # the server restarted
+    standings = app.extensions["riichi"].standings
+    assert standings.missing(1) == ["t2"] and not standings.add_result("t1", 1, T1)
+    assert standings.rows()[0]["total"] == 45.0
