@@ -154,8 +154,9 @@ def _rows(path: str | os.PathLike, kind: str, columns: dict[str, set[str]],
 
 
 def _ema_number(text: str) -> str:
-    """An EMA number as the EMA writes it: 8 digits (a spreadsheet drops leading zeros)."""
-    if not text:
+    """An EMA number as the EMA writes it: 8 digits (a spreadsheet drops leading zeros); ""
+    for a player without one (blank, or "-" or "0" as the EMA's results write it)."""
+    if text in ("", "-", "0"):
         return ""
     if not text.isdigit() or len(text) > 8:
         raise ValueError(f"EMA number {text!r} is not a number of up to 8 digits")

@@ -80,9 +80,12 @@ def test_the_roster_and_seating_are_read_as_the_tournament_software_writes_them(
 
 def test_a_roster_with_first_and_last_names_keeps_them(tmp_path):
     players = read_roster(write(tmp_path, "r.csv", "Last name,First name,EMA,Nationality\n"
-                                "van der Berg,Jan,04010001,NED\n"))
+                                "van der Berg,Jan,04010001,NED\nYoung,Zoe,-,FRA\n"
+                                "Ueda,Kei,0,JPN\n"))
     p = players[0]
     assert (p.name, p.first_name, p.last_name) == ("Jan van der Berg", "Jan", "van der Berg")
+    assert [p.ema for p in players[1:]] == ["", ""]   # "-" and "0": no EMA number, as the
+                                                      # EMA's own results write it
 
 
 BAD_ROSTERS = [
