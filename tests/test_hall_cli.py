@@ -3,17 +3,23 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from app import cli
 from hall.broker import password_line
 from hall.mosquitto import LocalBroker, find_mosquitto, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(*args, cwd=None):
@@ -59,9 +65,26 @@ def test_passwords_are_in_mosquittos_own_format():
         "rRLRbkeD5R5yyoLcTvxAcJVt0++cnS9w==")
 
 
-@pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto not installed")
-def test_the_hall_server_serves_under_gunicorn_and_stops_on_sigterm(tmp_path):
-    broker = LocalBroker(tmp_path / "broker", "open", ["t01"]).start()
+def make_hall_ca(folder):
+    """The hall's CA and the broker's and the page's certificates, as install-hall.sh makes
+    them (systemd/make-cert.sh), for 127.0.0.1."""
+    make_cert = str(ROOT / "systemd" / "make-cert.sh")
+    subprocess.run([make_cert, "ca", str(folder / "ca"), "test hall"], check=True)
+    for name in ("broker", "hall"):
+        subprocess.run([make_cert, "server", str(folder / "servers"), str(folder / "ca"), name,
+                        "127.0.0.1", "localhost"], check=True)
+    return {"cafile": str(folder / "ca" / "ca.crt"),
+            "certfile": str(folder / "servers" / "broker.crt"),
+            "keyfile": str(folder / "servers" / "broker.key")}
+
+
+@pytest.mark.skipif(find_mosquitto() is None or shutil.which("openssl") is None,
+                    reason="mosquitto or openssl not installed")
+def test_the_hall_server_serves_https_from_a_broker_over_tls_and_stops_on_sigterm(tmp_path):
+    """The hall as install-hall.sh sets it up: one CA; the broker listens with TLS only and
+    the hall's subscriber verifies it; the page is https only, under gunicorn."""
+    tls = make_hall_ca(tmp_path)
+    broker = LocalBroker(tmp_path / "broker", "open", ["t01"], tls=tls).start()
     try:
         (tmp_path / "pw").write_text(broker.passwords["hall"])
         port = free_port()
@@ -71,34 +94,47 @@ name = "open"
 [broker]
 port = {broker.port}
 password_file = "pw"
+tls_ca = "ca/ca.crt"
 [web]
 host = "127.0.0.1"
-port = {port}
+https_port = {port}
+certfile = "servers/hall.crt"
+keyfile = "servers/hall.key"
+ca_cert = "ca/ca.crt"
 pin_hash_file = "pin.hash"
 """)
         proc = subprocess.Popen([sys.executable, "-m", "app", "hall", "--config",
                                  str(tmp_path / "hall.toml")], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        trusted = ssl.create_default_context(cafile=tls["cafile"])
         try:
             deadline = time.monotonic() + 30
             health = None
             while time.monotonic() < deadline:
                 try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
-                                                timeout=1) as r:
+                    with urllib.request.urlopen(f"https://127.0.0.1:{port}/healthz",
+                                                timeout=1, context=trusted) as r:
                         health = json.load(r)
                     if health["broker"]:
                         break
                 except OSError:
-                    pass
+                    assert proc.poll() is None, proc.communicate()
                 time.sleep(0.2)
+            # the subscriber reached the broker over TLS, trusting the hall's CA
             assert health is not None and health["broker"] is True, health
             # no PIN set yet: the login page says how to set one
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5,
+                                        context=trusted) as r:
                 assert "set-pin" in r.read().decode()
+            # a phone that does not trust the hall's CA gets no page
+            with pytest.raises(urllib.error.URLError, match="CERTIFICATE_VERIFY_FAILED"):
+                urllib.request.urlopen(f"https://127.0.0.1:{port}/login", timeout=5,
+                                       context=ssl.create_default_context())
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(20) == 0
+            err = proc.communicate()[1]
+            assert "Traceback" not in err, err
         finally:
             if proc.poll() is None:
                 proc.kill()
