@@ -1,6 +1,7 @@
 """``riichi-referee hall`` and ``hall-broker`` as an administrator runs them."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -18,6 +19,8 @@ import pytest
 from app import cli
 from hall.broker import password_line
 from hall.mosquitto import LocalBroker, find_mosquitto, free_port
+from testkit.browser import Browser, csrf
+from web.pin import hash_pin, write_pin_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,6 +130,18 @@ pin_hash_file = "pin.hash"
             with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5,
                                         context=trusted) as r:
                 assert "set-pin" in r.read().decode()
+            # once set (the hash file is read at each login), the head referee logs in
+            write_pin_hash(tmp_path / "pin.hash", hash_pin("2580"))
+            phone = Browser(port, "127.0.0.1")
+            phone.conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=10,
+                                                     context=trusted)
+            status, page = phone.request("GET", "/login")
+            assert status == 200 and phone.cookie.startswith("__Host-riichi_session=")
+            status, _ = phone.request("POST", "/login", {"pin": "2580", "csrf_token": csrf(page)})
+            assert status == 303
+            status, tiles = phone.request("GET", "/hall/tiles.json")
+            assert status == 200 and json.loads(tiles)["broker"]["online"] is True, tiles
+            phone.close()  # a kept-alive connection would hold up the graceful stop
             # a phone that does not trust the hall's CA gets no page
             with pytest.raises(urllib.error.URLError, match="CERTIFICATE_VERIFY_FAILED"):
                 urllib.request.urlopen(f"https://127.0.0.1:{port}/login", timeout=5,

@@ -36,11 +36,15 @@ def hall_toml(tmp_path_factory):
     subprocess.run([str(MAKE_CERT), "ca", str(d / "ca"), "test hall"], check=True)
     subprocess.run([str(MAKE_CERT), "server", str(d / "tls"), str(d / "ca"), "hall",
                     "hall.local", "127.0.0.1"], check=True)
+    # the chain, the page's certificate then the CA's, as install-hall.sh writes it
+    (d / "hall-tls").mkdir()
+    (d / "hall-tls" / "hall.crt").write_bytes((d / "tls" / "hall.crt").read_bytes()
+                                              + (d / "ca" / "ca.crt").read_bytes())
     (d / "pw").write_text("secret\n")
     (d / "hall.toml").write_text(
         '[hall]\nname = "h"\ntitle = "Test Hall"\n'
         '[broker]\npassword_file = "pw"\ntls_ca = "ca/ca.crt"\n'
-        '[web]\nport = 8080\nhttps_port = 8443\ncertfile = "tls/hall.crt"\n'
+        '[web]\nport = 8080\nhttps_port = 8443\ncertfile = "hall-tls/hall.crt"\n'
         'keyfile = "tls/hall.key"\nca_cert = "ca/ca.crt"\n')
     return d / "hall.toml"
 
@@ -121,7 +125,8 @@ def test_certificate_settings_are_checked_in_one_line(hall_toml, tmp_path, capsy
     text = hall_toml.read_text().replace('keyfile = "tls/hall.key"\n', "")
     (tmp_path / "one.toml").write_text(text.replace('"pw"', f'"{hall_toml.parent / "pw"}"')
                                        .replace('"ca/', f'"{hall_toml.parent}/ca/')
-                                       .replace('"tls/', f'"{hall_toml.parent}/tls/'))
+                                       .replace('"tls/', f'"{hall_toml.parent}/tls/')
+                                       .replace('"hall-tls/', f'"{hall_toml.parent}/hall-tls/'))
     with pytest.raises(ConfigError, match=r"\[web\] certfile and keyfile go together"):
         load_hall_config(tmp_path / "one.toml")
     plain = "\n".join(l for l in (tmp_path / "one.toml").read_text().splitlines()
@@ -130,3 +135,4 @@ def test_certificate_settings_are_checked_in_one_line(hall_toml, tmp_path, capsy
     assert cli.main(["hall", "--config", str(tmp_path / "plain.toml"), "--plain-http"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no [web] certfile and keyfile" in err[0]
+
