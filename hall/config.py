@@ -26,6 +26,7 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     host = "127.0.0.1"
     username = "hall"
     password_file = "/etc/riichi-referee/hall-broker.password"
+    tls_ca = "/etc/riichi-referee/hall-ca.crt"   # the hall's CA: TLS, port 8883 (install-hall.sh)
 
     [web]
     host = "0.0.0.0"
