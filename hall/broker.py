@@ -51,15 +51,31 @@ def acl_text(hall: str, hall_user: str = "hall") -> str:
             f"pattern write riichi/{hall}/%u/#\n")
 
 
+#: The TLS files' names in the broker's folder (``tls_files``): the hall's CA certificate
+#: (install-hall.sh copies the one CA of the hall there) and the broker's own certificate
+#: and key, signed by it (systemd/make-cert.sh server).
+TLS_NAMES = {"cafile": "ca.crt", "certfile": "server.crt", "keyfile": "server.key"}
+
+
+def tls_files(folder: Path) -> dict:
+    """``broker_conf``'s ``tls`` for the files named :data:`TLS_NAMES` in ``folder``."""
+    return {key: str(Path(folder) / name) for key, name in TLS_NAMES.items()}
+
+
 def broker_conf(folder: Path, port: int = 1883, host: str = "", *, tls: dict | None = None,
                 run_as: str | None = None, persistence: Path | None = None) -> str:
     """Mosquitto settings for a hall. ``folder``: where the ACL and password file live.
-    ``tls``: ``{"cafile", "certfile", "keyfile"}`` for a TLS listener. ``run_as``: the user
-    Mosquitto keeps (tests running as root; the Debian service needs none)."""
+    ``tls``: ``{"cafile", "certfile", "keyfile"}`` for a TLS listener (then the only one:
+    the password of a table or of the hall never crosses the network in clear).
+    ``run_as``: the user Mosquitto keeps (tests running as root; the Debian service needs
+    none)."""
     lines = ["# riichi-referee hall broker: written by riichi-referee hall-broker",
              "per_listener_settings false",
              f"listener {port}{' ' + host if host else ''}"]
     if tls:
+        # The hall's one CA (systemd/make-cert.sh): tables and the hall server verify the
+        # broker's certificate against it. No client certificates: users and passwords,
+        # which now cross TLS only, say who is who.
         lines += [f"cafile {tls['cafile']}", f"certfile {tls['certfile']}",
                   f"keyfile {tls['keyfile']}", "tls_version tlsv1.2"]
     lines += [

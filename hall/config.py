@@ -10,7 +10,8 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     table = "t07"                # this table's name, and its broker user
     password_file = "/etc/riichi-referee/hall.password"   # or password = "..."
     # username = "t07"           # default: the table's name (the ACL expects that)
-    # tls_ca = "/etc/riichi-referee/hall-ca.crt"          # TLS when set
+    # tls_ca = "/etc/riichi-referee/tls/hall-ca.crt"      # TLS when set: the hall's CA,
+    #                              # the one install.sh took with TLS_CA (hall/README.md)
     # tls_cert = "..."  tls_key = "..."                   # a client certificate, if used
     # keepalive = 10             # seconds; a table that vanished is offline after 1.5x this
 
@@ -25,10 +26,15 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     host = "127.0.0.1"
     username = "hall"
     password_file = "/etc/riichi-referee/hall-broker.password"
+    tls_ca = "/etc/riichi-referee/hall-ca.crt"   # the hall's CA: TLS, port 8883 (install-hall.sh)
 
     [web]
     host = "0.0.0.0"
-    port = 8080
+    port = 8080                  # plain http: only sends phones to https, and offers the CA
+    https_port = 8443            # the page itself, with certfile and keyfile
+    certfile = "/etc/riichi-referee/hall-tls/hall.crt"   # from the hall's CA (install-hall.sh)
+    keyfile = "/etc/riichi-referee/hall-tls/hall.key"
+    ca_cert = "/etc/riichi-referee/hall-ca.crt"          # offered at /ca.crt and /trust
     pin_hash_file = "/etc/riichi-referee/hall-pin.hash"
     secret_key_file = "/var/lib/riichi-referee-hall/secret.key"
 
@@ -37,6 +43,10 @@ A table config without ``[hall]`` publishes nothing and runs exactly as before. 
     seating = { 1 = "round-1.csv", 2 = "round-2.csv" }   # table, seat (0-3), player
     file = "/var/lib/riichi-referee-hall/standings.json" # the results counted (default:
                                                          # standings.json beside this file)
+
+With ``certfile`` and ``keyfile`` the whole page is HTTPS only (the head referee's PIN and
+session never cross the air in clear; :mod:`web.https`); without them it is served over plain
+http on ``port``, as on a wired network or in the demo.
 
 Relative paths are relative to the config file. Anything wrong is one
 :class:`~table.config.ConfigError` line naming the file, the key and what it must be.
@@ -103,6 +113,15 @@ class HallSettings:
     cookie_secure: bool = False
     path: Path | None = None
     standings: StandingsSettings | None = None
+    https_port: int = 8443
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    ca_cert: Path | None = None
+
+    @property
+    def https(self) -> bool:
+        """The page is served over HTTPS only (and plain http only sends phones there)."""
+        return self.certfile is not None
 
 
 class _Section(Section):
@@ -172,10 +191,15 @@ def load_hall_config(path: str | os.PathLike) -> HallSettings:
     h = _Section(where, "hall", raw.get("hall", {}), ("name", "title", "game_minutes"), path)
     b = _Section(where, "broker", raw.get("broker", {}), ("host", *_BROKER_KEYS), path)
     w = _Section(where, "web", raw.get("web", {}),
-                 ("host", "port", "pin_hash_file", "secret_key_file", "cookie_secure"), path)
+                 ("host", "port", "https_port", "certfile", "keyfile", "ca_cert",
+                  "pin_hash_file", "secret_key_file", "cookie_secure"), path)
     name = h.name_("name", required=True)
     if "host" not in b.data:
         b.data = {**b.data, "host": "127.0.0.1"}
+    certfile, keyfile = (_readable(w, "certfile"), _readable(w, "keyfile"))
+    if (certfile is None) != (keyfile is None):
+        raise ConfigError(f"{where}: [web] certfile and keyfile go together (the hall page's "
+                          "certificate and its key)")
     return HallSettings(
         name=name, title=h.text("title", name), game_minutes=h.number("game_minutes", 0, 0, 1440),
         broker=b.broker("host", default_user="hall"),
@@ -183,7 +207,18 @@ def load_hall_config(path: str | os.PathLike) -> HallSettings:
         pin_hash_file=w.path("pin_hash_file", must_exist=False),
         secret_key_file=w.path("secret_key_file", must_exist=False),
         cookie_secure=w.flag("cookie_secure", False), path=path,
+        https_port=int(w.number("https_port", 8443, 1, 65535)), certfile=certfile,
+        keyfile=keyfile, ca_cert=w.path("ca_cert", must_exist=True),
         standings=_standings(where, raw.get("standings", {}), path))
+
+
+def _readable(section: _Section, key: str) -> Path | None:
+    """A file the server must read at start: one line now rather than a traceback then."""
+    p = section.path(key, must_exist=True)
+    if p is not None and not os.access(p, os.R_OK):
+        raise ConfigError(f"{section.where}: [{section.name}] {key}: {p} cannot be read by "
+                          "this user (install-hall.sh makes it readable by the riichi group)")
+    return p
 
 
 def _standings(where: str, data, path: Path) -> StandingsSettings:

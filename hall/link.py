@@ -39,7 +39,8 @@ from table.journal import Journal, JournalError
 from . import topics
 from .attention import OpenItems
 from .config import LinkSettings
-from .mqtt import describe_connect_failure, failed, make_client
+from .mqtt import (closed_unanswered, describe_connect_failure, describe_unreached, failed,
+                   make_client)
 
 log = logging.getLogger("riichi-referee.hall")
 
@@ -451,7 +452,9 @@ class HallLink:
                 client.disconnect()
             except Exception:
                 pass
-            self._not_reached(self._connect_error or "no answer")
+            why = self._connect_error or (closed_unanswered(b) if self._lost.is_set()
+                                          else "no answer")
+            self._not_reached(why)
             return False
         self._client = client
         self._refill(journal)
@@ -471,7 +474,7 @@ class HallLink:
             self._connected.set()
 
     def _on_connect_fail(self, client, userdata) -> None:
-        self._connect_error = "no answer (is the broker running, and the address right?)"
+        self._connect_error = describe_unreached(self.settings.broker)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._lost.set()

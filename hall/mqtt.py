@@ -7,6 +7,7 @@ which the project (MIT) uses it.
 from __future__ import annotations
 
 import ssl
+import sys
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -45,6 +46,28 @@ def failed(reason_code) -> bool:
     """True for a reason code that is a refusal (MQTT 5: 0x80 and up)."""
     value = getattr(reason_code, "value", reason_code)
     return isinstance(value, int) and value >= 0x80
+
+
+def describe_unreached(broker: BrokerSettings) -> str:
+    """Why the connection to ``broker`` failed, for ``on_connect_fail``: paho passes no reason,
+    but calls it while handling the exception, so it is there to read. A certificate that is
+    not the hall CA's is worth saying so: it is a setting to fix, not a broker to wait for."""
+    exc = sys.exc_info()[1]
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (f"the broker's certificate was refused ({exc.verify_message}): tls_ca "
+                f"({broker.tls_ca}) must be the hall's CA, and the broker's certificate must "
+                f"name {broker.host}")
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS with the broker failed ({exc.reason or exc}): is {broker.port} its TLS port?"
+    return "no answer (is the broker running, and the address right?)"
+
+
+def closed_unanswered(broker: BrokerSettings) -> str:
+    """The broker closed the connection before it answered the CONNECT."""
+    if broker.tls_ca is None:
+        return ("the broker closed the connection unanswered (a broker that listens with TLS "
+                "does that to MQTT in clear: set tls_ca to the hall's CA)")
+    return "the broker closed the connection unanswered"
 
 
 def describe_connect_failure(reason_code) -> str:

@@ -14,7 +14,8 @@ import threading
 
 from .board import Board
 from .config import BrokerSettings
-from .mqtt import describe_connect_failure, failed, make_client, session_properties
+from .mqtt import (describe_connect_failure, describe_unreached, failed, make_client,
+                   session_properties)
 from .topics import hall_subscriptions
 
 log = logging.getLogger("riichi-referee.hall")
@@ -76,8 +77,8 @@ class HallSubscriber:
 
     def _on_connect_fail(self, client, userdata) -> None:
         b = self.broker
-        self.board.set_broker(False, f"cannot reach the broker at {b.host}:{b.port}; "
-                                     "retrying")
+        self.board.set_broker(False, f"cannot reach the broker at {b.host}:{b.port}: "
+                                     f"{describe_unreached(b)}; retrying")
 
     def _on_message(self, client, userdata, message) -> None:
         self.board.receive(message.topic, message.payload)

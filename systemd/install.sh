@@ -85,7 +85,7 @@ fi
 # HTTPS for the referee's pages (web/https.py): the venue's Wi-Fi is often open, and the PIN
 # must not cross it in clear. The table's certificate, its key and the CA that signed it:
 # - the hall's, when given (TLS_CA, TLS_CERT, TLS_KEY: made on the hall server with
-#   make-cert.sh table, see install-hall.sh): a referee's phone trusts the hall's CA once;
+#   make-cert.sh server, see install-hall.sh): a referee's phone trusts the hall's CA once;
 # - otherwise made here, signed by a CA of this table's own (kept across runs, so phones
 #   that trust it go on trusting it). TLS_NAMES: the names and addresses phones use for this
 #   Pi (default: its hostname, hostname.local and its addresses now).
@@ -121,6 +121,10 @@ systemctl enable --now riichi-referee.service riichi-referee-web.service \
     riichi-referee-web-tls.service
 # A certificate made or taken on this run is read only when gunicorn starts.
 systemctl try-restart riichi-referee-web-tls.service
+if grep -q '^\[hall\]' "$etc/table.toml" && ! grep -q '^tls_ca' "$etc/table.toml"; then
+    echo "install.sh: $etc/table.toml has [hall] without tls_ca: the hall's broker listens with"
+    echo "  TLS only (install-hall.sh); add tls_ca = \"$tls/hall-ca.crt\" (given TLS_CA, the hall's CA)"
+fi
 echo "install.sh: done. Status: systemctl status riichi-referee; spectators on http port 8000,"
 echo "  the referee on https port 8443. A referee's phone trusts this CA once"
 echo "  (http://<this pi>:8000/trust); check it shows this fingerprint:"

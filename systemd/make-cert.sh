@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The hall's certificate authority and the tables' HTTPS certificates, with openssl:
+# The hall's certificate authority and the certificates it signs, with openssl:
 #   systemd/make-cert.sh ca DIR "spring-open"            # DIR/ca.crt + DIR/ca.key, if absent
-#   systemd/make-cert.sh table DIR CA_DIR NAME [HOST|IP ...]
+#   systemd/make-cert.sh server DIR CA_DIR NAME HOST|IP [HOST|IP ...]
 #                                                        # DIR/NAME.crt + DIR/NAME.key, signed by
 #                                                        # CA_DIR's CA, for those names/addresses
-# One CA per hall (install-hall.sh makes it, as for the broker's TLS): a referee's phone trusts
-# it once and every table's dashboard opens without a warning. A table installed on its own
-# (install.sh without the hall's files) makes a CA of its own the same way.
-# Table certificates last 825 days, the most iPhones accept, with serverAuth and the names in
-# subjectAltName (phones ignore the CN). Keys are EC P-256, owner-only.
+#   (`table` is the same as `server`: a table's dashboard is one of the servers.)
+# One CA per hall, made once by install-hall.sh: it signs every table's dashboard, the hall's
+# page and the hall's Mosquitto (MQTT over TLS), so a referee's phone trusts it once and every
+# page opens without a warning, and a table trusts it for the broker. A table installed on its
+# own (install.sh without the hall's files) makes a CA of its own the same way.
+# Server certificates last 825 days, the most iPhones accept, with serverAuth and the names in
+# subjectAltName (phones, paho and Mosquitto's clients check those, not the CN). Keys are EC
+# P-256, owner-only.
 set -euo pipefail
 die() { echo "make-cert.sh: $*" >&2; exit 2; }
 command -v openssl >/dev/null || die "openssl is required (apt-get install openssl)"
@@ -30,12 +33,12 @@ ca)
         -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
     chmod 0644 "$dir/ca.crt"
     ;;
-table)
-    [ $# -ge 5 ] || die "usage: make-cert.sh table DIR CA_DIR NAME HOST|IP [HOST|IP ...]"
+server|table)
+    [ $# -ge 5 ] || die "usage: make-cert.sh $1 DIR CA_DIR NAME HOST|IP [HOST|IP ...]"
     dir=$2 ca=$3 name=$4
     shift 4
     [ -f "$ca/ca.crt" ] && [ -f "$ca/ca.key" ] || die "$ca: no ca.crt and ca.key (make-cert.sh ca)"
-    case "$name" in */*|.*|"") die "$name: not a table name" ;; esac
+    case "$name" in */*|.*|"") die "$name: not a file name for the certificate" ;; esac
     san=""
     for host in "$@"; do
         if [[ $host =~ ^[0-9.]+$ || $host == *:* ]]; then
@@ -59,6 +62,6 @@ table)
     chmod 0644 "$dir/$name.crt"
     ;;
 *)
-    die "usage: make-cert.sh ca DIR HALL_NAME | make-cert.sh table DIR CA_DIR NAME HOST|IP..."
+    die "usage: make-cert.sh ca DIR HALL_NAME | make-cert.sh server DIR CA_DIR NAME HOST|IP..."
     ;;
 esac

@@ -1,19 +1,28 @@
 """``riichi-referee hall`` and ``hall-broker`` as an administrator runs them."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from app import cli
 from hall.broker import password_line
 from hall.mosquitto import LocalBroker, find_mosquitto, free_port
+from testkit.browser import Browser, csrf
+from web.pin import hash_pin, write_pin_hash
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(*args, cwd=None):
@@ -59,49 +68,119 @@ def test_passwords_are_in_mosquittos_own_format():
         "rRLRbkeD5R5yyoLcTvxAcJVt0++cnS9w==")
 
 
-@pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto not installed")
-def test_the_hall_server_serves_under_gunicorn_and_stops_on_sigterm(tmp_path):
-    broker = LocalBroker(tmp_path / "broker", "open", ["t01"]).start()
+def make_hall_ca(folder):
+    """The hall's CA and the broker's and the page's certificates, as install-hall.sh makes
+    them (systemd/make-cert.sh), for 127.0.0.1."""
+    make_cert = str(ROOT / "systemd" / "make-cert.sh")
+    subprocess.run([make_cert, "ca", str(folder / "ca"), "test hall"], check=True)
+    for name in ("broker", "hall"):
+        subprocess.run([make_cert, "server", str(folder / "servers"), str(folder / "ca"), name,
+                        "127.0.0.1", "localhost"], check=True)
+    return {"cafile": str(folder / "ca" / "ca.crt"),
+            "certfile": str(folder / "servers" / "broker.crt"),
+            "keyfile": str(folder / "servers" / "broker.key")}
+
+
+@pytest.mark.skipif(find_mosquitto() is None or shutil.which("openssl") is None,
+                    reason="mosquitto or openssl not installed")
+def test_the_hall_server_serves_https_from_a_broker_over_tls_and_stops_on_sigterm(tmp_path):
+    """The hall as install-hall.sh sets it up: one CA; the broker listens with TLS only and
+    the hall's subscriber verifies it; the page is https only, under gunicorn, and the
+    plain-http server beside it (the second unit) only sends phones there."""
+    tls = make_hall_ca(tmp_path)
+    broker = LocalBroker(tmp_path / "broker", "open", ["t01"], tls=tls).start()
+    servers = []
     try:
         (tmp_path / "pw").write_text(broker.passwords["hall"])
-        port = free_port()
+        port, plain_port = free_port(), free_port()
         (tmp_path / "hall.toml").write_text(f"""
 [hall]
 name = "open"
 [broker]
 port = {broker.port}
 password_file = "pw"
+tls_ca = "ca/ca.crt"
 [web]
 host = "127.0.0.1"
-port = {port}
+port = {plain_port}
+https_port = {port}
+certfile = "servers/hall.crt"
+keyfile = "servers/hall.key"
+ca_cert = "ca/ca.crt"
 pin_hash_file = "pin.hash"
 """)
-        proc = subprocess.Popen([sys.executable, "-m", "app", "hall", "--config",
-                                 str(tmp_path / "hall.toml")], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        try:
-            deadline = time.monotonic() + 30
-            health = None
-            while time.monotonic() < deadline:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
-                                                timeout=1) as r:
-                        health = json.load(r)
-                    if health["broker"]:
-                        break
-                except OSError:
-                    pass
-                time.sleep(0.2)
-            assert health is not None and health["broker"] is True, health
-            # no PIN set yet: the login page says how to set one
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
-                assert "set-pin" in r.read().decode()
+        for extra in ([], ["--plain-http"]):
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "app", "hall", "--config", str(tmp_path / "hall.toml"),
+                 *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"}))
+        trusted = ssl.create_default_context(cafile=tls["cafile"])
+        deadline = time.monotonic() + 30
+        health = None
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"https://127.0.0.1:{port}/healthz",
+                                            timeout=1, context=trusted) as r:
+                    health = json.load(r)
+                if health["broker"]:
+                    break
+            except OSError:
+                assert servers[0].poll() is None, servers[0].communicate()
+            time.sleep(0.2)
+        # the subscriber reached the broker over TLS, trusting the hall's CA
+        assert health is not None and health["broker"] is True, health
+        # no PIN set yet: the login page says how to set one
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/", timeout=5,
+                                    context=trusted) as r:
+            assert "set-pin" in r.read().decode()
+        # once set (the hash file is read at each login), the head referee logs in
+        write_pin_hash(tmp_path / "pin.hash", hash_pin("2580"))
+        phone = Browser(port, "127.0.0.1")
+        phone.conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=10,
+                                                 context=trusted)
+        status, page = phone.request("GET", "/login")
+        assert status == 200 and phone.cookie.startswith("__Host-riichi_session=")
+        status, _ = phone.request("POST", "/login", {"pin": "2580", "csrf_token": csrf(page)})
+        assert status == 303
+        status, tiles = phone.request("GET", "/hall/tiles.json")
+        assert status == 200 and json.loads(tiles)["broker"]["online"] is True, tiles
+        phone.close()  # a kept-alive connection would hold up the graceful stop
+        # a phone that does not trust the hall's CA gets no page
+        with pytest.raises(urllib.error.URLError, match="CERTIFICATE_VERIFY_FAILED"):
+            urllib.request.urlopen(f"https://127.0.0.1:{port}/login", timeout=5,
+                                   context=ssl.create_default_context())
+        # plain http: the login is sent to https, a PIN refused, the CA offered
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                clear = http.client.HTTPConnection("127.0.0.1", plain_port, timeout=5)
+                clear.request("GET", "/login")
+                break
+            except OSError:
+                assert servers[1].poll() is None and time.monotonic() < deadline, \
+                    servers[1].communicate()
+                time.sleep(0.1)
+        r = clear.getresponse()
+        r.read()
+        assert (r.status, r.getheader("Location")) == (307, f"https://127.0.0.1:{port}/login")
+        clear.request("POST", "/login", body="pin=2580",
+                      headers={"Content-Type": "application/x-www-form-urlencoded"})
+        r = clear.getresponse()
+        assert r.status == 403 and "in clear" in r.read().decode()
+        assert r.getheader("Set-Cookie") is None
+        clear.request("GET", "/ca.crt")
+        r = clear.getresponse()
+        assert r.read() == (tmp_path / "ca" / "ca.crt").read_bytes()
+        clear.close()
+        for proc in servers:
             proc.send_signal(signal.SIGTERM)
+        for proc in servers:
             assert proc.wait(20) == 0
-        finally:
+            err = proc.communicate()[1]
+            assert "Traceback" not in err, err
+    finally:
+        for proc in servers:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(5)
-    finally:
         broker.stop()

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.skipif(find_mosquitto() is None,
                                 reason="mosquitto not installed (apt-get install mosquitto)")
 
 TABLES = ["t1", "t2", "t3", "t4", "t5"]
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -320,22 +322,20 @@ def test_a_hall_section_is_checked_in_one_line(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not installed")
-def test_a_table_publishes_over_tls_and_a_broker_it_cannot_verify_is_refused(tmp_path):
-    def openssl(*args):
-        subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=tmp_path)
-
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
-            "ca.crt", "-days", "1", "-subj", "/CN=riichi test hall CA")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
-            "server.csr", "-subj", "/CN=127.0.0.1")
-    (tmp_path / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-            "-CAcreateserial", "-out", "server.crt", "-days", "1", "-extfile", "san.ext")
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "other.key", "-out",
-            "other.crt", "-days", "1", "-subj", "/CN=someone else")
-    tls = {k: str(tmp_path / f) for k, f in
-           (("cafile", "ca.crt"), ("certfile", "server.crt"), ("keyfile", "server.key"))}
-    with LocalBroker(tmp_path / "broker", "h", ["t1", "t2"], tls=tls) as b:
+def test_over_the_hall_ca_a_table_publishes_with_tls_and_nothing_else_gets_in(tmp_path):
+    """One CA per hall, made by systemd/make-cert.sh as install-hall.sh does: it signs the
+    broker's certificate, which the hall's subscriber and the table both verify. A table told
+    to trust another CA, or speaking MQTT in clear, does not get through."""
+    make_cert = str(ROOT / "systemd" / "make-cert.sh")
+    subprocess.run([make_cert, "ca", str(tmp_path / "ca"), "test hall"], check=True)
+    subprocess.run([make_cert, "ca", str(tmp_path / "other"), "another hall"], check=True)
+    subprocess.run([make_cert, "server", str(tmp_path / "servers"), str(tmp_path / "ca"),
+                    "broker", "127.0.0.1", "localhost"], check=True)
+    tls = {"cafile": str(tmp_path / "ca" / "ca.crt"),
+           "certfile": str(tmp_path / "servers" / "broker.crt"),
+           "keyfile": str(tmp_path / "servers" / "broker.key")}
+    with LocalBroker(tmp_path / "broker", "h", ["t1", "t2", "t3"], tls=tls) as b:
+        assert b.settings("hall").tls_ca == tmp_path / "ca" / "ca.crt"
         board, sub = hall(b)
         t = Table(tmp_path, b, "t1")
         t.play(simulate(seed=8, hands=1)[:20])
@@ -343,13 +343,31 @@ def test_a_table_publishes_over_tls_and_a_broker_it_cannot_verify_is_refused(tmp
         assert remote.events() == journaled(t.journal)[0]
         t.close()
         # a table told to trust another CA does not talk to this broker
-        forged = dataclasses.replace(b.settings("t2"), tls_ca=tmp_path / "other.crt")
+        forged = dataclasses.replace(b.settings("t2"), tls_ca=tmp_path / "other" / "ca.crt")
         t2 = Table(tmp_path, b, "t2", settings=LinkSettings("h", "t2", forged))
-        t2.play(simulate(seed=8, hands=1)[:5])
+        # a table speaking MQTT in clear to the TLS port does not either
+        clear = dataclasses.replace(b.settings("t3"), tls_ca=None)
+        t3 = Table(tmp_path, b, "t3", settings=LinkSettings("h", "t3", clear))
+        for table in (t2, t3):
+            table.play(simulate(seed=8, hands=1)[:5])
         deadline = time.monotonic() + 10
-        while not t2.health and time.monotonic() < deadline:
+        while not (t2.health and t3.health) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert t2.health and t2.health[-1][0] is False and "cannot reach" in t2.health[-1][1]
-        assert board.table("t2") is None
-        t2.close()
+        for table, why in ((t2, "certificate was refused"), (t3, "set tls_ca")):
+            assert table.health and table.health[-1][0] is False, table.health
+            assert "cannot reach" in table.health[-1][1] and why in table.health[-1][1]
+            table.close()
+        assert board.table("t2") is None and board.table("t3") is None
         sub.stop()
+        # nor does a hall server told to trust another CA: its page says why
+        other = Board("h")
+        stranger = HallSubscriber(other, dataclasses.replace(
+            b.settings("hall"), tls_ca=tmp_path / "other" / "ca.crt")).start()
+        try:
+            deadline = time.monotonic() + 10
+            while "certificate" not in (other.broker_text or "") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "the broker's certificate was refused" in other.broker_text
+            assert not other.broker_online and not stranger.subscribed.is_set()
+        finally:
+            stranger.stop()

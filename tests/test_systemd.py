@@ -13,7 +13,8 @@ from table.sdnotify import notify, watchdog_interval
 
 SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
 UNITS = ["riichi-referee.service", "riichi-referee-web.service",
-         "riichi-referee-web-tls.service", "riichi-referee-hall.service"]
+         "riichi-referee-web-tls.service", "riichi-referee-hall.service",
+         "riichi-referee-hall-http.service"]
 
 
 def unit_settings(name):
@@ -98,24 +99,70 @@ def test_install_script_is_valid_bash():
 
 
 def test_the_hall_server_has_its_unit_and_the_broker_example_is_what_we_write(tmp_path):
-    from hall.broker import acl_text, broker_conf
+    from app import cli
+    from hall.broker import acl_text
     from hall.config import load_hall_config
 
     hall = unit_settings("riichi-referee-hall.service")
     assert "riichi-referee hall --config /etc/riichi-referee/hall.toml" in hall["ExecStart"][0]
     assert "mosquitto.service" in hall["After"][0] and hall["RestartPreventExitStatus"] == ["2"]
-    # the shipped examples are exactly what `riichi-referee hall-broker` writes
+    # the shipped examples are exactly what install-hall.sh's `riichi-referee hall-broker`
+    # writes: one listener, with TLS, on 8883
+    install = (SYSTEMD / "install-hall.sh").read_text()
+    assert "--files-at /etc/mosquitto/riichi --tls" in install
+    assert cli.main(["hall-broker", "--hall", "spring-open", "--tables", "2", "--out",
+                     str(tmp_path / "hb"), "--files-at", "/etc/mosquitto/riichi", "--tls"]) == 0
     conf = (SYSTEMD / "mosquitto-hall.conf").read_text()
-    assert conf.endswith(broker_conf(Path("/etc/mosquitto/riichi"), 1883))
+    assert conf.endswith((tmp_path / "hb" / "riichi-hall.conf").read_text())
     assert "allow_anonymous false" in conf and "persistence true" in conf
+    assert [l for l in conf.splitlines() if l.startswith("listener")] == ["listener 8883"]
     assert (SYSTEMD / "mosquitto-hall.acl").read_text() == acl_text("spring-open")
     (tmp_path / "pw").write_text("secret\n")
     sample = (SYSTEMD / "hall.toml").read_text().replace(
         "/etc/riichi-referee/hall-broker.password", str(tmp_path / "pw"))
+    for path in ("/etc/riichi-referee/hall-ca.crt", "/etc/riichi-referee/hall-tls/hall.crt",
+                 "/etc/riichi-referee/hall-tls/hall.key"):
+        assert f'"{path}"' in sample
+        sample = sample.replace(path, str(tmp_path / Path(path).name))
+        (tmp_path / Path(path).name).write_text("pem\n")
     (tmp_path / "hall.toml").write_text(sample)
     settings = load_hall_config(tmp_path / "hall.toml")
     assert (settings.name, settings.web_port, settings.game_minutes, settings.broker.password) \
         == ("spring-open", 8080, 90, "secret")
+    # the broker over TLS, trusting the hall's CA; the page over https only
+    assert (settings.broker.tls_ca, settings.broker.port) == (tmp_path / "hall-ca.crt", 8883)
+    assert settings.https and settings.https_port == 8443
+    assert settings.ca_cert == settings.broker.tls_ca  # one CA
+
+
+def test_the_hall_install_makes_every_certificate_from_the_one_ca():
+    """install-hall.sh: the broker's and the page's certificates from the hall's CA, put where
+    mosquitto-hall.conf and hall.toml name them; both hall servers enabled."""
+    from hall.broker import TLS_NAMES
+
+    install = (SYSTEMD / "install-hall.sh").read_text()
+    ca = install.index('make-cert.sh" ca "$etc/hall-ca"')
+    for name in ("broker", "hall"):
+        made = install.index(f'make-cert.sh" server "$servers" "$etc/hall-ca" {name} ')
+        assert ca < made < install.index("hall-broker --hall")
+    for source, name in (('"$etc/hall-ca/ca.crt"', "cafile"), ('"$servers/broker.crt"', "certfile"),
+                         ('"$servers/broker.key"', "keyfile")):
+        assert f"{source} /etc/mosquitto/riichi/{TLS_NAMES[name]}" in install, name
+    assert "-g mosquitto \"$servers/broker.key\"" in install  # the key: mosquitto's group only
+    conf = (SYSTEMD / "mosquitto-hall.conf").read_text()
+    for name, file in TLS_NAMES.items():
+        assert f"{name} /etc/mosquitto/riichi/{file}" in conf
+    toml = (SYSTEMD / "hall.toml").read_text()
+    for key, path in (("certfile", "hall-tls/hall.crt"), ("keyfile", "hall-tls/hall.key")):
+        assert f'{key} = "/etc/riichi-referee/{path}"' in toml
+        assert f'"$etc/{path}"' in install
+    assert "localhost 127.0.0.1" in install  # the hall server's own subscriber verifies it
+    assert "riichi-referee-hall-http.service" in install.split("enable --now")[1]
+    http = unit_settings("riichi-referee-hall-http.service")
+    hall = unit_settings("riichi-referee-hall.service")
+    assert http["ExecStart"] == [hall["ExecStart"][0] + " --plain-http"]
+    assert http["User"] == hall["User"] == ["riichi"] and http["ProtectSystem"] == ["strict"]
+    assert "StateDirectory" not in http  # no session, no cookie key: nothing to keep
 
 
 def _listen(address):

@@ -136,11 +136,12 @@ def secure_headers(response):
 class DashboardServer:
     """A threaded werkzeug server running the dashboard (the demo, the browser tests)."""
 
-    def __init__(self, app: Flask, host: str, port: int):
+    def __init__(self, app: Flask, host: str, port: int, ssl_context=None):
         from werkzeug.serving import make_server
 
         self.app = app
-        self._server = make_server(host, port, app, threaded=True)
+        self.scheme = "https" if ssl_context is not None else "http"
+        self._server = make_server(host, port, app, threaded=True, ssl_context=ssl_context)
         self.host = host
         self.port = self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever,
@@ -150,7 +151,7 @@ class DashboardServer:
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return f"{self.scheme}://{host}:{self.port}"
 
     def shutdown(self) -> None:
         """Close every stream, stop accepting, and wait for the serving thread."""
@@ -160,10 +161,12 @@ class DashboardServer:
         self._thread.join(timeout=5)
 
 
-def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000) -> DashboardServer:
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 8000,
+          ssl_context=None) -> DashboardServer:
     """Run ``app`` on a threaded werkzeug server in a background thread; ``port`` 0 picks a
-    free one (see ``server.port``). Call ``server.shutdown()`` to stop it."""
-    return DashboardServer(app, host, port)
+    free one (see ``server.port``). ``ssl_context``: werkzeug's (``(certfile, keyfile)``)
+    for HTTPS. Call ``server.shutdown()`` to stop it."""
+    return DashboardServer(app, host, port, ssl_context)
 
 
 __all__ = ["create_app", "serve", "secure_headers", "DashboardServer", "DEFAULTS"]

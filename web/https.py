@@ -17,6 +17,10 @@ same pages over both schemes but treats them differently:
 ``RIICHI_CA_CERT``: the hall's CA certificate (PEM), offered at ``/ca.crt`` with its SHA-256
 fingerprint on ``/trust``, so a referee's phone can trust every table of the hall at once.
 Spectators stay on plain HTTP: see web/README.md for why.
+
+Which paths are the referee's is the app's to say (``install(app, https_only=...)``): the
+table's are ``/referee/...``; the hall's page (:mod:`web.hall`) has no spectators, so all of
+it but ``/ca.crt``, ``/trust`` and the stylesheets.
 """
 from __future__ import annotations
 
@@ -39,6 +43,22 @@ def required(app=None) -> bool:
     return bool((app or current_app).config.get("RIICHI_REFEREE_HTTPS"))
 
 
+def referee_path(path: str) -> bool:
+    """The table dashboard's referee pages: login, actions, the referee's own views."""
+    return path.startswith(REFEREE_PREFIX)
+
+
+#: What may still be served over plain HTTP where everything else is HTTPS only: how a
+#: phone comes to trust the hall's CA, and the stylesheets that page uses.
+OPEN_OVER_HTTP = ("/ca.crt", "/trust")
+OPEN_PREFIXES_OVER_HTTP = ("/static/", "/hall/static/")
+
+
+def all_but_trust(path: str) -> bool:
+    """Every path but the way to trust the CA: for a site with no spectators (the hall)."""
+    return path not in OPEN_OVER_HTTP and not path.startswith(OPEN_PREFIXES_OVER_HTTP)
+
+
 def https_url(path: str | None = None) -> str:
     """This request's URL (or ``path``) on the dashboard's HTTPS port, same host name."""
     host = urlsplit(f"//{request.host}").hostname or "localhost"
@@ -49,14 +69,16 @@ def https_url(path: str | None = None) -> str:
     if path is not None:
         return f"https://{netloc}{path}"
     # The path as it came, encoded again (a %0a in it must not end the Location header).
-    path = quote(request.path, safe="/:@!$&'()*+,;=")
+    # script_root: a table's view mounted in the hall (/t/<table>) keeps its place.
+    path = quote(request.script_root + request.path, safe="/:@!$&'()*+,;=")
     query = request.query_string.decode("latin-1")
     return f"https://{netloc}{path}" + (f"?{query}" if query else "")
 
 
 def referee_over_https_only():
     """Before every request (ahead of the CSRF check, whose complaint would mislead)."""
-    if not required() or request.is_secure or not request.path.startswith(REFEREE_PREFIX):
+    https_only = current_app.extensions.get("riichi_https_only", referee_path)
+    if not required() or request.is_secure or not https_only(request.path):
         return None
     if request.method in ("GET", "HEAD"):
         # 307, temporary: a browser must not keep it for a table whose setup changes later.
@@ -65,7 +87,8 @@ def referee_over_https_only():
         "error.html", code=403, name="Use the secure address",
         description=("Referee actions are taken over https only, so the PIN and the referee's "
                      f"session never cross the air in clear. Open {https_url()} instead."),
-        table_name=current_app.config["RIICHI_TABLE_NAME"]), 403
+        table_name=current_app.config["RIICHI_TABLE_NAME"], home_url=request.script_root + "/",
+        back_text=current_app.config.get("RIICHI_BACK_TEXT")), 403
 
 
 class SessionOverHttpsOnly(SecureCookieSessionInterface):
@@ -90,8 +113,11 @@ class SessionOverHttpsOnly(SecureCookieSessionInterface):
         return super().save_session(app, session, response)
 
 
-def install(app) -> None:
-    """Make ``app`` keep the referee on HTTPS when its config asks for it."""
+def install(app, https_only=referee_path) -> None:
+    """Make ``app`` keep the referee on HTTPS when its config asks for it. ``https_only``:
+    which request paths are the referee's (given the path; :func:`referee_path` by default,
+    :func:`all_but_trust` for a site that is all the referee's)."""
+    app.extensions["riichi_https_only"] = https_only
     app.session_interface = SessionOverHttpsOnly()
     if required(app):
         app.config["SESSION_COOKIE_SECURE"] = True
@@ -141,6 +167,9 @@ def trust_page():
         print_ = fingerprint(pem) if pem else None
     except (ValueError, UnicodeDecodeError):
         print_ = None
-    login = https_url("/referee/login") if required() else None
+    login_path = current_app.config.get("RIICHI_LOGIN_PATH", "/referee/login")
+    login = https_url(login_path) if required() else None
     return render_template("trust.html", fingerprint=print_, login_url=login,
-                           table_name=current_app.config["RIICHI_TABLE_NAME"])
+                           table_name=current_app.config["RIICHI_TABLE_NAME"],
+                           back_text=current_app.config.get("RIICHI_BACK_TEXT",
+                                                            "Back to the table"))

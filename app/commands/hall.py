@@ -10,6 +10,13 @@ round) name the tournament's CSV files, as ``[standings]`` of ``hall.toml`` does
 line adds to and overrides it); the results counted are kept in ``[standings] file``
 (``standings.json`` beside ``hall.toml``), so the server can be restarted with the next round's
 seating at any time. ``riichi-referee standings`` writes the EMA CSV and the JSON from it.
+
+With ``[web] certfile`` and ``keyfile`` (install-hall.sh sets them, from the hall's CA) the
+page is served over HTTPS only, on ``[web] https_port``; ``--plain-http`` then runs the
+second server (``riichi-referee-hall-http.service``) on ``[web] port``: it only sends phones
+to the HTTPS page and offers the hall's CA (``/ca.crt``, ``/trust``), with no broker
+connection and no session (:mod:`web.https`). gunicorn applies one TLS setting to every
+address it binds, hence two servers, as at a table (web/README.md).
 """
 from __future__ import annotations
 
@@ -35,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="phones and screens expected on the page (sizes the threads)")
     parser.add_argument("--dev-server", action="store_true",
                         help="serve with werkzeug's threaded server instead of gunicorn")
+    parser.add_argument("--plain-http", action="store_true",
+                        help="serve [web] port over plain http, sending every phone to the "
+                             "https page ([web] https_port) and offering the hall's CA")
     add_standings_arguments(parser)
 
 
@@ -71,6 +81,13 @@ def open_standings(settings: HallSettings):
     return open_(own.file, own.roster, own.seating)
 
 
+def web_config(settings: HallSettings) -> dict:
+    """The app's settings from ``[web]``: HTTPS only when the hall has a certificate."""
+    return {"SESSION_COOKIE_SECURE": settings.cookie_secure,
+            "RIICHI_REFEREE_HTTPS": settings.https, "RIICHI_HTTPS_PORT": settings.https_port,
+            "RIICHI_CA_CERT": str(settings.ca_cert) if settings.ca_cert else None}
+
+
 def build(settings: HallSettings, start: bool = True):
     """The board, its subscriber (started unless ``start`` is False) and the app; the
     standings are the app's (``app.extensions["riichi"].standings``)."""
@@ -88,30 +105,52 @@ def build(settings: HallSettings, start: bool = True):
     pin = settings.pin_hash_file or default_pin_file()
     app = create_hall_app(board, pin_hash=Path(pin),
                           secret_key=load_secret_key(settings.secret_key_file),
-                          config={"SESSION_COOKIE_SECURE": settings.cookie_secure},
-                          standings=standings)
+                          config=web_config(settings), standings=standings)
     return board, subscriber, app
+
+
+def build_plain_http(settings: HallSettings):
+    """The plain-http server's app: the hall's own (over an empty board, with no broker), so
+    the same code decides what http may serve; over http that is only the way to HTTPS."""
+    from hall.board import Board
+    from web.hall import create_hall_app
+
+    return create_hall_app(Board(settings.name, settings.title, settings.game_minutes),
+                           pin_hash=None, config=web_config(settings))
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stderr)
     settings = with_standings(load_hall_config(args.config), args)
-    standings = open_standings(settings)  # every file checked before anything starts
-    log.info("standings: %d players, rounds %s, %d results counted",
-             len(standings.players), standings.rounds() or "none yet",
-             standings.summary()["results"])
-    bind = args.bind or f"{settings.web_host}:{settings.web_port}"
+    if args.plain_http and not settings.https:
+        raise ConfigError(f"--plain-http: config {settings.path} has no [web] certfile and "
+                          "keyfile, so no https page to send phones to")
+    if not args.plain_http:
+        standings = open_standings(settings)  # every file checked before anything starts
+        log.info("standings: %d players, rounds %s, %d results counted",
+                 len(standings.players), standings.rounds() or "none yet",
+                 standings.summary()["results"])
+    tls = settings.https and not args.plain_http
+    port = settings.https_port if tls else settings.web_port
+    bind = args.bind or f"{settings.web_host}:{port}"
     host, _, port = bind.rpartition(":")
     if not host or not port.isdigit():
         raise ConfigError(f"--bind {bind}: must be HOST:PORT")
     if args.phones < 1:
         raise ConfigError("--phones must be 1 or more")
+    if not settings.https:
+        log.warning("the hall's page is served over plain http: the head referee's PIN "
+                    "crosses the network in clear (set [web] certfile and keyfile; "
+                    "install-hall.sh does)")
+    if args.plain_http:
+        return _gunicorn(settings, bind, args.phones, plain=True)
     if args.dev_server:
         import time
 
         from web import serve
         board, subscriber, app = build(settings)
-        server = serve(app, host, int(port))
+        tls_files = (str(settings.certfile), str(settings.keyfile)) if tls else None
+        server = serve(app, host, int(port), ssl_context=tls_files)
         print(f"riichi-referee hall {settings.name!r}: {server.url} (broker "
               f"{settings.broker.host}:{settings.broker.port})", flush=True)
         try:
@@ -126,21 +165,29 @@ def run(args: argparse.Namespace) -> int:
     return _gunicorn(settings, bind, args.phones)
 
 
-def _gunicorn(settings: HallSettings, bind: str, phones: int) -> int:
+def _gunicorn(settings: HallSettings, bind: str, phones: int, plain: bool = False) -> int:
     from gunicorn.app.base import BaseApplication
 
     class HallServer(BaseApplication):
         def load_config(self):
             options = {"bind": [bind], "worker_class": "gthread", "workers": 1,
-                       "threads": 2 * phones + 8, "timeout": 30, "keepalive": 5,
-                       "graceful_timeout": 10, "proc_name": "riichi-referee-hall",
+                       "threads": 4 if plain else 2 * phones + 8, "timeout": 30,
+                       "keepalive": 5, "graceful_timeout": 10,
+                       "proc_name": "riichi-referee-hall" + ("-http" if plain else ""),
                        "errorlog": "-", "loglevel": "info", "post_worker_init": _on_term}
+            if settings.https and not plain:
+                # gunicorn's default context: TLS 1.2 at least, as at the tables.
+                options.update(certfile=str(settings.certfile), keyfile=str(settings.keyfile))
             if "control_socket_disable" in self.cfg.settings:
                 options["control_socket_disable"] = True
             for key, value in options.items():
                 self.cfg.set(key, value)
 
         def load(self):
+            if plain:
+                print(f"riichi-referee hall {settings.name!r}: sending phones from http {bind} "
+                      f"to https port {settings.https_port} (pid {os.getpid()})", flush=True)
+                return build_plain_http(settings)
             # In the worker: the broker connection must live where the page is served.
             _, subscriber, app = build(settings)
             app.extensions["riichi_hall_subscriber"] = subscriber

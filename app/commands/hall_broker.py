@@ -8,13 +8,17 @@ Writes ``riichi-hall.conf`` (copy to ``/etc/mosquitto/conf.d/``), ``riichi.acl``
 should point), and ``passwords/<table>.password`` for each table's Pi (``[hall]
 password_file``) and ``passwords/hall.password`` for the hall's server. Running it again keeps
 the passwords already in ``passwords/``.
+
+``--tls``: the broker's one listener speaks TLS (port 8883 unless ``--port``), with the hall's
+CA certificate and the broker's certificate and key in ``--files-at`` as ``ca.crt``,
+``server.crt`` and ``server.key`` (install-hall.sh makes them from the hall's CA).
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from hall.broker import write_broker_files
+from hall.broker import tls_files, write_broker_files
 from referee.errors import RefereeError
 
 
@@ -23,7 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", nargs="+", required=True, metavar="NAME",
                         help="the tables' names, or one number N for t01..tN")
     parser.add_argument("--out", required=True, metavar="DIR", help="where to write the files")
-    parser.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    parser.add_argument("--port", type=int, help="the broker's port (default 1883, or 8883 "
+                                                 "with --tls)")
+    parser.add_argument("--tls", action="store_true",
+                        help="listen with TLS only: ca.crt, server.crt and server.key in "
+                             "--files-at (install-hall.sh makes them from the hall's CA)")
     parser.add_argument("--files-at", metavar="DIR", default="/etc/mosquitto/riichi",
                         help="where the ACL and password file will live on the broker's "
                              "machine (default /etc/mosquitto/riichi)")
@@ -46,8 +54,10 @@ def run(args: argparse.Namespace) -> int:
     for path in (out / "passwords").glob("*.password") if (out / "passwords").is_dir() else []:
         kept[path.stem] = path.read_text(encoding="utf-8").strip()
     try:
-        write_broker_files(out, args.hall, tables, port=args.port, passwords=kept,
-                           files_at=Path(args.files_at))
+        port = args.port or (8883 if args.tls else 1883)
+        write_broker_files(out, args.hall, tables, port=port, passwords=kept,
+                           files_at=Path(args.files_at),
+                           tls=tls_files(Path(args.files_at)) if args.tls else None)
     except ValueError as exc:
         raise RefereeError(str(exc)) from None
     except OSError as exc:
@@ -57,4 +67,8 @@ def run(args: argparse.Namespace) -> int:
           f"{len(tables) + 1} password files under {out / 'passwords'}")
     print(f"on the broker: copy riichi.acl and riichi.passwd to {args.files_at}/ "
           "(readable by the mosquitto user) and riichi-hall.conf to /etc/mosquitto/conf.d/")
+    if args.tls:
+        print(f"TLS: put the hall's CA certificate and the broker's certificate and key in "
+              f"{args.files_at}/ as ca.crt, server.crt and server.key (the key readable by "
+              "the mosquitto user only)")
     return 0

@@ -37,6 +37,9 @@ HALL_DEFAULTS = {
     # A note at the top of the page: a list of lines, the first its heading (the demo says
     # there what it does on purpose, so a table it takes offline is not taken for broken).
     "RIICHI_HALL_NOTE": None,
+    # web.https: the hall's login, for the /trust page's link, and its way back.
+    "RIICHI_LOGIN_PATH": "/login",
+    "RIICHI_BACK_TEXT": "Back to the hall",
 }
 
 
@@ -79,8 +82,14 @@ def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = No
                          stream_gate(app.config), standings)
     app.extensions["riichi"] = dash
 
+    from web import https
+
     from . import standings as standings_page
     from . import stream, views
+    # First: over plain HTTP (RIICHI_REFEREE_HTTPS) everything but the CA is sent to HTTPS,
+    # ahead of the CSRF check and the PIN guard. The hall has no spectators: all of it is
+    # the head referee's (hall/README.md).
+    https.install(app, https_only=https.all_but_trust)
     app.register_blueprint(views.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(standings_page.bp)

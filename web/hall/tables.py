@@ -12,7 +12,7 @@ import threading
 
 from flask import redirect
 
-from web import create_app
+from web import create_app, https
 from web.auth import is_referee
 
 PREFIX = "/t/"
@@ -57,6 +57,8 @@ class TableViews:
                           RIICHI_READ_ONLY=True, RIICHI_HALL_URL="/")
             app = create_app(table, pin_hash=self.pin_hash, secret_key=self.hall_app.secret_key,
                              config=config)
+            # All of a table's view in the hall is the head referee's, as the hall is.
+            app.extensions["riichi_https_only"] = https.all_but_trust
             own = app.extensions["riichi"]
             own.guard, own.sessions = dash.guard, dash.sessions
 

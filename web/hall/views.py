@@ -21,7 +21,8 @@ bp = Blueprint("hall", __name__, template_folder="templates", static_folder="sta
                static_url_path="/hall/static")
 
 #: What may be seen without the PIN.
-OPEN_ENDPOINTS = {"hall.login", "hall.healthz", "hall.static", "static"}
+OPEN_ENDPOINTS = {"hall.login", "hall.healthz", "hall.static", "static",
+                  "https.ca_certificate", "https.trust_page"}
 
 
 def _board():
