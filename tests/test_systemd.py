@@ -83,7 +83,9 @@ def test_the_referee_is_served_over_https_and_spectators_over_http():
     # neither turns the https requirement off (web.wsgi has it on by default)
     assert "RIICHI_REFEREE_HTTPS" not in http and "RIICHI_REFEREE_HTTPS" not in https
     tls = unit_settings("riichi-referee-web-tls.service")
-    assert tls["ExecStart"] == unit_settings("riichi-referee-web.service")["ExecStart"]
+    # the same gunicorn settings; the referee's app is web.wsgi's with the photo reader
+    assert tls["ExecStart"] == [unit_settings("riichi-referee-web.service")["ExecStart"][0]
+                                .replace("web.wsgi:app", "app.wsgi:app")]
     assert tls["ProtectSystem"] == ["strict"] and tls["User"] == ["riichi"]
 
 

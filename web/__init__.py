@@ -6,7 +6,7 @@
 :class:`hall.board.RemoteTable`); :func:`serve` runs it in a thread for the
 demo and the browser tests. Blueprints: ``views`` (the page, ``/healthz``, ``/state.json``),
 ``stream`` (``/stream``, server-sent events), ``referee`` (login and actions under
-``/referee``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``), ``https``
+``/referee``), ``photo`` (a hand scored from a photo, ``/referee/photo``), ``downloads`` (``/download/events.jsonl``, ``/download/rulings.csv``), ``https``
 (``/ca.crt``, ``/trust``; and the referee kept on HTTPS, see :mod:`web.https`).
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ DEFAULTS = {
 
 
 def create_app(table: TableView, *, pin_hash=None, secret_key: str | bytes | None = None,
-               config: dict | None = None) -> Flask:
+               config: dict | None = None, photo_reader=None) -> Flask:
     """The dashboard for one table.
 
     ``table``: a :class:`table.view.TableView` (``snapshot()``, ``hub``, ``submit(event)``,
@@ -75,6 +75,9 @@ def create_app(table: TableView, *, pin_hash=None, secret_key: str | bytes | Non
     or a :class:`pathlib.Path` of the hash file, read at every login; None disables referee
     login. ``secret_key`` signs session cookies; a random one (sessions end when the process
     does) when None. ``config``: overrides of :data:`DEFAULTS` and Flask settings.
+    ``photo_reader``: reads the tiles of a referee's photo (``bytes -> {"tiles", "width",
+    "height"}``, see :mod:`web.photo`; the app floor makes one); None: the page says photo
+    reading is not available.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -91,8 +94,9 @@ def create_app(table: TableView, *, pin_hash=None, secret_key: str | bytes | Non
     app.extensions["riichi"] = Dashboard(table, pin_hash, guard, RefereeSessions(hours * 3600),
                                          stream_gate(app.config))
 
-    from . import actions, downloads, https, stream, views
+    from . import actions, downloads, https, photo, stream, views
     https.install(app)  # first: its check runs ahead of the CSRF check on every POST
+    photo.install(app, photo_reader)  # ahead of the CSRF check too: it reads a photo's body
     app.register_blueprint(views.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(actions.bp)

@@ -20,6 +20,8 @@ def table_page():
         hall_url=current_app.config["RIICHI_HALL_URL"],
         penalties=PENALTIES,
         violation_kinds=VIOLATION_KINDS,
+        photo_reading=getattr(current_app.extensions.get("riichi_photo"), "reader", None)
+        is not None,
     )
 
 

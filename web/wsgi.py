@@ -174,8 +174,9 @@ def _journal_table(path: Path):
     return JournalTable(path)
 
 
-def build_app(environ=None):
-    """The dashboard for the journal the settings name."""
+def build_app(environ=None, photo_reader=None):
+    """The dashboard for the journal the settings name; ``photo_reader``: see
+    :func:`web.create_app` (``app.wsgi`` gives the referee's dashboard one)."""
     from . import create_app
 
     conf = settings(environ)
@@ -197,12 +198,13 @@ def build_app(environ=None):
     table = _journal_table(conf["journal"])
     # A Path: the PIN file is read at each login, so set-pin needs no restart.
     return create_app(table, pin_hash=Path(conf["pin_hash_file"]), secret_key=secret,
-                      config=config)
+                      config=config, photo_reader=photo_reader)
 
 
-def _load():
+def load_app(photo_reader=None):
+    """The app gunicorn serves, or gunicorn's one-line stop when a setting is unusable."""
     try:
-        return build_app()
+        return build_app(photo_reader=photo_reader)
     except RefereeError as exc:
         message = f"{PREFIX}: {exc}"
         try:
@@ -216,7 +218,7 @@ def _load():
 def __getattr__(name: str):
     # Built on first access, so importing this module (tests, tools) needs no journal.
     if name == "app":
-        app = _load()
+        app = load_app()
         globals()["app"] = app
         return app
     raise AttributeError(name)

@@ -169,8 +169,11 @@ def _dashboard(args: argparse.Namespace, table, closing: contextlib.ExitStack):
     import web
     from web.pin import hash_pin
 
+    from ..photo import PhotoReader
+
+    # The referee's photo of a hand is read with the shipped tile model (loaded on the first).
     app = web.create_app(table, pin_hash=hash_pin(DEMO_PIN),
-                         config={"RIICHI_TABLE_NAME": "Demo table"})
+                         config={"RIICHI_TABLE_NAME": "Demo table"}, photo_reader=PhotoReader())
     problem = port_problem(args.host, args.port)
     server = None
     if problem is None:
