@@ -111,6 +111,8 @@ if _tls is not None:
     # phone of the last ten years speaks.
     certfile, keyfile = _tls
 worker_class = "gevent"
+# A referee's photo of a hand (app.wsgi, web/photo.py) is read in gevent's pool of real
+# threads, one photo at a time, so the loop keeps serving the streams meanwhile.
 workers = 1
 worker_connections = sizing.connections
 # The worker learns the cap this file settled on (after the open-file limit).

@@ -17,9 +17,33 @@ from referee.errors import RefereeError
 
 #: The long side a photo is read at, in pixels.
 LONGEST = 1600
-#: Bytes above which a photo is decoded at half its size (three times that: a quarter): a
-#: phone's JPEG (not a PNG) of this size is 3000 pixels or more on its long side.
-REDUCE_ABOVE = 2 * 1024 * 1024
+#: JPEG decodes at these fractions of its size for nearly nothing (the DCT scales).
+_REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+            (2, cv2.IMREAD_REDUCED_COLOR_2))
+#: The JPEG markers whose segment gives the picture's size (start of frame).
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` from a JPEG's frame header, None when ``data`` is no JPEG (or its
+    header cannot be walked)."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    at = 2
+    while at + 9 < len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:          # fill byte
+            at += 1
+            continue
+        length = int.from_bytes(data[at + 2:at + 4], "big")
+        if marker in _SOF:
+            height = int.from_bytes(data[at + 5:at + 7], "big")
+            width = int.from_bytes(data[at + 7:at + 9], "big")
+            return (width, height) if width and height else None
+        at += 2 + length
+    return None
 
 
 def decode_photo(data: bytes, longest: int = LONGEST) -> np.ndarray:
@@ -27,11 +51,11 @@ def decode_photo(data: bytes, longest: int = LONGEST) -> np.ndarray:
     ``longest`` pixels on its long side; RefereeError when ``data`` is no picture."""
     if not data:
         raise RefereeError("the photo is empty: take it again")
-    # A big file is a big picture: JPEG decodes at a half or a quarter of its size for
-    # nearly nothing, so a phone's full-size photo never needs its full size in memory.
-    jpeg = data[:2] == b"\xff\xd8"
-    flags = cv2.IMREAD_COLOR if not jpeg or len(data) < REDUCE_ABOVE else \
-        cv2.IMREAD_REDUCED_COLOR_2 if len(data) < 3 * REDUCE_ABOVE else cv2.IMREAD_REDUCED_COLOR_4
+    # A phone's full-size JPEG is decoded straight at a half, a quarter or an eighth of its
+    # size, as much as still leaves ``longest`` pixels: its full size is never in memory.
+    flags, size = cv2.IMREAD_COLOR, jpeg_size(data)
+    if size is not None:
+        flags = next((f for k, f in _REDUCED if max(size) // k >= longest), flags)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if image is None:
         raise RefereeError("the upload is not a picture this table can read (send a JPEG or "
