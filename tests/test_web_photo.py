@@ -264,3 +264,35 @@ def test_tiles_grouped_as_an_open_meld_score_as_an_open_hand():
     assert (value["han"], value["fu"], value["points"]) == (expected.han, expected.fu,
                                                             expected.points) == (5, 30, 8000)
     assert value["table"]["seat_wind"] == "N"
+
+
+def test_the_referees_production_dashboard_has_the_tables_photo_reader(tmp_path, monkeypatch):
+    """``app.wsgi:app`` (riichi-referee-web-tls.service) is web.wsgi's dashboard with a photo
+    reader for the table's config; web.wsgi's own (the spectators') has none."""
+    import importlib
+    import sys
+
+    from test_web_setup import FakeJournalTable
+
+    from app.photo import PhotoReader
+    from web.pin import write_pin_hash
+
+    journal, pin_file = tmp_path / "journal.sqlite", tmp_path / "pin.hash"
+    journal.write_bytes(b"")
+    write_pin_hash(pin_file, PIN_HASH)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[journal]\npath = "{journal}"\n')
+    monkeypatch.setattr("table.journal_table.JournalTable", FakeJournalTable)
+    for name, value in {"RIICHI_CONFIG": str(config), "RIICHI_PIN_HASH_FILE": str(pin_file),
+                        "RIICHI_REFEREE_HTTPS": "0"}.items():
+        monkeypatch.setenv(name, value)
+    sys.modules.pop("app.wsgi", None)
+    try:
+        app = importlib.import_module("app.wsgi").app   # built with this environment
+    finally:
+        sys.modules.pop("app.wsgi", None)
+    reader = app.extensions["riichi_photo"].reader
+    assert isinstance(reader, PhotoReader) and reader.config == str(config)
+    assert reader._models is None          # loaded on the first photo, not at start
+    import web.wsgi
+    assert web.wsgi.build_app().extensions["riichi_photo"].reader is None
