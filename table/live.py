@@ -16,6 +16,7 @@ from referee.events import parse_event
 
 from .clock import monotonic
 from .hub import Hub
+from .score_sheet import SignNotes, score_sheet
 
 
 class Journal(Protocol):
@@ -52,6 +53,8 @@ class LiveTable:
         self._last_t: float | None = None
         self._last_seq = 0
         self.health: dict[str, dict] = {}
+        #: why the last ``sign`` changed nothing, shown until one counts (table.score_sheet)
+        self.sign_notes = SignNotes()
 
     # -- write side -------------------------------------------------------------------
     def submit(self, event: dict) -> list[dict]:
@@ -73,9 +76,17 @@ class LiveTable:
             self._last_t = event["t"]
             self._events.append(event)
             self.hub.publish("event", event)
-            rulings = self.referee.feed(event)
+            rulings = self._judge(event)
             self._record(seq, rulings)
             return rulings
+
+    def _judge(self, event: dict) -> list[dict]:
+        """Feed one journaled event to the rules core (noting first why a ``sign`` would
+        change nothing)."""
+        game = getattr(self.referee, "table", None)
+        if game is not None:
+            self.sign_notes.before(event, game)
+        return self.referee.feed(event)
 
     def tick(self, now: float | None = None) -> list[dict]:
         """Close the windows whose deadline has passed on the table clock."""
@@ -112,6 +123,11 @@ class LiveTable:
         with self._lock:
             snap = self.referee.snapshot()
             snap["health"] = list(self.health.values())
+            game = getattr(self.referee, "table", None)
+            if game is not None and hasattr(game, "signatures"):
+                # the score sheet at the game's end, and why a signature changed nothing
+                snap["sheet"] = score_sheet(game)
+                snap["sign_note"] = self.sign_notes.current(game)
             return snap
 
     def events(self) -> list[dict]:

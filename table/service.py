@@ -35,6 +35,7 @@ from .journal import Journal, JournalError
 from .live import LiveTable
 from .press_hold import PressHold
 from .referee_calls import CallTracker
+from .score_sheet import SignNotes
 
 log = logging.getLogger("riichi-referee.service")
 
@@ -77,8 +78,16 @@ class ResumableTable(LiveTable):
                 # is replayed into a fresh Referee after a restart.
                 self.referee, self._sent = self._factory(), set()
                 self._events, self._rulings = [], []
+            carried = None
+            if event["type"] == "game_start":
+                # the t the journal will give it (LiveTable.submit keeps t non-decreasing)
+                t = event["t"] if self._last_t is None else max(event["t"], self._last_t)
+                carried = carried_clock(previous[0], previous[2], t)
             try:
                 rulings = super().submit(event)
+                if carried is not None:
+                    # the round's clock runs on in the new game (see carried_clock)
+                    rulings = rulings + super().submit(carried)
             except JournalError as exc:
                 if event["type"] == "game_start":
                     self.referee, self._sent, self._events, self._rulings = previous
@@ -122,6 +131,18 @@ class ResumableTable(LiveTable):
         with self._lock:
             return self.referee.next_deadline()
 
+    def sheet_open_since(self) -> float | None:
+        """When the score sheet opened for signing (the ``game_end``'s ``t``); None while the
+        game is played, or once the result is final."""
+        with self._lock:
+            game = getattr(self.referee, "table", None)
+            if game is None or not game.game_over or getattr(game, "result_given", True):
+                return None
+            for ruling in reversed(self._rulings):
+                if ruling.get("type") == "game_end":
+                    return float(ruling.get("t", -float("inf")))
+            return -float("inf")
+
     @property
     def last_seq(self) -> int:
         return self._last_seq
@@ -144,7 +165,10 @@ class ResumableTable(LiveTable):
         stored_ids = {_rid(r) for r in stored}
         referee = self._factory()
         produced: list[tuple[int, dict]] = []
+        notes = SignNotes()
         for seq, event in events:
+            if hasattr(referee, "table"):
+                notes.before(event, referee.table)
             produced.extend((seq, r) for r in referee.feed(event))
         last_seq = events[-1][0] if events else self.journal.last_seq()
         # Windows the timer had closed before the crash, with no event after them.
@@ -158,6 +182,7 @@ class ResumableTable(LiveTable):
                 seen.add(_rid(r))
         with self._lock:
             self.referee = referee
+            self.sign_notes = notes
             self._events = [e for _, e in events]
             self._rulings = list(stored)
             self._sent = set(stored_ids)
@@ -177,7 +202,57 @@ class ResumableTable(LiveTable):
             if entry["component"] != "journal":
                 self.health[entry["component"]] = {k: entry[k] for k in
                                                    ("component", "ok", "text", "t")}
+        if len(events) == 1 and events[0][1]["type"] == "game_start":
+            # stopped between journaling a game_start and the clock it carries on
+            fresh.extend(self._carry_clock_after_restart(game_id, events[0][1]))
         return fresh
+
+    def _carry_clock_after_restart(self, game_id: int, game_start: dict) -> list[dict]:
+        before = [g["game_id"] for g in self.journal.games() if g["game_id"] < game_id]
+        if not before:
+            return []
+        referee = self._factory()
+        events = [e for _, e in self.journal.game_events(before[-1])]
+        for event in events:
+            referee.feed(event)
+        carried = carried_clock(referee, events, float(game_start["t"]))
+        return self.submit(carried) if carried is not None else []
+
+
+def _signed(snapshot: dict) -> set[int]:
+    """The seats whose signatures stand on an open score sheet (none once it is final)."""
+    sheet = snapshot.get("sheet") if isinstance(snapshot, dict) else None
+    if not sheet or sheet.get("status") == "final":
+        return set()
+    return set(sheet.get("signatures") or ())
+
+
+def carried_clock(referee, events: list[dict], t: float) -> dict | None:
+    """The ``clock`` event that carries the round's running clock, as ``referee`` (the game
+    before, with its ``events``) has it, into a game whose ``game_start`` is at ``t``; None
+    when no clock runs.
+
+    The round's clock spans games, but the journal opens a new game at each ``game_start``
+    and the table judges each game with a fresh rules core (so that a game replays alone): a
+    clock the hall started before the game's ``game_start`` was journaled with the game
+    before. So the table journals, right after the ``game_start``, a ``start`` for the time
+    the round has left: its time-up moment (its ``t`` plus its ``seconds``) is the running
+    clock's, and a replay of the game alone, or of the whole round through one rules core
+    (where the ``start`` replaces the clock with the same one), gives the same rulings.
+    Extra keys: ``carried`` (true) and ``time_up_at``. A clock stopped, or whose time-up was
+    ruled or has passed, is not carried: no time-up is to come from it.
+    """
+    clock = getattr(referee, "round_clock", None)
+    deadline = clock.deadline if clock is not None else None
+    t = float(t)
+    if deadline is None or deadline < t:
+        return None
+    event = {"type": "clock", "t": t, "action": "start", "seconds": deadline - t,
+             "carried": True, "time_up_at": deadline}
+    starts = [e for e in events if e.get("type") == "clock" and e.get("action") == "start"]
+    if starts and starts[-1].get("source") is not None:
+        event["source"] = starts[-1]["source"]
+    return event
 
 
 def common_prefix(journaled: list[dict], recorded: list[dict]) -> int:
@@ -301,11 +376,15 @@ class TableService:
             except queue.Empty:
                 self._release()
                 continue
-            if isinstance(item, dict) and item.get("type") in ("call", "referee"):
+            if isinstance(item, dict) and item.get("type") == "sign":
+                self._sign(item)
+            elif isinstance(item, dict) and item.get("type") in ("call", "referee"):
                 # a press, or a seat's call for a referee (table.referee_calls); both wait
                 # for the camera alike, so the table gets them in the order they were made
                 event = dict(item)
                 event["t"] = self.clock.from_mono(float(event["t"]))
+                if self._signing_press(event):
+                    continue
                 if self.presses is None:
                     self.submit(event, "buttons")
                 else:
@@ -319,6 +398,28 @@ class TableService:
                 text = item.get("text") if isinstance(item, dict) else str(item)
                 ok = bool(item.get("ok", False)) if isinstance(item, dict) else False
                 self.table.set_health("buttons", ok, text or "seat buttons fault")
+
+    # At a game's end the ron buttons sign the score sheet (hardware.hold_to_sign): a ron
+    # pressed then is the start of a signature, not a claim, and a hold that began before the
+    # game ended (a ron claimed in the last hand, held on) is no signature.
+    def _signing_press(self, event: dict) -> bool:
+        if event.get("type") != "call" or event.get("call") != "ron":
+            return False
+        opened = self.table.sheet_open_since()
+        return opened is not None and event["t"] >= opened
+
+    def _sign(self, item: dict) -> None:
+        event = dict(item)
+        event["t"] = self.clock.from_mono(float(event["t"]))
+        since = event.get("held_since")
+        if since is not None:
+            event["held_since"] = self.clock.from_mono(float(since))
+        opened = self.table.sheet_open_since()
+        if opened is None or (since is not None and event["held_since"] < opened):
+            log.debug("buttons: seat %s held ron while no score sheet was open to sign",
+                      event.get("seat"))
+            return
+        self.submit(event, "buttons")
 
     def _camera_loop(self, index: int, feed: Iterable) -> None:
         self._last_frame[index] = monotonic()
@@ -381,6 +482,9 @@ class TableService:
             calls.feed(event)
         if calls.standing:
             self._show_calls(calls)
+        shown = _signed(self.table.snapshot())
+        if shown:
+            self._light(getattr(self.lights, "show_signatures", None), shown)
         while not self.stop_event.is_set():
             message = sub.get(timeout=0.5)
             if message is None:
@@ -389,12 +493,26 @@ class TableService:
                 if calls.feed(message["data"]):
                     self._show_calls(calls)
                 continue
+            if message["kind"] == "state":
+                signed = _signed(message["data"])
+                if signed != shown:
+                    shown = signed
+                    self._light(getattr(self.lights, "show_signatures", None), signed)
+                continue
             if message["kind"] != "ruling":
                 continue
             try:
                 self.lights.show(message["data"])
             except Exception as exc:  # a dead LED is no reason to stop refereeing
                 self.table.set_health("lights", False, f"seat lights failed: {exc}")
+
+    def _light(self, show, *args) -> None:
+        if show is None:
+            return
+        try:
+            show(*args)
+        except Exception as exc:  # a dead LED is no reason to stop refereeing
+            self.table.set_health("lights", False, f"seat lights failed: {exc}")
 
     def _show_calls(self, calls: CallTracker) -> None:
         show = getattr(self.lights, "show_calls", None)
