@@ -31,6 +31,7 @@ from gpiozero import Button
 from table.clock import monotonic
 
 from .call_for_referee import CallForReferee
+from .hold_to_sign import SIGN_BUTTON, HoldToSign
 from .config import DebounceSettings, TableWiring
 from .debounce import Chatter, Debouncer, Press, Quiet
 from .pins import claim_pin, default_pin_factory
@@ -80,15 +81,17 @@ class ButtonPanel:
         self.calls_for_referee = (CallForReferee(wiring.referee_call, wiring.referee_call_hold,
                                                  settings.debounce)
                                   if wiring.referee_call else None)
+        #: the ron button held to sign the score sheet (hardware.hold_to_sign)
+        self.signing = (HoldToSign(wiring.sign_hold, settings.debounce)
+                        if wiring.sign_hold else None)
 
     def edge(self, index: int, t: float, closed: bool) -> list[Any]:
         """Button ``index``'s contact closed or opened at ``t``; the items now due."""
-        items = self._items(index, self.debouncers[index].edge(t, closed))
-        if self.calls_for_referee is not None:
-            b = self.wiring.buttons[index]
-            self.calls_for_referee.edge(b.seat, b.call, t, closed)
-            items += self._referee_calls(t)
-        return items
+        outputs = self.debouncers[index].edge(t, closed)
+        b = self.wiring.buttons[index]
+        for hold in self._holds():
+            hold.edge(b.seat, b.call, t, closed)
+        return self._items(index, outputs) + self._held(t)   # a press arms a hold to sign
 
     def advance(self, now: float) -> list[Any]:
         """Time passed to ``now``; the items now due (held presses, recoveries, calls for a
@@ -97,25 +100,40 @@ class ButtonPanel:
         for index, debouncer in enumerate(self.debouncers):
             if debouncer.pending or debouncer.faulty:
                 out.extend(self._items(index, debouncer.advance(now)))
-        return out + self._referee_calls(now)
+        return out + self._held(now)
 
     def next_deadline(self) -> float | None:
         deadlines = [d for d in (b.next_deadline() for b in self.debouncers) if d is not None]
-        if self.calls_for_referee is not None:
-            d = self.calls_for_referee.next_deadline()
+        for hold in self._holds():
+            d = hold.next_deadline()
             if d is not None:
                 deadlines.append(d)
         return min(deadlines) if deadlines else None
 
-    def _referee_calls(self, now: float) -> list[dict]:
-        if self.calls_for_referee is None:
-            return []
+    def _holds(self) -> list[CallForReferee]:
+        return [h for h in (self.calls_for_referee, self.signing) if h is not None]
 
+    def _held(self, now: float) -> list[dict]:
+        """The calls for a referee and the signatures due by ``now``."""
         def faulty(seat: int, call: str) -> bool:
             return self.debouncers[self.wiring.buttons.index(
                 self.wiring.button(seat, call))].faulty
 
-        return self.calls_for_referee.advance(now, faulty)
+        out = []
+        if self.calls_for_referee is not None:
+            out += self.calls_for_referee.advance(now, faulty)
+        if self.signing is not None:
+            out += [e for e in self.signing.advance(now, faulty)
+                    if not self._calling_with_ron(e["seat"])]
+        return out
+
+    def _calling_with_ron(self, seat: int) -> bool:
+        """A table whose call for a referee uses the ron button: ron held with the rest of
+        that combination is the call, not a signature."""
+        calls = self.calls_for_referee
+        if calls is None or SIGN_BUTTON not in calls.calls:
+            return False
+        return all(calls.held(seat, c) for c in calls.calls if c != SIGN_BUTTON)
 
     @property
     def health(self) -> tuple[bool, str]:
@@ -130,6 +148,8 @@ class ButtonPanel:
         for o in outputs:
             if type(o) is Press:
                 items.append({"type": "call", "t": o.t, "seat": b.seat, "call": b.call})
+                if self.signing is not None and b.call == SIGN_BUTTON:
+                    self.signing.pressed(b.seat)
                 continue
             name = f"seat {b.seat} {b.call} button (GPIO{b.pin})"
             recover = self.debouncers[index].settings.recover
@@ -145,8 +165,8 @@ class ButtonPanel:
             else:
                 assert type(o) is Quiet
                 self.faults.pop(index, None)
-                if self.calls_for_referee is not None:
-                    self.calls_for_referee.recovered(b.seat, b.call, o.t)
+                for hold in self._holds():
+                    hold.recovered(b.seat, b.call, o.t)
                 text = (f"{name} is still again after {o.edges} chattering edges; its presses "
                         "count again")
                 ok, since, suspect = True, self._since.pop(index, o.t), None

@@ -40,7 +40,13 @@ class CallForReferee:
             if key in self._since:
                 return
             # Re-closed within the bounce time: still the same hold.
-            self._since[key] = opened[1] if opened and t - opened[0] < self.debounce else t
+            if opened and t - opened[0] < self.debounce:
+                self._since[key] = opened[1]
+                return
+            self._since[key] = t
+            if opened:   # it was let go (before time passed to say so): a new hold
+                self._fired.discard(seat)
+                self.let_go(seat)
         else:
             since = self._since.pop(key, None)
             if since is not None:
@@ -54,6 +60,10 @@ class CallForReferee:
             self._since[key] = t
         elif key in self._opened:
             self._opened[key] = (self._opened[key][0], t)
+
+    def held(self, seat: int, call: str) -> bool:
+        """Whether ``seat``'s ``call`` button is held now (an opening within bounce counts)."""
+        return (seat, call) in self._since or (seat, call) in self._opened
 
     def next_deadline(self) -> float | None:
         deadlines = []
@@ -72,15 +82,28 @@ class CallForReferee:
             if now - opened >= self.debounce:
                 del self._opened[key]
                 self._fired.discard(key[0])   # really let go: a new hold may call again
+                self.let_go(key[0])
         for seat in self._seats():
             start = self._held_since(seat)
-            if start is None or seat in self._fired or now - start < self.hold:
+            if start is None or seat in self._fired or now - start < self.hold \
+                    or not self.counts(seat):
                 continue
             if any(faulty(seat, c) or (seat, c) in self._opened for c in self.calls):
                 continue  # a chattering button, or one that may be letting go
             self._fired.add(seat)
-            out.append(call_event(seat, start + self.hold, self.how))
+            out.append(self.event(seat, start, start + self.hold))
         return out
+
+    def counts(self, seat: int) -> bool:
+        """Whether ``seat``'s hold may make its event (a subclass may ask for more)."""
+        return True
+
+    def let_go(self, seat: int) -> None:
+        """``seat`` let go of a button of the hold."""
+
+    def event(self, seat: int, since: float, t: float) -> dict:
+        """The event of ``seat``'s hold, made at ``t`` (held since ``since``)."""
+        return call_event(seat, t, self.how)
 
     def _seats(self) -> set[int]:
         return {seat for seat, _ in self._since} | {seat for seat, _ in self._opened}

@@ -124,6 +124,9 @@ class TableWiring:
     #: for how many seconds (see :mod:`hardware.call_for_referee`)
     referee_call: tuple[str, ...] = ("chii", "kan")
     referee_call_hold: float = 2.0
+    #: seconds a player holds their ron button to sign the score sheet at a game's end
+    #: (see :mod:`hardware.hold_to_sign`)
+    sign_hold: float = 2.0
 
     def button(self, seat: int, call: str) -> ButtonWiring:
         for b in self.buttons:
@@ -144,7 +147,7 @@ class TableWiring:
 # -- loading ----------------------------------------------------------------------------------
 
 _BUTTON_KEYS = {"pull", "active_state", "debounce_ms", "chatter_presses", "chatter_window_ms",
-                "chatter_run_s", "recover_s", "referee_call", "referee_call_s"}
+                "chatter_run_s", "recover_s", "referee_call", "referee_call_s", "sign_hold_s"}
 _LIGHT_KEYS = {"active_high", "pwm", "winner_s", "blink_s", "blink_hz"}
 _BUZZER_KEYS = {"pin", "active_high", "beep_s", "beeps"}
 _SEAT_NAMES = {f"seat{seat}" for seat in SEATS}
@@ -277,6 +280,8 @@ class _Parser:
 
         pull, active_state, debounce = self.button_settings(buttons_t)
         referee_call, hold = self.referee_call(buttons_t)
+        sign_hold = self.number(buttons_t, "buttons", "sign_hold_s", TableWiring(buttons=()).sign_hold,
+                                minimum=0.5, maximum=30, exclusive=False)
         buttons = self.seat_buttons(buttons_t, pull)
         lights, light = self.lights(lights_t)
         buzzer, light = self.buzzer(buzzer_t, light)
@@ -285,13 +290,13 @@ class _Parser:
         return TableWiring(buttons=tuple(buttons), pull=pull, active_state=active_state,
                            lights=lights, buzzer=buzzer, debounce=debounce, light=light,
                            source=self.source, referee_call=referee_call,
-                           referee_call_hold=hold)
+                           referee_call_hold=hold, sign_hold=sign_hold)
 
     def button_settings(self, t: dict) -> tuple[str, bool | None, DebounceSettings]:
         self.unknown_keys(t, "buttons", _BUTTON_KEYS, True,
                           "pull, active_state, debounce_ms, chatter_presses, chatter_window_ms, "
-                          "chatter_run_s, recover_s, referee_call, referee_call_s or "
-                          "seat0-seat3")
+                          "chatter_run_s, recover_s, referee_call, referee_call_s, "
+                          "sign_hold_s or seat0-seat3")
         pull = t.get("pull", "up")
         if pull not in ("up", "down", "none"):
             self.problem(f"[buttons] pull = {_show(pull)}",

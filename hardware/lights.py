@@ -4,7 +4,8 @@ After a ``claim`` ruling the winner's light stays on for a moment and each rejec
 light blinks; a ``violation`` blinks the violator's light and sounds the buzzer. Everything
 runs on gpiozero's background blink threads, so :meth:`SeatLights.show` returns at once and
 the lights are never in the way of the next press. A seat calling for a referee blinks
-slowly until a referee answers (:meth:`SeatLights.show_calls`).
+slowly until a referee answers (:meth:`SeatLights.show_calls`). At a game's end a player's
+light stays on once they have signed the score sheet (:meth:`SeatLights.show_signatures`).
 """
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ class SeatLights:
         self.buzzer: Buzzer | None = None
         #: seats calling for a referee (their lights blink slowly: :meth:`show_calls`)
         self.calling: set[int] = set()
+        #: seats that signed the score sheet (their lights stay on: :meth:`show_signatures`)
+        self.signed: set[int] = set()
         device = PWMLED if s.pwm else LED
         try:
             for seat, pin in wiring.lights.items():
@@ -83,6 +86,21 @@ class SeatLights:
         if new and self.buzzer is not None:
             self.buzzer.beep(on_time=self.settings.beep, off_time=self.settings.beep, n=1,
                              background=True)
+
+    def show_signatures(self, seats: set[int]) -> None:
+        """The seats that have signed the score sheet: each one's light stays on, the answer to
+        holding the ron button, until the result is final or the sheet changes (then the
+        signatures are cleared and the lights go off). A calling seat keeps blinking."""
+        seats = set(seats)
+        for seat in self.signed - seats:
+            led = self.lights.get(seat)
+            if led is not None and seat not in self.calling:
+                led.off()
+        for seat in seats - self.signed:
+            led = self.lights.get(seat)
+            if led is not None and seat not in self.calling:
+                led.on()
+        self.signed = seats
 
     def _call_blink(self, seat: int) -> None:
         led = self.lights.get(seat)

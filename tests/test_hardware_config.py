@@ -61,7 +61,7 @@ def test_sections_of_other_parts_are_ignored_but_wiring_keys_are_strict():
     assert problems(sample(buttons__debounce=5)) == [
         "table.toml: [buttons] debounce: unknown key (expected pull, active_state, "
         "debounce_ms, chatter_presses, chatter_window_ms, chatter_run_s, recover_s, "
-        "referee_call, referee_call_s or seat0-seat3)"]
+        "referee_call, referee_call_s, sign_hold_s or seat0-seat3)"]
 
 
 @pytest.mark.parametrize("changes, expected", [
