@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, request, url_for
 
 from referee.errors import RefereeError
-from referee.events import PENALTIES, VIOLATION_KINDS
+from referee.events import CLOCK_ACTIONS, PENALTIES, VIOLATION_KINDS
 from referee.tiles import TILE_CODES
 
 from .auth import check_csrf, is_referee
@@ -68,8 +68,15 @@ def _known_ruling(ruling_id: str) -> dict:
 
 
 def _submit(event: dict, done: str):
+    """Journal and judge a ``referee`` event with ``event``'s keys."""
+    return _journal({"type": "referee", **event}, done)
+
+
+def _journal(event: dict, done: str):
+    """Hand the table ``event`` (any table event, stamped now), which journals it before it
+    judges it; back to the page with ``done`` flashed."""
     table = _dash().table
-    event = {"type": "referee", "t": table.clock(), **event}
+    event = {"t": table.clock(), **event}
     try:
         table.submit(event)
     except RefereeError as exc:
@@ -249,3 +256,98 @@ def end_game():
     if request.form.get("confirm") != "yes":
         abort(400, description="Tick the box to confirm that the game ends now.")
     return _submit({"action": "end_game", "text": _text()}, "Game ended.")
+
+
+# -- the tournament round: its clock, the penalty ledger, the countersignature ---------------
+
+#: The longest round and the most extra time a referee may enter at once, in minutes.
+MAX_ROUND_MINUTES = 600
+MAX_EXTRA_MINUTES = 120
+
+
+def _minutes(field: str, what: str, most: int) -> float:
+    raw = request.form.get(field, "").strip().replace(",", ".")
+    try:
+        minutes = float(raw)
+    except ValueError:
+        minutes = float("nan")
+    if not 0 < minutes <= most:   # NaN fails this too
+        abort(400, description=f"Give {what} in minutes, a number above 0 and at most {most} "
+                               f"(not {raw[:20]!r}).")
+    return minutes
+
+
+def _clock_left(snap: dict) -> tuple[bool, str]:
+    """(a round clock runs here, the time it has left in words)."""
+    c = snap.get("clock") or {}
+    runs = c.get("started") is not None and not c.get("stopped") and not c.get("time_up") \
+        and snap.get("hands_left") is None
+    if not runs:
+        return False, ""
+    left = max(0, int(round(c["time_up_at"] - _dash().table.clock())))
+    return True, f"{left // 60}:{left % 60:02d}"
+
+
+@bp.post("/clock")
+def round_clock():
+    """Start the round clock at a table without a hall, give it extra time, or stop it:
+    journaled as a ``clock`` event with ``source`` ``referee``."""
+    _require_referee()
+    action = request.form.get("action", "")
+    if action not in CLOCK_ACTIONS:
+        abort(400, description="Choose what to do with the round clock: start, extend or stop.")
+    runs, left = _clock_left(_dash().table.snapshot())
+    event = {"type": "clock", "action": action, "source": "referee"}
+    if action == "start":
+        if runs:
+            abort(409, description=f"The round clock already runs ({left} left): give extra "
+                                   "time, or stop it before starting another round.")
+        minutes = _minutes("minutes", "the round's length", MAX_ROUND_MINUTES)
+        event["seconds"] = minutes * 60
+        done = f"Round clock started: {minutes:g} minutes."
+    else:
+        if not runs:
+            abort(409, description="No round clock runs at this table (not started, stopped, "
+                                   "or its time is up): there is nothing to "
+                                   f"{'extend' if action == 'extend' else 'stop'}.")
+        if action == "extend":
+            minutes = _minutes("minutes", "the extra time", MAX_EXTRA_MINUTES)
+            event["seconds"] = minutes * 60
+            done = f"{minutes:g} minutes added to this table's round clock."
+        else:
+            done = "Round clock stopped."
+    return _journal(event, done)
+
+
+@bp.post("/countersign")
+def countersign():
+    """The referee countersigns the score sheet (a ``sign`` event with ``referee`` true)."""
+    _require_referee()
+    snap = _dash().table.snapshot()
+    if not snap.get("game_over"):
+        abort(409, description="The game has not ended: the referee countersigns the score "
+                               "sheet after the game ends.")
+    if snap.get("result_given"):
+        abort(409, description="The result is already final: there is nothing to sign.")
+    if snap.get("referee_signed"):
+        abort(409, description="You have already countersigned this sheet: a signature counts "
+                               "once.")
+    return _journal({"type": "sign", "referee": True, "source": "referee"},
+                    "Countersigned." + ("" if len(snap.get("signatures") or ()) == 4 else
+                                        " The result is final once the four players have "
+                                        "signed."))
+
+
+@bp.post("/cancel_penalty")
+def cancel_penalty():
+    """Take a deduction off the ledger (journaled; it clears signatures given after the game's
+    end, as the sheet they signed no longer stands)."""
+    _require_referee()
+    ruling_id = request.form.get("ruling_id", "").strip()
+    standing = [p for p in _dash().table.snapshot().get("penalties") or ()
+                if str(p.get("ruling_id")) == ruling_id]
+    if not ruling_id or not standing:
+        abort(400, description=f"There is no penalty {ruling_id[:20] or '(none chosen)'} "
+                               "standing on this game's ledger.")
+    return _submit({"action": "cancel_penalty", "ruling_id": ruling_id, "text": _text()},
+                   f"Penalty {ruling_id} cancelled.")

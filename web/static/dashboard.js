@@ -142,6 +142,8 @@
         : " declared ron") + ": waiting for the hand to be shown");
     }
     if (s.game_over && s.result_given) notes.push("Result signed");
+    else if (s.sheet) notes.push(s.sheet.status === "waiting_for_referee" ? "Waiting for a referee"
+      : "Result to sign: " + s.sheet.signatures.length + " of 4 players");
     else if (s.game_over && Array.isArray(s.signatures)) {
       notes.push("Result to sign: " + s.signatures.length + " of 4 players" +
         (s.referee_signed ? ", the referee has signed" : ", then the referee"));
@@ -240,6 +242,51 @@
         h("span", { class: "applies", title: APPLIES_TITLE[p.applies] || "" },
           APPLIES[p.applies] || p.applies),
         p.reason ? h("span", { class: "why" }, p.reason) : null)));
+  }
+
+  // -- the score sheet at the game's end (table.score_sheet) -------------------------------
+  // What each seat scored, what uma and oka and the ledger make of it, and who has signed:
+  // each player holds their ron button for two seconds, then the referee countersigns.
+  const points = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + Math.abs(n).toFixed(1);
+  function renderSheet() {
+    const s = st.snap, sheet = s.sheet;
+    const note = $("sign-note");
+    note.textContent = s.sign_note || "";
+    note.hidden = !s.sign_note;
+    const box = $("sheet");
+    box.hidden = !sheet;
+    if (!sheet) return;
+    box.dataset.status = sheet.status;
+    $("sheet-why").textContent = sheet.reason ? "game ended: " + (GAME_END[sheet.reason] || sheet.reason) : "";
+    $("sheet-line").textContent = sheet.line;
+    $("sheet-rows").replaceChildren(...sheet.rows.map((r) => {
+      const off = [];
+      if (r.before_uma) off.push(minus(r.before_uma) + " before uma");
+      if (r.after_uma) off.push(minus(r.after_uma) + " after uma");
+      return h("tr", { "data-seat": r.seat, class: r.signed ? "signed" : "" },
+        h("th", { scope: "row", class: "who" }, who(r.seat)),
+        h("td", { class: "score" }, r.score.toLocaleString("en-US")),
+        h("td", { class: "uma" }, points(r.uma_oka)),
+        h("td", { class: "pen" }, off.join(", ")),
+        h("td", { class: "final" }, points(r.final)),
+        h("td", { class: "sig" }, r.signed ? "Signed" : "\u2014"));
+    }));
+    $("sheet-referee").textContent = sheet.status === "final" ? "Result final." :
+      sheet.referee_signed ? "The referee has countersigned." : "The referee countersigns last.";
+    const form = $("countersign");
+    if (form) form.hidden = sheet.status === "final" || sheet.referee_signed;
+  }
+
+  // The referee's list of penalties that can be cancelled: those standing on the ledger.
+  function renderCancel() {
+    const select = $("cancel-which");
+    if (!select) return;
+    const ledger = st.snap.penalties || [];
+    const chosen = select.value;
+    select.replaceChildren(...(ledger.length ? ledger.map((p) =>
+      h("option", Object.assign({ value: p.ruling_id }, p.ruling_id === chosen ? { selected: true } : {}),
+        p.ruling_id + ": " + minus(p.points) + " " + who(p.seat) + " (" + penaltyName(p) + ")"))
+      : [h("option", { value: "" }, "(none on the ledger)")]));
   }
 
   function renderHealth() {
@@ -773,6 +820,8 @@
     renderCentre();
     renderClock();
     renderLedger();
+    renderSheet();
+    renderCancel();
     renderHealth();
     renderSeats();
     renderWindow();
