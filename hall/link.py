@@ -35,6 +35,7 @@ from typing import Any, Callable
 from referee.events import dumps
 from table.clock import monotonic
 from table.journal import Journal, JournalError
+from table.score_sheet import waiting_for_referee
 
 from . import topics
 from .attention import OpenItems
@@ -100,6 +101,7 @@ class HallLink:
         self._open = OpenItems()
         self._game: int | None = None
         self._game_t0: float | None = None
+        self._waiting_for: tuple[int | None, str | None] = (None, None)
         self._last_state: Any = None
         self._state_at = 0.0
         self._state_due = False
@@ -400,13 +402,28 @@ class HallLink:
         payload = {"seq": snap[0] if snap else self._seen[0], "rid": self._seen[1],
                    "game": self._game, "now": self.clock(),
                    "rate": float(rate) if isinstance(rate, (int, float)) and rate > 0 else 1.0,
-                   "game_t0": self._game_t0, "open": open_, "backlog": backlog}
+                   "game_t0": self._game_t0, "open": open_, "backlog": backlog,
+                   "waiting_for_referee": self._waiting(snap)}
         # The snapshot goes on as the journal holds it: no decoding and encoding again.
         body = (dumps(payload)[:-1] + ',"snapshot":' + (snap[1] if snap else "null") + "}") \
             .encode()
         self._publish_retained(self._client, "state", body)
         self.stats["state"] += 1
         self.stats["bytes"] += len(body)
+
+    def _waiting(self, snap: tuple[int, str] | None) -> str | None:
+        """Why the table waits for a referee over its score sheet (a player who does not sign,
+        or the countersignature to come: :func:`table.score_sheet.waiting_for_referee`), or
+        None. Read from the snapshot once per snapshot."""
+        if snap is None:
+            return None
+        if self._waiting_for[0] != snap[0]:
+            try:
+                sheet = json.loads(snap[1]).get("sheet")
+            except (ValueError, AttributeError):
+                sheet = None
+            self._waiting_for = (snap[0], waiting_for_referee(sheet))
+        return self._waiting_for[1]
 
     def _publish_health(self, journal: Journal, force: bool = False) -> None:
         if not (self._health_due or force or
