@@ -261,13 +261,15 @@
     $("sheet-line").textContent = sheet.line;
     $("sheet-rows").replaceChildren(...sheet.rows.map((r) => {
       const off = [];
-      if (r.before_uma) off.push(minus(r.before_uma) + " before uma");
-      if (r.after_uma) off.push(minus(r.after_uma) + " after uma");
+      for (const [n, where] of [[r.before_uma, "before uma"], [r.after_uma, "after uma"]]) {
+        if (n) off.push(h("span", { class: "n" }, minus(n)), " ", h("span", { class: "w" }, where));
+      }
       return h("tr", { "data-seat": r.seat, class: r.signed ? "signed" : "" },
-        h("th", { scope: "row", class: "who" }, who(r.seat)),
+        h("th", { scope: "row", class: "player", title: who(r.seat) },
+          r.name || "Seat " + r.seat, r.name ? h("span", { class: "seatno" }, " seat " + r.seat) : null),
         h("td", { class: "score" }, r.score.toLocaleString("en-US")),
         h("td", { class: "uma" }, points(r.uma_oka)),
-        h("td", { class: "pen" }, off.join(", ")),
+        h("td", { class: "ded" }, off),
         h("td", { class: "final" }, points(r.final)),
         h("td", { class: "sig" }, r.signed ? "Signed" : "\u2014"));
     }));
