@@ -256,7 +256,10 @@ def carried_clock(referee, events: list[dict], t: float) -> dict | None:
 
 
 def common_prefix(journaled: list[dict], recorded: list[dict]) -> int:
-    """How many of ``recorded`` the journal's game already holds (0 if it is another game)."""
+    """How many of ``recorded`` the journal's game already holds (0 if it is another game).
+    A clock the table carried into the game (:func:`carried_clock`) is the table's own, in no
+    recording."""
+    journaled = [e for e in journaled if e.get("carried") is not True]
     def same(a: dict, b: dict) -> bool:
         a = {k: v for k, v in a.items() if k not in ("t_source",)}
         b = {k: v for k, v in b.items() if k not in ("t_source",)}

@@ -12,7 +12,7 @@ from table.journal import Journal
 from table.journal_check import check_journal
 from table.live import LiveTable
 from table.score_sheet import score_sheet, waiting_for_referee
-from table.service import ResumableTable
+from table.service import ResumableTable, common_prefix
 
 NAMES = ["Aoi", "Ben", "Chie", "Dan"]
 
@@ -192,6 +192,10 @@ def test_the_round_clock_runs_on_into_the_next_journaled_game_and_replays_the_sa
     assert carried == {"type": "clock", "t": 300.0, "action": "start", "seconds": 370.0,
                        "source": "hall", "carried": True, "time_up_at": 670.0}
     assert table.snapshot()["clock"]["time_up_at"] == 670.0
+    # a recorded game played at the table (rehearsal) resumes past it: the carried clock is
+    # the table's own, in no recording
+    assert common_prefix(table.events(), [{"type": "game_start", "t": 300.0,
+                                           "ruleset": "wrc2015", "scores": [25000] * 4}]) == 1
     table.submit({"type": "hand_start", "t": 301.0, "round_wind": "E", "dealer": 0,
                   "honba": 0, "riichi_sticks": 0, "dora_indicators": ["3m"]})
     assert table.next_deadline() == 670.0

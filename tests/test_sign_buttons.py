@@ -186,3 +186,12 @@ def test_holding_ron_two_seconds_at_game_end_signs_lights_the_seat_and_claims_no
     (result,) = table.submit({"type": "sign", "t": clock(), "referee": True})
     assert result["type"] == "result" and result["signatures"] == [2, 1, 0, 3]
     wait_for(lambda: not any(light(s) for s in range(4)), "the lights off")
+
+
+def test_the_wiring_check_prints_a_hold_without_taking_it_for_a_press():
+    from app.commands.buttons import hold_line
+    from hardware.hold_to_sign import sign_event
+    from table.referee_calls import call_event
+    assert hold_line(sign_event(2, 10.0, 12.0)) == \
+        "seat 2  signs the score sheet (held) t=12.000000 s"
+    assert hold_line(call_event(1, 5.5)) == "seat 1  calls for a referee (held) t=5.500000 s"

@@ -72,6 +72,9 @@ def run(args) -> int:
                     if not item.ok:
                         lights.beep()
                     continue
+                if item.get("type") != "call":
+                    say(hold_line(item))
+                    continue
                 b = wiring.button(item["seat"], item["call"])
                 pressed[(b.seat, b.call)] = pressed.get((b.seat, b.call), 0) + 1
                 gap = "" if last_t is None else f"  (+{(item['t'] - last_t) * 1e3:.1f} ms)"
@@ -87,6 +90,13 @@ def run(args) -> int:
         summary += "; never pressed: " + ", ".join(missing)
     say(summary)
     return 0
+
+
+def hold_line(item: dict) -> str:
+    """The line for a hold the panel reported (ron held to sign the score sheet, or a call for
+    a referee): a press is printed with its button, a hold has none."""
+    what = "signs the score sheet" if item.get("type") == "sign" else "calls for a referee"
+    return f"seat {item.get('seat')}  {what} (held) t={item['t']:.6f} s"
 
 
 def say(text: str) -> None:

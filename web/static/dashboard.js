@@ -765,7 +765,7 @@
       case "hand_start": return "hand starts: " + (WIND[e.round_wind] || e.round_wind) + ", dealer S" + e.dealer;
       case "game_start": return "game starts (" + e.ruleset + ")";
       case "referee": return "referee " + e.action.replace(/_/g, " ") + ": " + e.text;
-      case "clock": return "round clock " + e.action +
+      case "clock": return e.carried === true ? "round clock runs on: " + hms(e.seconds) + " left" : "round clock " + e.action +
         (typeof e.seconds === "number" ? " " + hms(e.seconds) : "") + (e.source ? " (" + e.source + ")" : "");
       case "sign": return e.referee === true ? "the referee signs the result" : s + "signs the result";
       default: return e.type;
