@@ -10,8 +10,10 @@ topic         QoS      retained  payload (JSON)
 ``ruling``    1        no        ``{"rid", "seq", "game", "ruling"}``: a journaled ruling; ``rid``
                                  is its row in the journal, ``seq`` the event that produced it
 ``state``     1        yes       ``{"seq", "rid", "game", "now", "rate", "game_t0", "snapshot",
-                                 "open": {"violations", "calls"}, "backlog"}``: the table now;
-                                 ``backlog``: events and rulings journaled, not yet sent
+                                 "open": {"violations", "calls"}, "backlog",
+                                 "waiting_for_referee"}``: the table now; ``backlog``: events
+                                 and rulings journaled, not yet sent; ``waiting_for_referee``:
+                                 why its score sheet waits for a referee, or null
 ``health``    1        yes       ``{"components": [{"component", "ok", "text"}...]}``
 ``online``    1        yes       ``{"online": true}`` on connect; ``{"online": false}`` when the
                                  table stops, or (the broker's last will) when it vanishes
