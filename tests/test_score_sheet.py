@@ -243,3 +243,18 @@ def test_no_clock_is_carried_when_none_runs_and_a_restart_carries_one_it_missed(
     assert restored.snapshot()["clock"]["time_up_at"] == 610.0
     assert check_journal(path2) == []
     assert dumps(restored.events()[-1])   # a valid table event, as journaled
+
+
+def test_a_restarted_table_still_says_why_the_last_signature_changed_nothing(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    table = ResumableTable(Journal(path), referee_factory=Referee, clock=VirtualClock())
+    ended_game(table)
+    end(table, 103.0)
+    sign(table, 104.0, 2)
+    sign(table, 105.0, 2)
+    line = "Chie (seat 2) has already signed: a signature counts once."
+    assert table.snapshot()["sign_note"] == line
+    restarted = ResumableTable(Journal(path), referee_factory=Referee, clock=VirtualClock())
+    restarted.restore()
+    snap = restarted.snapshot()
+    assert (snap["sign_note"], snap["sheet"]["signatures"]) == (line, [2])
