@@ -126,9 +126,18 @@ class LiveTable:
             game = getattr(self.referee, "table", None)
             if game is not None and hasattr(game, "signatures"):
                 # the score sheet at the game's end, and why a signature changed nothing
-                snap["sheet"] = score_sheet(game)
+                snap["sheet"] = sheet = score_sheet(game)
+                if sheet is not None:   # when the game ended, on the table clock
+                    sheet["ended_at"] = self._game_end_t()
                 snap["sign_note"] = self.sign_notes.current(game)
             return snap
+
+    def _game_end_t(self) -> float | None:
+        """The ``t`` of the last ``game_end`` ruling (None if none was given)."""
+        for ruling in reversed(self._rulings):
+            if ruling.get("type") == "game_end":
+                return ruling.get("t")
+        return None
 
     def events(self) -> list[dict]:
         with self._lock:

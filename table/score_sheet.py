@@ -18,6 +18,9 @@ what the seat's place adds, oka included. ``final``: the match points the ``game
                          the referee is still to countersign: a referee is wanted at the table
 ``final``                the ``result`` was given: four players and the referee signed
 
+The table adds ``ended_at``: when the game ended, on the table clock (with the state's ``now``,
+how long the sheet has waited).
+
 A ``sign`` that changes nothing is no error in the event stream (the spec: a ``sign`` before
 ``game_end``, or a second by the same seat, changes nothing), but a player holding the button
 wants to know why nothing happened: :func:`ignored_sign` says it in one line, which the table

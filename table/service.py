@@ -138,10 +138,8 @@ class ResumableTable(LiveTable):
             game = getattr(self.referee, "table", None)
             if game is None or not game.game_over or getattr(game, "result_given", True):
                 return None
-            for ruling in reversed(self._rulings):
-                if ruling.get("type") == "game_end":
-                    return float(ruling.get("t", -float("inf")))
-            return -float("inf")
+            ended = self._game_end_t()
+            return -float("inf") if ended is None else float(ended)
 
     @property
     def last_seq(self) -> int:

@@ -79,6 +79,7 @@ def test_the_sheet_gives_each_seat_its_score_uma_and_oka_penalties_and_final(
     assert sum(r["final"] for r in s["rows"]) == pytest.approx(-20.0)
     assert s["penalties"][0]["ruling_id"] == chombo["ruling_id"]
     assert (s["status"], s["reason"], s["uma"]) == ("signing", "referee", [15, 5, -5, -15])
+    assert s["ended_at"] == game_end["t"] == 103.0
 
 
 def test_four_seats_then_the_referee_make_the_result_final_and_the_table_says_where_it_stands():

@@ -171,3 +171,17 @@ def test_a_dispute_settled_by_cancelling_a_penalty_clears_the_signatures(table, 
     assert table.events()[-1]["action"] == "cancel_penalty"
     sheet = client.get("/state.json").get_json()["data"]["sheet"]
     assert (sheet["status"], sheet["signatures"], sheet["penalties"]) == ("signing", [], [])
+
+
+def test_undo_names_a_signature_and_never_takes_back_the_clock_carried_into_a_game():
+    from web.actions import describe, undo_target
+    assert describe({"type": "sign", "t": 1, "seat": 2}) == "the signature of seat 2"
+    assert describe({"type": "sign", "t": 1, "referee": True}) == \
+        "the referee's countersignature"
+    assert describe({"type": "clock", "t": 1, "action": "extend", "seconds": 300}) == \
+        "round clock extend (5:00)"
+    start = {"type": "game_start", "t": 1, "ruleset": "wrc2015", "scores": [30000] * 4}
+    carried = {"type": "clock", "t": 1, "action": "start", "seconds": 600, "carried": True}
+    assert undo_target([start, carried]) is None
+    signed = {"type": "sign", "t": 9, "seat": 1}
+    assert undo_target([start, carried, signed]) == (2, signed)

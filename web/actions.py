@@ -104,6 +104,14 @@ def describe(event: dict) -> str:
         return "tenpai declared by seats " + ", ".join(str(s) for s in event.get("seats", []))
     if kind == "referee":
         return f"referee {event.get('action')}"
+    if kind == "clock":
+        seconds = event.get("seconds")
+        length = f" ({int(seconds) // 60}:{int(seconds) % 60:02d})" \
+            if isinstance(seconds, (int, float)) and event.get("action") != "stop" else ""
+        return f"round clock {event.get('action')}{length}"
+    if kind == "sign":
+        return "the referee's countersignature" if event.get("referee") is True \
+            else f"the signature of {who}"
     return str(kind)
 
 
@@ -120,8 +128,10 @@ def undo_target(events: list[dict]) -> tuple[int, dict] | None:
             if event.get("action") == "undo":
                 pending_undos += 1
             continue
-        if event.get("type") in ("game_start", "hand_start"):
-            return None  # the start of a game or hand is not taken back from the phone
+        if event.get("type") in ("game_start", "hand_start") or event.get("carried") is True:
+            # the start of a game or hand is not taken back from the phone, nor the round's
+            # clock the table carried into the game with its start
+            return None
         if pending_undos:
             pending_undos -= 1
             continue
