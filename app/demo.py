@@ -434,7 +434,8 @@ def scaled_wiring(wiring, speed: float):
                                 blink_hz=li.blink_hz * speed, beep=li.beep / speed,
                                 call_period=li.call_period / speed)
     return dataclasses.replace(wiring, debounce=debounce, light=light,
-                               referee_call_hold=wiring.referee_call_hold / speed)
+                               referee_call_hold=wiring.referee_call_hold / speed,
+                               sign_hold=wiring.sign_hold / speed)
 
 
 def load_game(args) -> tuple[list[dict], str]:

@@ -55,6 +55,9 @@ class LiveTable:
         self.health: dict[str, dict] = {}
         #: why the last ``sign`` changed nothing, shown until one counts (table.score_sheet)
         self.sign_notes = SignNotes()
+        #: seconds a player holds the ron button to sign (the wiring's ``sign_hold``), which
+        #: the score sheet tells the players
+        self.sign_hold = 2.0
 
     # -- write side -------------------------------------------------------------------
     def submit(self, event: dict) -> list[dict]:
@@ -126,7 +129,7 @@ class LiveTable:
             game = getattr(self.referee, "table", None)
             if game is not None and hasattr(game, "signatures"):
                 # the score sheet at the game's end, and why a signature changed nothing
-                snap["sheet"] = sheet = score_sheet(game)
+                snap["sheet"] = sheet = score_sheet(game, self.sign_hold)
                 if sheet is not None:   # when the game ended, on the table clock
                     sheet["ended_at"] = self._game_end_t()
                 snap["sign_note"] = self.sign_notes.current(game)

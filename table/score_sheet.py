@@ -41,9 +41,10 @@ def who(names, seat: int) -> str:
     return f"Seat {seat}"
 
 
-def score_sheet(table) -> dict | None:
+def score_sheet(table, hold: float = 2.0) -> dict | None:
     """The sheet of a game that is over (None while it is played). ``table``: the rules core's
-    game state (:attr:`referee.core.Referee.table`)."""
+    game state (:attr:`referee.core.Referee.table`); ``hold``: seconds a player holds the ron
+    button to sign (the table's ``[buttons] sign_hold_s``), for the line."""
     if not table.game_over:
         return None
     rs = table.ruleset
@@ -64,7 +65,7 @@ def score_sheet(table) -> dict | None:
                      "uma_oka": round(placed[seat] - base, 1) + 0.0,
                      "after_uma": after[seat], "final": final[seat],
                      "rank": order.index(seat) + 1, "signed": seat in table.signatures})
-    status, line = _where(table)
+    status, line = _where(table, hold)
     return {"status": status, "line": line, "rows": rows, "reason": table.end_reason,
             "signatures": list(table.signatures), "referee_signed": table.referee_signed,
             "penalties": [dict(p) for p in table.penalties],
@@ -72,7 +73,7 @@ def score_sheet(table) -> dict | None:
             "start_score": rs.start_score}
 
 
-def _where(table) -> tuple[str, str]:
+def _where(table, hold: float) -> tuple[str, str]:
     if table.result_given:
         return "final", "The result is final: signed by the four players and the referee."
     missing = [s for s in range(4) if s not in table.signatures]
@@ -83,8 +84,9 @@ def _where(table) -> tuple[str, str]:
         return "waiting_for_referee", (f"{who(table.names, missing[0])} has not signed: "
                                        "waiting for a referee to settle the sheet.")
     signed = len(table.signatures)
+    seconds = "two seconds" if hold == 2 else f"{hold:g} seconds"
     return "signing", (f"{signed} of 4 players have signed: to sign, hold your ron button "
-                       "for two seconds.")
+                       f"for {seconds}.")
 
 
 def waiting_for_referee(sheet: dict | None) -> str | None:

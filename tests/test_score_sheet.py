@@ -95,6 +95,9 @@ def test_four_seats_then_the_referee_make_the_result_final_and_the_table_says_wh
     assert (s["status"], s["signatures"]) == ("signing", [2, 0])
     assert [r["signed"] for r in s["rows"]] == [True, False, True, False]
     assert waiting_for_referee(s) is None
+    table.sign_hold = 3.0    # the table's [buttons] sign_hold_s
+    assert sheet(table)["line"] == ("2 of 4 players have signed: to sign, hold your ron button "
+                                    "for 3 seconds.")
     sign(table, 113.0, 1)
     # three in, one not: the one who does not sign disputes; a referee is wanted
     s = sheet(table)

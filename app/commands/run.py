@@ -171,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if recorded is None:
         buttons = queue_mod.Queue()
         wiring = load_wiring(config)
+        table.sign_hold = wiring.sign_hold   # the score sheet tells the players how long
         build_buttons(wiring, buttons)
         lights = build_lights(wiring)
         camera = build_camera(config)
