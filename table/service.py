@@ -73,26 +73,31 @@ class ResumableTable(LiveTable):
         event = parse_event(dict(event))
         with self._lock:
             previous = (self.referee, self._sent, self._events, self._rulings)
+            carried = None
             if event["type"] == "game_start":
                 # Ruling ids count from the game's start, as they do when the journal's game
                 # is replayed into a fresh Referee after a restart.
                 self.referee, self._sent = self._factory(), set()
                 self._events, self._rulings = [], []
-            carried = None
-            if event["type"] == "game_start":
                 # the t the journal will give it (LiveTable.submit keeps t non-decreasing)
                 t = event["t"] if self._last_t is None else max(event["t"], self._last_t)
                 carried = carried_clock(previous[0], previous[2], t)
             try:
                 rulings = super().submit(event)
-                if carried is not None:
-                    # the round's clock runs on in the new game (see carried_clock)
-                    rulings = rulings + super().submit(carried)
             except JournalError as exc:
                 if event["type"] == "game_start":
                     self.referee, self._sent, self._events, self._rulings = previous
                 self._journal_failed(exc)
                 raise
+            if carried is not None:
+                # the round's clock runs on in the new game (see carried_clock)
+                try:
+                    rulings = rulings + super().submit(carried)
+                except JournalError as exc:
+                    # the game has started all the same; its clock is lost until a referee
+                    # starts one (said as the journal's health)
+                    self._journal_failed(exc)
+                    return rulings
             if not self.journal_ok and self.journal is not None:
                 self.journal_ok = True
                 self.set_health("journal", True, "")

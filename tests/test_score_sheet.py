@@ -262,3 +262,22 @@ def test_a_restarted_table_still_says_why_the_last_signature_changed_nothing(tmp
     restarted.restore()
     snap = restarted.snapshot()
     assert (snap["sign_note"], snap["sheet"]["signatures"]) == (line, [2])
+
+
+def test_a_game_starts_though_the_journal_fails_to_take_the_clock_it_carries(tmp_path):
+    from table.journal import JournalError
+
+    class FullAfterStart(Journal):
+        def append_event(self, event):
+            if event.get("carried"):
+                raise JournalError("journal x: the disk is full", "full")
+            return super().append_event(event)
+
+    table = ResumableTable(FullAfterStart(tmp_path / "j.sqlite"), referee_factory=Referee,
+                           clock=VirtualClock())
+    table.submit({"type": "clock", "t": 10.0, "action": "start", "seconds": 600})
+    table.submit({"type": "game_start", "t": 20.0, "ruleset": "wrc2015",
+                  "scores": [25000] * 4})
+    assert [e["type"] for e in table.events()] == ["game_start"]   # the game is on
+    assert table.health["journal"]["ok"] is False
+    assert table.health["journal"]["text"] == "journal x: the disk is full"
