@@ -3,6 +3,8 @@ says, why a signature that changes nothing changed nothing, when the table waits
 referee, and the round's clock carried from one journaled game into the next."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from referee.core import Referee
@@ -11,7 +13,7 @@ from table.clock import VirtualClock
 from table.journal import Journal
 from table.journal_check import check_journal
 from table.live import LiveTable
-from table.score_sheet import score_sheet, waiting_for_referee
+from table.score_sheet import waiting_for_referee
 from table.service import ResumableTable, common_prefix
 
 NAMES = ["Aoi", "Ben", "Chie", "Dan"]
@@ -172,7 +174,7 @@ def test_a_referee_settles_a_dispute_and_everyone_signs_again():
 
 def journal_events(path):
     with Journal(path, readonly=True) as j:
-        return [(g, __import__("json").loads(text)) for _, g, _, text in j.event_rows()]
+        return [(g, json.loads(text)) for _, g, _, text in j.event_rows()]
 
 
 def test_the_round_clock_runs_on_into_the_next_journaled_game_and_replays_the_same(tmp_path):
