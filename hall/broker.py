@@ -11,10 +11,13 @@ The ACL, with every table's user named as the table::
 
     user hall
     topic read riichi/<hall>/#
+    topic write riichi/<hall>/_hall/round
     pattern write riichi/<hall>/%u/#
+    pattern read riichi/<hall>/_hall/round
 
-A table may write only below its own name, and read nothing (a subscription it makes is granted
-but nothing is ever delivered to it); the hall reads everything and writes nothing. A table
+A table may write only below its own name, and read only the hall's round start (a
+subscription to anything else is granted but nothing is ever delivered to it); the hall reads
+everything and writes only the round start (:mod:`hall.round_start`). A table
 that publishes to another table's topic gets MQTT 5's "not authorized" back, and nobody sees
 the message.
 """
@@ -43,12 +46,14 @@ def password_line(user: str, password: str, salt: bytes | None = None,
 
 def acl_text(hall: str, hall_user: str = "hall") -> str:
     return (f"# riichi-referee hall {hall!r}: written by riichi-referee hall-broker\n"
-            f"# The head referee's server reads every table and writes nothing.\n"
+            f"# The head referee's server reads every table and writes only the round start.\n"
             f"user {hall_user}\n"
-            f"topic read riichi/{hall}/#\n\n"
+            f"topic read riichi/{hall}/#\n"
+            f"topic write riichi/{hall}/_hall/round\n\n"
             f"# Every table's broker user is the table's name: it writes below that name\n"
-            f"# only, and reads nothing.\n"
-            f"pattern write riichi/{hall}/%u/#\n")
+            f"# only, and reads only the hall's round start.\n"
+            f"pattern write riichi/{hall}/%u/#\n"
+            f"pattern read riichi/{hall}/_hall/round\n")
 
 
 #: The TLS files' names in the broker's folder (``tls_files``): the hall's CA certificate

@@ -17,6 +17,15 @@ After a restart of the table service the link resumes from the mark in the journ
 second of already-acknowledged items is sent again, and dropped by the hall the same way); a
 table that never sent anything starts with its current game.
 
+The round start. With ``on_round``, the link also subscribes to the hall's round start
+(:mod:`hall.round_start`, retained) and hands each round it has not journaled yet to the table
+as a ``clock`` event (``start``, ``source`` ``"hall"``): ``on_round(event)`` journals and
+judges it (the table service's ``submit``) and says whether it was journaled. The rounds
+already journaled are looked up in the journal when the link starts and taken from each event
+it reads, so a copy the broker hands over again (a reconnect, a broker restart, a table service
+restart) starts nothing twice. A round the table could not journal (disk full) is tried again
+while the link runs, its length shortened by the time that passed meanwhile.
+
 A refused publish (MQTT 5 reason code, e.g. the ACL: the table's user is not its name) stops
 the link for 30 s and says so as the table's ``hall`` health, without moving the mark: once
 the broker is set right, nothing is missing.
@@ -37,7 +46,7 @@ from table.clock import monotonic
 from table.journal import Journal, JournalError
 from table.score_sheet import waiting_for_referee
 
-from . import topics
+from . import round_start, topics
 from .attention import OpenItems
 from .config import LinkSettings
 from .mqtt import (closed_unanswered, describe_connect_failure, describe_unreached, failed,
@@ -58,6 +67,8 @@ class HallLink:
     clock (``now`` in the state); its ``speed`` attribute, if any, is the state's ``rate``.
     ``on_health(ok, text)``: told when the link starts or stops working (the table shows it as
     health ``hall``). ``window``: events and rulings in flight (unacknowledged) at most.
+    ``on_round(event) -> bool``: journal and judge the hall's round start (see the module
+    docstring); None: the link does not listen for it.
     """
 
     SAVE_EVERY = 1.0
@@ -69,7 +80,8 @@ class HallLink:
     def __init__(self, journal_path: str | Path, settings: LinkSettings, *, hub=None,
                  clock: Callable[[], float] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
-                 window: int = 200, poll: float = 0.25, connect_timeout: float = 5.0):
+                 window: int = 200, poll: float = 0.25, connect_timeout: float = 5.0,
+                 on_round: Callable[[dict], bool] | None = None):
         self.path = Path(journal_path)
         self.settings = settings
         self.hub = hub
@@ -78,6 +90,7 @@ class HallLink:
         self.window = window
         self.poll = poll
         self.connect_timeout = connect_timeout
+        self.on_round = on_round
         self.prefix = topics.table_prefix(settings.hall, settings.table)
         b = settings.broker
         self.mark_key = f"hall_acked {b.host}:{b.port}/{settings.hall}/{settings.table}"
@@ -110,6 +123,10 @@ class HallLink:
         self._health_at = 0.0
         self._health_due = True
         self._health_state: tuple[bool, str] | None = None
+        # the hall's round starts: ids journaled, and one waiting for the journal
+        self._round_lock = threading.Lock()
+        self._rounds: set[str] = set()
+        self._round_waiting: dict | None = None
         #: counts for tests and the benchmark
         self.stats = collections.Counter()
 
@@ -178,6 +195,8 @@ class HallLink:
             sub = self.hub.subscribe() if self.hub is not None else None
             while not self._stop.is_set():
                 self._read_new(journal)
+                if self._round_waiting is not None:
+                    self._retry_round()
                 if self._client is not None and self._lost.is_set():
                     self._drop_client("the connection to the hall's broker was lost")
                     next_try = time.monotonic() + delay
@@ -245,6 +264,8 @@ class HallLink:
         else:
             self.acked = journal.before_game(game)
         self._saved = self.acked
+        if self.on_round is not None:
+            self._rounds_journaled(journal)
         # What stands at the table is worked out over the whole current game.
         self._game = game
         self._seen = journal.before_game(game)
@@ -260,6 +281,10 @@ class HallLink:
         self._changed = True
         items = []
         for s, game, event in events:
+            rid_ = round_start.hall_round_id(event)
+            if rid_ is not None:
+                with self._round_lock:
+                    self._rounds.add(rid_)
             if game != self._game:
                 self._open = OpenItems()
                 self._game, self._game_t0 = game, float(event["t"])
@@ -437,6 +462,83 @@ class HallLink:
         self._publish_retained(self._client, "health",
                                dumps({"components": components}).encode())
 
+    # -- the hall's round start ----------------------------------------------------------------
+    def _rounds_journaled(self, journal: Journal) -> None:
+        """The round ids the journal holds (its whole history: the hall may start a round
+        before the table's game, which then opens a new game in the journal)."""
+        ids = set()
+        for _, _, _, text in journal.event_rows():
+            if '"round_id"' in text:
+                rid_ = round_start.hall_round_id(json.loads(text))
+                if rid_ is not None:
+                    ids.add(rid_)
+        with self._round_lock:
+            self._rounds |= ids
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if any(failed(rc) for rc in reason_codes):
+            log.warning("hall link: the broker refused the round start's subscription (%s)",
+                        reason_codes[0])
+
+    def _on_message(self, client, userdata, message) -> None:
+        """paho's thread: the hall's round start (live, or the retained copy)."""
+        self.stats["round_messages"] += 1
+        if not message.payload:
+            return  # the hall cleared it
+        try:
+            start = round_start.read_message(message.payload)
+        except round_start.BadRoundStart as exc:
+            log.warning("hall link: a round start that cannot be used (%s)", exc)
+            return
+        left = getattr(message.properties, "MessageExpiryInterval", None) \
+            if message.properties is not None else None
+        late = round_start.late_seconds(start, bool(message.retain), left)
+        speed = getattr(self.clock, "speed", 1.0)
+        speed = float(speed) if isinstance(speed, (int, float)) and speed > 0 else 1.0
+        with self._round_lock:
+            if start["id"] in self._rounds:
+                self.stats["round_again"] += 1
+                return
+            event = round_start.clock_event(start, self.clock(), late * speed)
+            if event is None:
+                self._rounds.add(start["id"])
+                log.warning("hall link: round %d was over before this table heard of it",
+                            start["round"])
+                return
+            self._hand_over(event)
+
+    def _hand_over(self, event: dict) -> None:
+        """Give the round start to the table (round lock held); keep it when not journaled."""
+        try:
+            journaled = bool(self.on_round(event))
+        except Exception:
+            log.exception("hall link: the table could not take the round start")
+            journaled = False
+        if journaled:
+            self._rounds.add(event["round_id"])
+            self._round_waiting = None
+            self.stats["round_started"] += 1
+            log.info("hall link: round %s started by the hall, %g s", event["round_no"],
+                     event["seconds"])
+        else:
+            self._round_waiting = event
+
+    def _retry_round(self) -> None:
+        with self._round_lock:
+            event = self._round_waiting
+            if event is None or event["round_id"] in self._rounds:
+                self._round_waiting = None
+                return
+            now = self.clock()
+            event = round_start.clock_event(
+                {"round": event["round_no"], "id": event["round_id"],
+                 "seconds": event["seconds"] + event.get("late_s", 0.0)},
+                now, event.get("late_s", 0.0) + max(0.0, now - event["t"]))
+            if event is None:
+                self._round_waiting = None
+                return
+            self._hand_over(event)
+
     # -- connection -------------------------------------------------------------------------
     def _connect(self, journal: Journal) -> bool:
         b = self.settings.broker
@@ -452,6 +554,9 @@ class HallLink:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        if self.on_round is not None:
+            client.on_subscribe = self._on_subscribe
+            client.on_message = self._on_message
         try:
             client.connect_async(b.host, b.port, keepalive=b.keepalive, clean_start=True)
             client.loop_start()
@@ -488,6 +593,9 @@ class HallLink:
             self._connect_error = describe_connect_failure(reason_code)
             self._refused = self._connect_error
         else:
+            if self.on_round is not None:
+                # Before anything is published: the retained round start comes at once.
+                client.subscribe(topics.round_topic(self.settings.hall), qos=1)
             self._connected.set()
 
     def _on_connect_fail(self, client, userdata) -> None:

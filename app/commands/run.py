@@ -199,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
         table.set_health("journal", False, getattr(journal, "open_error", "journal read-only"))
     log.info("table service: journal %s, %d event(s) in the current game", journal_path,
              len(journal.game_events()) if journal.current_game() else 0)
-    link = start_hall_link(journal_path, hall, table, clock) if hall is not None else None
+    link = start_hall_link(journal_path, hall, table, clock, service) \
+        if hall is not None else None
     try:
         return service.run()
     finally:
@@ -207,8 +208,15 @@ def run(args: argparse.Namespace) -> int:
             link.stop()
 
 
-def start_hall_link(journal_path: Path, settings, table: ResumableTable, clock):
-    """Publish the journal to the hall's broker (``[hall]``); its state is health ``hall``."""
+def start_hall_link(journal_path: Path, settings, table: ResumableTable, clock,
+                    service: TableService | None = None):
+    """Publish the journal to the hall's broker (``[hall]``); its state is health ``hall``.
+    With ``service``, the hall's round start is journaled and judged as any event is."""
     from hall.link import HallLink
+    on_round = None
+    if service is not None:
+        def on_round(event: dict) -> bool:
+            return service.submit(event, "hall") is not None
     return HallLink(journal_path, settings, hub=table.hub, clock=clock,
-                    on_health=lambda ok, text: table.set_health("hall", ok, text)).start()
+                    on_health=lambda ok, text: table.set_health("hall", ok, text),
+                    on_round=on_round).start()
