@@ -10,7 +10,8 @@ off, except a ``check`` reading (not applied until confirmed), which stays until
 :func:`attention` ranks a hall tile; lower needs a referee sooner:
 
 ====  ==================================================================================
-0     a seat calls for a referee (and the head referee has not marked it seen)
+0     a seat calls for a referee, or the game's result waits for a referee (a player
+      disputes it: :mod:`hall.round_status`), and the head referee has not marked it seen
 1     a violation that rests on an uncertain camera reading waits to be confirmed
 2     a violation with a penalty waits to be looked at
 3     the table is offline mid-game, or a camera, the buttons or the journal failed
@@ -73,6 +74,9 @@ def attention(tile: dict, seen: set[str]) -> tuple[int, str]:
     if calls:
         seats = ", ".join(str(c["seat"]) for c in calls)
         return 0, f"seat {seats} calls for a referee"
+    disputed = (tile.get("round_status") or {}).get("status") == "disputed"
+    if disputed and item_key("dispute", {"game": tile.get("game")}) not in seen:
+        return 0, "result not signed: waiting for a referee"
     violations = [v for v in open_.get("violations", []) if item_key("violation", v) not in seen]
     checks = [v for v in violations if v.get("check")]
     if checks:
@@ -89,7 +93,7 @@ def attention(tile: dict, seen: set[str]) -> tuple[int, str]:
               and h.get("ok") is False]
     if faults and tile.get("online") is not False:
         return 3, "; ".join(f"{h['component']}: {h.get('text') or 'fault'}" for h in faults)
-    if open_.get("calls") or any(v.get("penalty") not in (None, "none") or v.get("check")
+    if disputed or open_.get("calls") or any(v.get("penalty") not in (None, "none") or v.get("check")
                                  for v in open_.get("violations", [])):
         return 4, LEVELS[4]
     if playing and tile.get("behind"):
@@ -104,4 +108,6 @@ def attention(tile: dict, seen: set[str]) -> tuple[int, str]:
 def item_key(kind: str, item: dict) -> str:
     if kind == "call":
         return f"call:{item.get('seat')}:{item.get('t')}"
+    if kind == "dispute":
+        return f"dispute:{item.get('game')}"
     return f"violation:{item.get('ruling_id')}"

@@ -8,7 +8,15 @@
 shows a table in the same room, drawn from what the broker brought. Events and rulings are
 kept once each, by their journal ``seq``/``rid`` (QoS 1 may deliver one twice); a jump in
 ``seq`` is noted as a gap. :meth:`Board.tiles` is the overview: one summary per table with
-its attention level (:func:`hall.attention.attention`), most urgent first.
+its attention level (:func:`hall.attention.attention`), most urgent first, and where it stands
+in the tournament round (:func:`hall.round_status.round_status`).
+
+The round: the hall's last round start (:mod:`hall.round_start`, the retained message the hall
+itself published) is :attr:`Board.round`. Every signed result (a table's ``result`` ruling,
+each once) is handed to the callables in :attr:`Board.on_result` as ``(table, round_no,
+ruling)``, ``round_no`` being the round the table's clock was started for by the hall (the
+``round_no`` of its last hall ``clock`` event; else the hall's current round): the standings
+take it from there. :attr:`Board.results` keeps every result handed over.
 
 No clock is compared between tables or with the hall's: a table's times are on its own table
 clock (``now`` and ``rate`` of its last state let the hall run that clock on), and how long a
@@ -27,8 +35,9 @@ from table.clock import monotonic
 from table.hub import Hub
 from table.journal_table import _empty_snapshot
 
-from . import topics
+from . import round_start, topics
 from .attention import LEVELS, attention, item_key
+from .round_status import DISPUTE_AFTER, round_status
 
 log = logging.getLogger("riichi-referee.hall")
 
@@ -76,6 +85,10 @@ class RemoteTable:
         self.gaps: list[tuple[int, int]] = []
         self.version = 0
         self.level: tuple[int, float] = (7, monotonic())
+        self.hall_round: int | None = None     # the round the hall last started here
+        self.round_rulings: list[dict] = []    # this game's time_up, game_end, result
+        self.ended_at: float | None = None     # the game seen over (table clock), if no game_end
+        self.new_results: list[dict] = []      # results not yet handed to the board's hooks
 
     # -- TableView (read side) -----------------------------------------------------------
     def snapshot(self) -> dict:
@@ -130,7 +143,10 @@ class RemoteTable:
         self.last_seq = seq
         if game != self.game or event.get("type") == "game_start":
             self.game = game
-            self._events, self._rulings = [], []
+            self._new_game()
+        if event.get("type") == "clock" and event.get("source") == "hall" and \
+                isinstance(event.get("round_no"), int):
+            self.hall_round = event["round_no"]
         self._events.append(event)
         self.hub.publish("event", event)
         return True
@@ -143,9 +159,18 @@ class RemoteTable:
         self.last_rid = rid
         if self.game is not None and game != self.game:
             return False  # a ruling of a game the hall no longer shows
-        self._rulings.append(data["ruling"])
-        self.hub.publish("ruling", data["ruling"])
+        ruling = data["ruling"]
+        self._rulings.append(ruling)
+        if ruling.get("type") in ("time_up", "game_end", "result"):
+            self.round_rulings.append(ruling)
+            if ruling.get("type") == "result":
+                self.new_results.append(ruling)
+        self.hub.publish("ruling", ruling)
         return True
+
+    def _new_game(self) -> None:
+        self._events, self._rulings = [], []
+        self.round_rulings, self.ended_at = [], None
 
     def _on_state(self, data: dict) -> bool:
         old = self.state
@@ -157,8 +182,11 @@ class RemoteTable:
             self.clock.set(data["now"], float(data.get("rate") or 1.0))
         if self.game is None or (data.get("game") or 0) > self.game:
             if self.game is not None:
-                self._events, self._rulings = [], []
+                self._new_game()
             self.game = data.get("game")
+        snap = data.get("snapshot") or {}
+        if snap.get("game_over") and self.ended_at is None:
+            self.ended_at = self.clock()
         if self.hub.subscriber_count:  # someone has the table's live view open
             self.hub.publish("state", self.snapshot())
         return True
@@ -184,7 +212,15 @@ class RemoteTable:
         return True
 
     # -- the overview -------------------------------------------------------------------
-    def tile(self, game_minutes: float, seen: set[str], now: float | None = None) -> dict:
+    def round_status(self, dispute_after: float = DISPUTE_AFTER) -> dict:
+        """Where this table stands in the round (:func:`hall.round_status.round_status`)."""
+        with self._lock:
+            state = self.state or {}
+            return round_status(state.get("snapshot"), self.round_rulings, self.clock(),
+                                dispute_after, self.ended_at, bool(state.get("disputed")))
+
+    def tile(self, game_minutes: float, seen: set[str], now: float | None = None,
+             dispute_after: float = DISPUTE_AFTER) -> dict:
         now = monotonic() if now is None else now
         with self._lock:
             state = self.state or {}
@@ -215,6 +251,8 @@ class RemoteTable:
                 "behind": bool(game_minutes) and played is not None and
                 played > game_minutes * 60,
                 "gaps": len(self.gaps),
+                "hall_round": self.hall_round,
+                "round_status": self.round_status(dispute_after),
             }
             level, why = attention(tile, seen)
             if level != self.level[0]:
@@ -229,9 +267,12 @@ class Board:
 
     ``hall``: the hall's name (the topic segment). ``title``: shown on the page.
     ``game_minutes``: a game played longer than this is behind schedule (0: no schedule).
+    ``dispute_after``: seconds (table clock) after a game's end without a signed result
+    before the table is shown waiting for a referee.
     """
 
-    def __init__(self, hall: str, title: str | None = None, game_minutes: float = 0):
+    def __init__(self, hall: str, title: str | None = None, game_minutes: float = 0,
+                 dispute_after: float = DISPUTE_AFTER):
         self.hall = hall
         self.title = title or hall
         self.game_minutes = game_minutes
@@ -244,6 +285,13 @@ class Board:
         self.broker_changed = monotonic()
         self.broker_text = "connecting to the broker"
         self.stats = Counter()
+        self.dispute_after = dispute_after
+        #: the hall's last round start (:mod:`hall.round_start`), as the broker holds it
+        self.round: dict | None = None
+        #: callables ``(table, round_no, result_ruling)``, each told every signed result once
+        self.on_result: list = []
+        #: every result handed to ``on_result``: ``{"table", "round", "ruling", "at"}``
+        self.results: list[dict] = []
 
     def table(self, name: str) -> RemoteTable | None:
         return self.tables.get(name)
@@ -253,6 +301,9 @@ class Board:
         never raised: one broken table must not stop the hall."""
         parsed = topics.parse(self.hall, topic)
         if parsed is None:
+            if topic == topics.round_topic(self.hall):
+                self._on_round(payload)
+                return
             self.stats["foreign"] += 1
             return
         name, kind = parsed
@@ -278,7 +329,40 @@ class Board:
             if kind in ("event", "ruling"):
                 self.stats["duplicates"] += 1
             return
+        if table.new_results:
+            self._results(table)
         self._bump(name)
+
+    def _on_round(self, payload: bytes) -> None:
+        if not payload:
+            return  # cleared: the page keeps showing the last round it knew
+        try:
+            start = round_start.read_message(payload)
+        except round_start.BadRoundStart as exc:
+            self.stats["bad"] += 1
+            log.warning("hall: a round start that cannot be used (%s)", exc)
+            return
+        if self.round is None or self.round["id"] != start["id"]:
+            self.round = {**start, "heard": monotonic()}
+            self._bump(None)
+
+    def _results(self, table: RemoteTable) -> None:
+        """Hand the table's new signed results to the hooks (a hook that fails is logged:
+        the hall goes on, and the result stays in :attr:`results`)."""
+        with table._lock:
+            new, table.new_results = table.new_results, []
+            round_no = table.hall_round
+        if round_no is None and self.round is not None:
+            round_no = self.round["round"]
+        for ruling in new:
+            self.results.append({"table": table.name, "round": round_no, "ruling": ruling,
+                                 "at": monotonic()})
+            self.stats["results"] += 1
+            for hook in list(self.on_result):
+                try:
+                    hook(table.name, round_no, ruling)
+                except Exception:
+                    log.exception("hall: a result hook failed for table %s", table.name)
 
     def _bump(self, name: str | None) -> None:
         with self._changed:
@@ -307,7 +391,8 @@ class Board:
         now = monotonic() if now is None else now
         with self._lock:
             tables = [t for t in self.tables.values() if t.version > since]
-        tiles = [t.tile(self.game_minutes, self.seen.get(t.name, set()), now) for t in tables]
+        tiles = [t.tile(self.game_minutes, self.seen.get(t.name, set()), now,
+                        self.dispute_after) for t in tables]
         tiles.sort(key=lambda t: (t["level"], -t["level_for"], t["table"]))
         return tiles
 
@@ -319,6 +404,8 @@ class Board:
         open_ = (table.state or {}).get("open") or {}
         keys = {item_key("call", c) for c in open_.get("calls", [])}
         keys |= {item_key("violation", v) for v in open_.get("violations", [])}
+        if table.round_status(self.dispute_after)["status"] == "disputed":
+            keys.add(item_key("dispute", {"game": table.game}))
         with self._lock:
             self.seen[name] = self.seen.get(name, set()) | keys
         self._bump(name)

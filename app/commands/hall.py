@@ -105,7 +105,8 @@ def build(settings: HallSettings, start: bool = True):
     pin = settings.pin_hash_file or default_pin_file()
     app = create_hall_app(board, pin_hash=Path(pin),
                           secret_key=load_secret_key(settings.secret_key_file),
-                          config=web_config(settings), standings=standings)
+                          config=web_config(settings), standings=standings,
+                          start_round=subscriber.start_round)
     return board, subscriber, app
 
 

@@ -8,7 +8,8 @@ HttpOnly SameSite=Strict cookie) and a CSRF token on every POST (:func:`web.auth
 
 Routes: ``/`` the tiles; ``/login``, ``/logout``; ``/hall/stream`` (server-sent events:
 ``tiles``, the full set first, then the tiles that changed, at most every
-``RIICHI_HALL_TICK`` seconds); ``/hall/tiles.json``; ``POST /hall/seen/<table>`` (the head
+``RIICHI_HALL_TICK`` seconds); ``/hall/tiles.json``; ``POST /hall/round`` (start round N,
+M minutes long, at every table: ``start_round``); ``POST /hall/seen/<table>`` (the head
 referee saw what the table shows: someone is on the way); ``/standings`` (the tournament's
 standings, with ``/standings.json`` and the EMA's ``/standings.csv``: :mod:`web.hall.standings`);
 ``/healthz``; and under
@@ -48,10 +49,11 @@ class HallDashboard(Dashboard):
     table view), and the open streams of all of them."""
 
     def __init__(self, board, pin_hash, guard: PinGuard, sessions: RefereeSessions, gate,
-                 standings=None):
+                 standings=None, start_round=None):
         super().__init__(None, pin_hash, guard, sessions, gate)
         self.board = board
         self.standings = standings
+        self.start_round = start_round
         self.table_apps: dict = {}
 
     def stop(self) -> None:
@@ -61,13 +63,15 @@ class HallDashboard(Dashboard):
 
 
 def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = None,
-                    config: dict | None = None, standings=None) -> Flask:
+                    config: dict | None = None, standings=None, start_round=None) -> Flask:
     """The hall's app for ``board``. ``pin_hash``: the head referee's PIN hash, or a
     :class:`pathlib.Path` of the hash file (read at each login). ``secret_key`` signs the
     session cookie (random when None: sessions end with the process). ``config``: overrides
     of :data:`web.DEFAULTS` and :data:`HALL_DEFAULTS`. ``standings``: the tournament's
     (:class:`hall.standings.Standings`, or anything with its ``summary()``, ``write_csv`` and
-    ``write_json``); None: the standings page says there are none."""
+    ``write_json``); None: the standings page says there are none. ``start_round(round_no,
+    seconds)``: starts a round at every table (:meth:`hall.subscriber.HallSubscriber.
+    start_round`); None: the page cannot start rounds."""
     app = Flask("web")  # the dashboard's templates (base, login, error) and its stylesheet
     app.config.update(DEFAULTS)
     app.config.update(HALL_DEFAULTS)
@@ -79,7 +83,7 @@ def create_hall_app(board, *, pin_hash=None, secret_key: str | bytes | None = No
     guard = PinGuard(int(app.config["RIICHI_LOCKOUT_FAILURES"]),
                      float(app.config["RIICHI_LOCKOUT_SECONDS"]))
     dash = HallDashboard(board, pin_hash, guard, RefereeSessions(hours * 3600),
-                         stream_gate(app.config), standings)
+                         stream_gate(app.config), standings, start_round)
     app.extensions["riichi"] = dash
 
     from web import https

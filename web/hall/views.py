@@ -1,4 +1,5 @@
-"""The hall's pages: login, the tiles, marking a table seen, and two JSON views."""
+"""The hall's pages: login, the tiles, marking a table seen, starting a round, and two JSON
+views."""
 from __future__ import annotations
 
 from flask import (
@@ -12,6 +13,7 @@ from flask import (
     url_for,
 )
 
+from referee.errors import RefereeError
 from table.clock import monotonic
 from web.auth import check_csrf, is_referee
 from web.login import login as login_flow
@@ -57,15 +59,20 @@ def logout():
 def overview():
     board = _board()
     note = current_app.config["RIICHI_HALL_NOTE"] or []
+    can_start = current_app.extensions["riichi"].start_round is not None
     return render_template("hall.html", title=board.title, table_name=board.title,
-                           stream_url=url_for("hall_stream.stream"), note=list(note))
+                           stream_url=url_for("hall_stream.stream"), note=list(note),
+                           round_url=url_for("hall.start_round") if can_start else None)
 
 
 def tiles_message(board, since: int = -1, full: bool = True) -> dict:
     """What the page needs: the tiles (changed since ``since``) and the broker's state.
     ``now`` is the hall's monotonic clock; the page adds its own elapsed time to durations."""
+    rnd = board.round
     return {"full": full, "now": monotonic(), "version": board.version,
             "broker": board.broker_status(), "tables": len(board.tables),
+            "round": {"round": rnd["round"], "seconds": rnd["seconds"], "id": rnd["id"]}
+            if rnd else None,
             "tiles": board.tiles(since)}
 
 
@@ -81,6 +88,32 @@ def seen(name: str):
     if not _board().mark_seen(name):
         abort(404, description=f"No table {name[:40]} in this hall.")
     return jsonify({"ok": True, "table": name})
+
+
+@bp.post("/hall/round")
+def start_round():
+    """Start round N, M minutes long, at every table (JSON or form: ``round``, ``minutes``)."""
+    start = current_app.extensions["riichi"].start_round
+    if start is None:
+        abort(404, description="This hall cannot start rounds.")
+    data = request.get_json(silent=True) if request.is_json else request.form
+    data = data or {}
+    try:
+        round_no = int(str(data.get("round", "")).strip())
+        minutes = float(str(data.get("minutes", "")).strip())
+    except ValueError:
+        abort(400, description="Give the round as a number and its length in minutes.")
+    if not 1 <= round_no <= 999:
+        abort(400, description=f"Round {round_no}: a round is numbered 1 to 999.")
+    if not 0 < minutes <= 24 * 60:
+        abort(400, description=f"{minutes:g} minutes: a round lasts more than 0 minutes and "
+                               "at most 24 hours.")
+    try:
+        message = start(round_no, round(minutes * 60, 3))
+    except (RefereeError, ValueError) as exc:
+        abort(503, description=str(exc))
+    return jsonify({"ok": True, "round": message["round"], "seconds": message["seconds"],
+                    "id": message["id"]})
 
 
 @bp.get("/healthz")

@@ -9,7 +9,10 @@
   const $ = (id) => document.getElementById(id);
   const WIND = { E: "East", S: "South", W: "West", N: "North" };
   const tiles = new Map();   // table -> tile (with .at: performance.now() when received)
-  let broker = null, brokerAt = 0;
+  let broker = null, brokerAt = 0, round = null;
+  // Where a table stands in the round (hall/round_status.py), as a word across the room.
+  const ROUND = { playing: "playing", time_up: "TIME UP", signing: "game over: signing",
+                  disputed: "waiting for a referee", signed: "result signed" };
 
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
@@ -46,8 +49,33 @@
       }));
   }
 
+  // The round's time left on the table's own clock, run down at its rate since received.
+  function timeLeft(t) {
+    const rs = t.round_status || {};
+    if (typeof rs.time_left !== "number") return null;
+    if (rs.time_up) return 0;
+    return Math.max(0, rs.time_left - since(t.at) * (t.rate || 1));
+  }
+
+  function roundEl(t) {
+    const rs = t.round_status || {};
+    if (!rs.status) return null;
+    const left = timeLeft(t);
+    let sub = ROUND[rs.status] || rs.status;
+    if (rs.status === "signing" || rs.status === "disputed") {
+      sub += " · " + (rs.signatures || []).length + "/4" + (rs.referee_signed ? " + referee" : "");
+    }
+    return h("div", { class: "rclock rs-" + rs.status },
+      left === null || rs.status === "signed" ? null :
+        h("span", { class: "left", title: "time left in the round (the table's clock)" },
+          left > 0 ? dur(left) : "0:00"),
+      h("span", { class: "rstate" }, sub));
+  }
+
   function tileEl(t) {
-    const el = h("li", { class: "htile lvl-" + t.level + (t.online === false ? " offline" : ""),
+    const rs = (t.round_status || {}).status;
+    const el = h("li", { class: "htile lvl-" + t.level + (t.online === false ? " offline" : "") +
+                                (rs ? " rs-" + rs : ""),
                          "data-table": t.table, "data-level": t.level });
     const open = t.open || { violations: [], calls: [] };
     const r = t.round;
@@ -79,6 +107,7 @@
     if (t.gaps) chips.push(h("span", { class: "chip bad", title: "events the broker lost: the table's journal has them" }, "gaps: " + t.gaps));
     el.append(h("a", { href: "/t/" + encodeURIComponent(t.table) + "/" },
       h("div", { class: "thead" }, h("span", { class: "tname" }, t.table), h("span", { class: "why" }, t.why)),
+      roundEl(t),
       h("div", { class: "line" }, lines),
       players(t),
       items.length ? h("ul", {}, items) : null,
@@ -116,6 +145,19 @@
     const urgent = list.filter((t) => t.level <= 3).length;
     $("counts").textContent = list.length + (list.length === 1 ? " table" : " tables") +
       (urgent ? " · " + urgent + (urgent === 1 ? " needs" : " need") + " a referee" : "");
+    renderRound(list);
+  }
+
+  function renderRound(list) {
+    $("round-name").textContent = round ? "Round " + round.round + " · " +
+      dur(round.seconds).replace(/:00$/, "") + " min" : "No round started";
+    const n = {};
+    for (const t of list) { const s = (t.round_status || {}).status; if (s) n[s] = (n[s] || 0) + 1; }
+    const parts = [];
+    for (const k of ["time_up", "signing", "disputed", "signed"]) {
+      if (n[k]) parts.push(n[k] + " " + (k === "time_up" ? "time up" : ROUND[k]));
+    }
+    $("round-counts").textContent = parts.join(" · ");
   }
 
   function renderBroker() {
@@ -134,6 +176,8 @@
       if (!t) continue;
       const p = el.querySelector(".played");
       if (p && typeof t.played === "number") p.textContent = dur(t.played + since(t.at) * (t.playing ? t.rate || 1 : 0));
+      const l = el.querySelector(".rclock .left");
+      if (l) { const left = timeLeft(t); l.textContent = left > 0 ? dur(left) : "0:00"; }
       const o = el.querySelector(".offline-for");
       if (o) o.textContent = "offline " + dur(t.offline_for + since(t.at));
     }
@@ -148,8 +192,28 @@
     }).catch(() => {});
   }
 
+  const form = $("round-form");
+  if (form) {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const n = form.elements.round.value, m = form.elements.minutes.value;
+      if (!window.confirm("Start round " + n + " (" + m + " minutes) at every table now?")) return;
+      const said = $("round-said");
+      said.textContent = "Starting…";
+      fetch(body.dataset.round, {
+        method: "POST", credentials: "same-origin",
+        headers: { "X-CSRF-Token": CSRF, Accept: "application/json", "Content-Type": "application/json" },
+        body: JSON.stringify({ round: n, minutes: m }),
+      }).then((r) => r.json().then((j) => {
+        said.textContent = r.ok ? "Round " + j.round + " started at every table." : (j.error || "Not started.");
+        if (r.ok) $("round-start").open = false;
+      })).catch(() => { said.textContent = "No answer from the hall: look at the tables' clocks before trying again."; });
+    });
+  }
+
   function onTiles(msg) {
     const at = performance.now();
+    if ("round" in msg) round = msg.round;
     if (msg.full) tiles.clear();
     for (const t of msg.tiles || []) { t.at = at; tiles.set(t.table, t); }
     broker = msg.broker; brokerAt = at;
