@@ -127,6 +127,8 @@ class HallLink:
         self._round_lock = threading.Lock()
         self._rounds: set[str] = set()
         self._round_waiting: dict | None = None
+        #: set while the broker has granted the round start's subscription on this connection
+        self.listening = threading.Event()
         #: counts for tests and the benchmark
         self.stats = collections.Counter()
 
@@ -479,6 +481,8 @@ class HallLink:
         if any(failed(rc) for rc in reason_codes):
             log.warning("hall link: the broker refused the round start's subscription (%s)",
                         reason_codes[0])
+        else:
+            self.listening.set()
 
     def _on_message(self, client, userdata, message) -> None:
         """paho's thread: the hall's round start (live, or the retained copy)."""
@@ -607,6 +611,7 @@ class HallLink:
     def _drop_client(self, why: str) -> None:
         client, self._client = self._client, None
         self._connected.clear()
+        self.listening.clear()
         if client is not None:
             try:
                 client.loop_stop()
