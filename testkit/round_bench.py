@@ -1,0 +1,420 @@
+"""A tournament round from the hall's start to the signed results, for ``bench/round.py``
+and its short version in the tests: see bench/round.py for what runs and what it measures.
+
+:class:`TableSet` runs some tables (in this process, or in a worker process of the bench);
+:func:`run` runs the round with its broker, hall and tables, and returns the figures.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import random
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+RULESETS = ("wrc2015", "ema2016", "ema2025", "ema2012", "dutch")
+HAND_COUNT = 6          # hands simulated per game: the time rule ends it well before
+DISPUTING_SEAT = 2
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = (len(values) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+# -- the games -------------------------------------------------------------------------------
+
+def ends_by_time(events: list[dict], round_seconds: float) -> bool:
+    """Whether this game, its round clock started as its first hand is about to be dealt,
+    ends by its ruleset's time rule (not by a bust or its last hand first)."""
+    from referee.core import Referee
+    referee = Referee()
+    referee.feed(dict(events[0]))
+    referee.feed({"type": "clock", "t": events[0]["t"], "action": "start",
+                  "seconds": round_seconds, "source": "hall"})
+    for event in events[1:]:
+        for ruling in referee.feed(dict(event)):
+            if ruling["type"] == "game_end":
+                return ruling.get("reason") == "time"
+    return False
+
+
+def plan(index: int, round_seconds: float) -> tuple[str, int, list[dict]]:
+    """Table ``index``'s ruleset, seed and game (the same for the same arguments)."""
+    from referee.simulate import simulate
+    ruleset = RULESETS[index % len(RULESETS)]
+    for seed in range(1000 * index, 1000 * index + 40):
+        events = simulate(seed=seed, hands=HAND_COUNT, ruleset=ruleset)
+        if ends_by_time(events, round_seconds):
+            return ruleset, seed, events
+    raise RuntimeError(f"round: no game of {ruleset} ends by time in a round of "
+                     f"{round_seconds:g} s (table {index})")
+
+
+# -- the tables ------------------------------------------------------------------------------
+
+class TableSet:
+    """Some tables of the hall, each as the module docstring says, driven by one scheduler
+    thread (the simulated players and referee of all of them)."""
+
+    def __init__(self, names, first, port, passwords, journals, speed, round_seconds,
+                 disputed, dispute_after):
+        from hall.config import BrokerSettings, LinkSettings
+        from hall.link import HallLink
+        from table.clock import TableClock
+        from table.journal import Journal
+        from table.service import ResumableTable, TableService
+
+        self.speed = speed
+        self.dispute_after = dispute_after
+        self.lock = threading.Condition()
+        self.queue: list = []          # (due monotonic, n, table, event)
+        self.n = 0
+        self.tables = []
+        self.done = threading.Event()
+        self.ready = threading.Event()
+        self.stop = threading.Event()
+        bench = self
+
+        class Table(ResumableTable):
+            """The rules core and journal; notes when time_up, game_end and result come."""
+
+            def _record(self, seq, rulings):
+                super()._record(seq, rulings)
+                for r in rulings:
+                    if r["type"] == "time_up" and self.info["time_up_mono"] is None:
+                        self.info["time_up_mono"] = time.monotonic()
+                        self.info["time_up"] = {k: r.get(k) for k in ("ends", "rule", "t")}
+                    elif r["type"] == "game_end" and self.info["game_end"] is None:
+                        self.info["game_end"] = {"reason": r.get("reason"), "t": r["t"]}
+                        bench.signatures(self, float(r["t"]))
+                    elif r["type"] == "result":
+                        self.info["result"] = True
+
+        for k, name in enumerate(names):
+            index = first + k
+            ruleset, seed, events = plan(index, round_seconds)
+            journal = Journal(Path(journals) / f"{name}.sqlite")
+            clock = TableClock(offset=journal.clock_offset(), speed=speed)
+            table = Table(journal, clock=clock)
+            table.name, table.events_plan, table.clock_ = name, events, clock
+            table.rng = random.Random(index)
+            table.info = {"ruleset": ruleset, "seed": seed, "disputed": name in disputed,
+                          "start_mono": None, "time_up_mono": None, "time_up": None,
+                          "game_end": None, "result": False, "sign_mono": None}
+            service = TableService(table, clock=clock, inbox=False)
+            table.service = service
+
+            def on_round(event, table=table):
+                if table.service.submit(event, "hall") is None:
+                    return False
+                bench.round_started(table, float(table.last_t))
+                return True
+
+            link = HallLink(journal.path, LinkSettings(
+                "bench", name, BrokerSettings("127.0.0.1", port, name, passwords[name],
+                                              keepalive=5)),
+                hub=table.hub, clock=clock, on_round=on_round,
+                on_health=lambda ok, text, t=table: t.set_health("hall", ok, text))
+            table.link = link
+            self.tables.append(table)
+
+    # -- the schedule ----------------------------------------------------------------------
+    def at(self, table, t: float, event: dict) -> None:
+        """``event`` at table time ``t`` (its clock's moment, on CLOCK_MONOTONIC)."""
+        c = table.clock_
+        due = c.origin + (t - c.origin - c.offset) / c.speed
+        with self.lock:
+            self.n += 1
+            heapq.heappush(self.queue, (due, self.n, table, {**event, "t": round(t, 3)}))
+            self.lock.notify()
+
+    def round_started(self, table, t0: float) -> None:
+        """The clock started: the players begin; the game's stream from its first hand on."""
+        table.info["start_mono"] = time.monotonic()
+        events = table.events_plan
+        for event in events[1:]:
+            self.at(table, t0 + (float(event["t"]) - float(events[0]["t"])), event)
+
+    def signatures(self, table, end_t: float) -> None:
+        """The game is over: the players sign, a few seconds apart, then the referee; at a
+        disputed table one player waits for the referee."""
+        rng = table.rng
+        seats = [0, 1, 2, 3]
+        rng.shuffle(seats)
+        t = end_t + rng.uniform(5, 10)
+        signing = [s for s in seats if not (table.info["disputed"] and s == DISPUTING_SEAT)]
+        for seat in signing:
+            self.at(table, t, {"type": "sign", "seat": seat})
+            t += rng.uniform(1, 4)
+        if table.info["disputed"]:
+            t = max(t, end_t + self.dispute_after) + rng.uniform(15, 30)  # the referee walks up
+            self.at(table, t, {"type": "referee", "action": "note",
+                               "text": "score dispute settled: the sheet stands"})
+            t += rng.uniform(5, 10)
+            self.at(table, t, {"type": "sign", "seat": DISPUTING_SEAT})
+            t += rng.uniform(2, 4)
+        self.at(table, t + rng.uniform(2, 5), {"type": "sign", "referee": True})
+
+    def _drive(self) -> None:
+        while not self.stop.is_set():
+            with self.lock:
+                while not self.queue or self.queue[0][0] > time.monotonic():
+                    wait = self.queue[0][0] - time.monotonic() if self.queue else 0.5
+                    self.lock.wait(max(0.0, min(wait, 0.5)))
+                    if self.stop.is_set():
+                        return
+                _, _, table, event = heapq.heappop(self.queue)
+            if table.info["game_end"] is not None and event["type"] not in ("sign", "referee"):
+                continue            # the game is over: the players stop playing
+            table.service.submit(event, "bench")
+            if event["type"] == "sign" and event.get("referee") and table.info["result"]:
+                table.info["sign_mono"] = time.monotonic()   # journaled, result with it
+                if all(t.info["result"] for t in self.tables):
+                    self.done.set()
+
+    # -- life --------------------------------------------------------------------------------
+    def start(self) -> "TableSet":
+        for table in self.tables:
+            table.service.start()
+            table.service.submit({"type": "game_start", "t": table.clock_(),
+                                  "ruleset": table.info["ruleset"],
+                                  "scores": table.events_plan[0]["scores"]}, "bench")
+            table.link.start()
+        threading.Thread(target=self._drive, name="players", daemon=True).start()
+
+        def wait_ready():
+            while not all(t.link.listening.is_set() for t in self.tables):
+                if self.stop.wait(0.05):
+                    return
+            self.ready.set()
+        threading.Thread(target=wait_ready, daemon=True).start()
+        return self
+
+    def finish(self, timeout: float) -> dict:
+        self.done.wait(timeout)
+        idle = {t.name: t.link.wait_idle(60) for t in self.tables}
+        out = {}
+        for table in self.tables:
+            rows = table.journal.event_rows()
+            starts = sum(1 for *_, text in rows if '"round_id"' in text)
+            out[table.name] = {**table.info, "round_start_journaled": starts,
+                               "idle": idle[table.name], "link": dict(table.link.stats)}
+        self.stop.set()
+        with self.lock:
+            self.lock.notify_all()
+        for table in self.tables:
+            table.service.stop()
+            table.link.stop()
+            table.journal.close()
+        return out
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+def run(args, worker_argv=None) -> dict:
+    """The round (``args``: bench/round.py's options); its figures. ``worker_argv(chunk
+    options)``: the command of a worker process (with ``args.workers`` > 0)."""
+    from hall.board import Board
+    from hall.mosquitto import LocalBroker, find_mosquitto
+    from hall.subscriber import HallSubscriber
+
+    if find_mosquitto() is None:
+        raise RuntimeError("round: mosquitto is not installed (apt-get install mosquitto)")
+    names = [f"t{i + 1:02d}" for i in range(args.tables)]
+    rng = random.Random(40)
+    disputed = sorted(rng.sample(names, min(args.disputed, len(names))))
+    tmp = tempfile.TemporaryDirectory(prefix="riichi-bench-round-")
+    folder = Path(tmp.name)
+    journals = Path(args.journals) if args.journals else folder / "journals"
+    journals.mkdir(parents=True, exist_ok=True)
+    broker = LocalBroker(folder / "broker", "bench", names).start()
+    (folder / "passwords.json").write_text(json.dumps(broker.passwords))
+
+    board = Board("bench", dispute_after=args.dispute_after)
+    counted: list[tuple[str, int, float]] = []
+    board.on_result.append(lambda table, round_no, r: counted.append(
+        (table, round_no, time.monotonic())))
+    sub = HallSubscriber(board, broker.settings("hall"), client_id="bench-hall").start()
+    if not sub.subscribed.wait(10):
+        raise RuntimeError(f"round: the hall did not connect ({board.broker_text})")
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    started = time.monotonic()
+    procs, sets = [], []
+    if args.workers <= 0:
+        sets.append(TableSet(names, 0, broker.port, broker.passwords, journals, args.speed,
+                             args.round_seconds, set(disputed), args.dispute_after).start())
+    else:
+        per = -(-args.tables // args.workers)
+        for w in range(args.workers):
+            chunk = names[w * per:(w + 1) * per]
+            if not chunk:
+                continue
+            out = folder / f"worker{w}.json"
+            procs.append((subprocess.Popen(
+                worker_argv(["--names", ",".join(chunk),
+                 "--first", str(w * per), "--port", str(broker.port),
+                 "--passwords", str(folder / "passwords.json"), "--journals", str(journals),
+                 "--speed", str(args.speed), "--round-seconds", str(args.round_seconds),
+                 "--disputed", ",".join(d for d in disputed if d in chunk),
+                 "--dispute-after", str(args.dispute_after), "--timeout", str(args.timeout),
+                 "--out", str(out)]), env=env), out))
+
+    def all_ready() -> bool:
+        if sets:
+            return all(s.ready.is_set() for s in sets)
+        for proc, out in procs:
+            if proc.poll() not in (None, 0):
+                raise RuntimeError("round: a worker failed")
+        return all(Path(str(out) + ".ready").exists() for _, out in procs)
+
+    deadline = time.monotonic() + 300
+    while not all_ready():
+        if time.monotonic() > deadline:
+            raise RuntimeError("round: the tables did not connect in 300 s")
+        time.sleep(0.1)
+    setup_s = time.monotonic() - started
+    print(f"bench/round.py: {args.tables} tables ready in {setup_s:.0f} s; round 1 "
+          f"({args.round_seconds:g} s of table time at {args.speed:g}x) starts now; "
+          f"disputed: {', '.join(disputed) or 'none'}", flush=True)
+    published = time.monotonic()
+    sub.start_round(1, args.round_seconds)
+
+    seen: dict[str, dict[str, float]] = {n: {} for n in names}   # status -> first seen
+    outage = None
+
+    def running() -> bool:
+        if sets:
+            return not all(s.done.is_set() for s in sets)
+        return any(p.poll() is None for p, _ in procs)
+
+    hard_stop = time.monotonic() + args.timeout
+    while running() and time.monotonic() < hard_stop:
+        now = time.monotonic()
+        for name in names:
+            remote = board.table(name)
+            if remote is not None:
+                status = remote.round_status(board.dispute_after)["status"]
+                if status is not None:
+                    seen[name].setdefault(status, now)
+        if outage is None and len(counted) >= max(1, args.tables // 3):
+            t_stop = time.monotonic()
+            broker.stop()
+            time.sleep(args.down)
+            broker.start()
+            outage = (t_stop, time.monotonic())
+            print(f"  broker restarted ({outage[1] - outage[0]:.1f} s down) with "
+                  f"{len(counted)} results at the hall", flush=True)
+        time.sleep(0.1)
+
+    tables: dict[str, dict] = {}
+    if sets:
+        for s in sets:
+            tables.update(s.finish(args.timeout))
+    else:
+        for proc, out in procs:
+            proc.wait()
+            tables.update(json.loads(out.read_text()))
+    signed = {n for n, t in tables.items() if t["result"]}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not signed <= {c[0] for c in counted}:
+        time.sleep(0.1)
+    elapsed = time.monotonic() - published
+    sub.stop()
+    broker.stop()
+
+    keys = [(table, round_no) for table, round_no, _ in counted]
+    at_hall = {table: at for table, _, at in reversed(counted)}   # the first arrival each
+    latencies, while_down = [], []
+    for n in signed:
+        if n not in at_hall or tables[n]["sign_mono"] is None:
+            continue
+        delay = (at_hall[n] - tables[n]["sign_mono"]) * 1000
+        if outage is not None and outage[0] <= tables[n]["sign_mono"] <= outage[1]:
+            while_down.append(delay)
+        else:
+            latencies.append(delay)
+    time_ups = [t["time_up_mono"] for t in tables.values() if t["time_up_mono"] is not None]
+    starts = [t["start_mono"] for t in tables.values() if t["start_mono"] is not None]
+    reasons: dict[str, dict[str, int]] = {}
+    for t in tables.values():
+        reason = (t["game_end"] or {}).get("reason") or "none"
+        reasons.setdefault(t["ruleset"], {}).setdefault(reason, 0)
+        reasons[t["ruleset"]][reason] += 1
+    result = {
+        "tables": args.tables,
+        "speed": args.speed,
+        "round_seconds_table_time": args.round_seconds,
+        "workers": len(procs) or 1,
+        "results_signed": len(signed),
+        "results_in_standings": len(set(keys)),
+        "results_in_standings_note": "distinct (table, round) results the hall board handed "
+                                     "to its on_result hooks; hall/standings.py not merged yet",
+        "lost": len(signed - {k[0] for k in keys}),
+        "counted_twice": len(keys) - len(set(keys)),
+        "sign_to_standings_p50_ms": round(percentile(latencies, 50), 1),
+        "sign_to_standings_p95_ms": round(percentile(latencies, 95), 1),
+        "sign_to_standings_max_ms": round(max(latencies), 1) if latencies else None,
+        "sign_to_standings_note": "results countersigned while the broker was up (the "
+                                  "seconds of reconnecting after its restart included); "
+                                  "those countersigned while it was down are below",
+        "signed_while_broker_down": {
+            "results": len(while_down),
+            "reached_hall_after_max_s": round(max(while_down) / 1000, 2) if while_down
+            else None},
+        "sign_to_standings_p95_ms_all": round(percentile(latencies + while_down, 95), 1),
+        "clock_skew_max_ms": round((max(time_ups) - min(time_ups)) * 1000, 1)
+        if time_ups else None,
+        "round_start_spread_ms": round((max(starts) - min(starts)) * 1000, 1) if starts else None,
+        "time_up_ruled": len(time_ups),
+        "game_end_reasons_by_ruleset": reasons,
+        "time_up_rules": sorted({(t["time_up"] or {}).get("rule") or "" for t in tables.values()}),
+        "round_start_journaled": {"once": sum(1 for t in tables.values()
+                                              if t["round_start_journaled"] == 1),
+                                  "twice_or_more": sum(1 for t in tables.values()
+                                                       if t["round_start_journaled"] > 1),
+                                  "never": sum(1 for t in tables.values()
+                                               if t["round_start_journaled"] == 0)},
+        "round_start_handed_over_again": sum(t["link"].get("round_again", 0)
+                                             for t in tables.values()),
+        "disputed": {n: {"hall_showed_waiting_for_referee": "disputed" in seen[n],
+                         "signed": tables[n]["result"]} for n in disputed},
+        "undisputed_tables_shown_disputed": sorted(n for n in names
+                                                   if n not in disputed and "disputed" in seen[n]),
+        "hall_showed_time_up": sum(1 for n in names if "time_up" in seen[n]),
+        "broker_restart": {"at_s_after_round_start": round(outage[0] - published, 1),
+                           "down_s": round(outage[1] - outage[0], 1),
+                           "results_at_hall_before": max(1, args.tables // 3)}
+        if outage else None,
+        "duplicates_dropped_by_hall": board.stats.get("duplicates", 0),
+        "links_all_acknowledged": all(t["idle"] for t in tables.values()),
+        "round_to_last_result_s": round(elapsed, 1),
+        "setup_s": round(setup_s, 1),
+        "cpu_cores": os.cpu_count(),
+        "load_average_at_end": round(os.getloadavg()[0], 2),
+        "target": {"results_signed": args.tables, "results_in_standings": args.tables,
+                   "lost": 0, "counted_twice": 0, "sign_to_standings_p95_ms": 500,
+                   "clock_skew_max_ms": 250},
+    }
+    tmp.cleanup()
+    return result
+
+
+def met(result: dict) -> bool:
+    t = result["target"]
+    return (result["results_signed"] == t["results_signed"] and
+            result["results_in_standings"] == t["results_in_standings"] and
+            result["lost"] == 0 and result["counted_twice"] == 0 and
+            result["sign_to_standings_p95_ms"] <= t["sign_to_standings_p95_ms"] and
+            (result["clock_skew_max_ms"] or 0) <= t["clock_skew_max_ms"])
+
+
