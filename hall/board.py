@@ -212,15 +212,18 @@ class RemoteTable:
         return True
 
     # -- the overview -------------------------------------------------------------------
-    def round_status(self, dispute_after: float = DISPUTE_AFTER) -> dict:
-        """Where this table stands in the round (:func:`hall.round_status.round_status`)."""
+    def round_status(self, dispute_after: float = DISPUTE_AFTER, heard: bool = True) -> dict:
+        """Where this table stands in the round (:func:`hall.round_status.round_status`).
+        ``heard``: the hall hears the tables now (its broker is up and settled); the time
+        rule for a dispute is held back otherwise, and while the table is offline."""
         with self._lock:
             state = self.state or {}
             return round_status(state.get("snapshot"), self.round_rulings, self.clock(),
-                                dispute_after, self.ended_at, bool(state.get("disputed")))
+                                dispute_after, self.ended_at, bool(state.get("disputed")),
+                                judge_late=heard and self.online is not False)
 
     def tile(self, game_minutes: float, seen: set[str], now: float | None = None,
-             dispute_after: float = DISPUTE_AFTER) -> dict:
+             dispute_after: float = DISPUTE_AFTER, heard: bool = True) -> dict:
         now = monotonic() if now is None else now
         with self._lock:
             state = self.state or {}
@@ -252,7 +255,7 @@ class RemoteTable:
                 played > game_minutes * 60,
                 "gaps": len(self.gaps),
                 "hall_round": self.hall_round,
-                "round_status": self.round_status(dispute_after),
+                "round_status": self.round_status(dispute_after, heard),
             }
             level, why = attention(tile, seen)
             if level != self.level[0]:
@@ -268,11 +271,12 @@ class Board:
     ``hall``: the hall's name (the topic segment). ``title``: shown on the page.
     ``game_minutes``: a game played longer than this is behind schedule (0: no schedule).
     ``dispute_after``: seconds (table clock) after a game's end without a signed result
-    before the table is shown waiting for a referee.
+    before the table is shown waiting for a referee. ``catch_up``: seconds after the broker
+    came back during which that is not said of a table the hall may not have heard yet.
     """
 
     def __init__(self, hall: str, title: str | None = None, game_minutes: float = 0,
-                 dispute_after: float = DISPUTE_AFTER):
+                 dispute_after: float = DISPUTE_AFTER, catch_up: float = 10.0):
         self.hall = hall
         self.title = title or hall
         self.game_minutes = game_minutes
@@ -284,8 +288,10 @@ class Board:
         self.broker_online: bool | None = None
         self.broker_changed = monotonic()
         self.broker_text = "connecting to the broker"
+        self.broker_back: float | None = None   # when it came back after it was lost
         self.stats = Counter()
         self.dispute_after = dispute_after
+        self.catch_up = catch_up
         #: the hall's last round start (:mod:`hall.round_start`), as the broker holds it
         self.round: dict | None = None
         #: callables ``(table, round_no, result_ruling)``, each told every signed result once
@@ -375,8 +381,24 @@ class Board:
         if online != self.broker_online or text != self.broker_text:
             if online != self.broker_online:
                 self.broker_changed = monotonic()
+                if online and self.broker_online is False:
+                    self.broker_back = self.broker_changed
             self.broker_online, self.broker_text = online, text
             self._bump(None)
+
+    def hears_tables(self, now: float | None = None) -> bool:
+        """Whether what the board shows is the tables' word now: its broker is up, and not
+        just back (``catch_up``: the tables' links retry at most 4 s apart, then send what
+        they journaled meanwhile). Before it is, no table is said to wait for a referee
+        because the hall heard nothing from it."""
+        now = monotonic() if now is None else now
+        return self.broker_online is not False and \
+            (self.broker_back is None or now - self.broker_back >= self.catch_up)
+
+    def round_status(self, name: str) -> dict | None:
+        table = self.tables.get(name)
+        return table.round_status(self.dispute_after, self.hears_tables()) \
+            if table is not None else None
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the board changes past ``version`` (or ``timeout``); the new version."""
@@ -391,8 +413,9 @@ class Board:
         now = monotonic() if now is None else now
         with self._lock:
             tables = [t for t in self.tables.values() if t.version > since]
+        heard = self.hears_tables(now)
         tiles = [t.tile(self.game_minutes, self.seen.get(t.name, set()), now,
-                        self.dispute_after) for t in tables]
+                        self.dispute_after, heard) for t in tables]
         tiles.sort(key=lambda t: (t["level"], -t["level_for"], t["table"]))
         return tiles
 
@@ -404,7 +427,7 @@ class Board:
         open_ = (table.state or {}).get("open") or {}
         keys = {item_key("call", c) for c in open_.get("calls", [])}
         keys |= {item_key("violation", v) for v in open_.get("violations", [])}
-        if table.round_status(self.dispute_after)["status"] == "disputed":
+        if self.round_status(name)["status"] == "disputed":
             keys.add(item_key("dispute", {"game": table.game}))
         with self._lock:
             self.seen[name] = self.seen.get(name, set()) | keys

@@ -21,7 +21,10 @@ None                  no game
 ====================  ===================================================================
 
 ``time_left`` is in seconds on the table's own clock (``table_now``): the hall never compares
-one table's clock with another's.
+one table's clock with another's. That clock is the table's last word run on at its rate, so
+while the hall does not hear from a table (the broker restarting, the table offline) it would
+run past a signature on its way: ``judge_late`` False (the board's call) holds the time rule
+for ``disputed`` back then, and the table stays ``signing``.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ LABELS = {"playing": "playing", "time_up": "time up", "signing": "waiting for si
 
 def round_status(snap: dict | None, rulings: list[dict], table_now: float,
                  dispute_after: float = DISPUTE_AFTER, ended_at: float | None = None,
-                 disputed: bool = False) -> dict:
+                 disputed: bool = False, judge_late: bool = True) -> dict:
     """``{"status", "label", "time_left", "time_up", "signatures", "referee_signed",
     "ended_at"}`` of one table (see the module docstring). ``ended_at``: when the hall first
     saw the game over, on the table clock, for a game whose ``game_end`` it lacks;
@@ -60,7 +63,7 @@ def round_status(snap: dict | None, rulings: list[dict], table_now: float,
     if signed:
         status = "signed"
     elif over:
-        late = end_t is not None and table_now - end_t > dispute_after
+        late = judge_late and end_t is not None and table_now - end_t > dispute_after
         status = "disputed" if disputed or snap.get("disputed") or late else "signing"
     elif snap.get("round") is not None or snap.get("ruleset") is not None or rulings:
         status = "time_up" if time_up else "playing"

@@ -151,3 +151,20 @@ def test_the_head_referee_starts_a_round_from_the_hall_page():
         r = client.post("/hall/round", json=bad, headers=headers)
         assert r.status_code == 400 and r.get_json()["error"]
     assert len(starter.calls) == 1
+
+
+def test_a_table_the_hall_does_not_hear_is_not_said_to_wait_for_a_referee():
+    board = Board("h", dispute_after=180)
+    board.set_broker(True)
+    send(board, "t1", "ruling", ruling(2, GAME_END))
+    send(board, "t1", "state", state(6040.0, True, UP, signatures=[2, 0, 1]))
+    assert board.round_status("t1")["status"] == "disputed"
+    # The broker restarts: the table's signatures may be on their way; its clock runs on.
+    board.set_broker(False, "lost the broker")
+    assert board.round_status("t1")["status"] == "signing"
+    board.set_broker(True)
+    assert board.round_status("t1")["status"] == "signing"     # the tables catch up first
+    board.broker_back -= board.catch_up
+    assert board.round_status("t1")["status"] == "disputed"
+    send(board, "t1", "online", {"online": False})              # the table itself is away
+    assert board.tiles()[0]["round_status"]["status"] == "signing"

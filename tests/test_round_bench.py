@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(find_mosquitto() is None,
 
 def test_a_short_round_loses_no_result_and_counts_none_twice(tmp_path):
     r = run(SimpleNamespace(tables=4, speed=40.0, workers=0, round_seconds=150.0, disputed=1,
-                            dispute_after=90.0, down=1.0, timeout=120.0,
+                            dispute_after=60.0, down=1.0, timeout=120.0, catch_up=3.0,
                             journals=str(tmp_path / "journals")))
     assert r["broker_restart"] is not None
     assert (r["results_signed"], r["results_in_standings"], r["lost"], r["counted_twice"]) == \
