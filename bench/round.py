@@ -20,8 +20,10 @@ is stopped and started again (``--down`` s) once a third of the results have rea
 
 Left out, against a table in the hall: the camera and tracker, the seat buttons and lights
 (their threads and the press hold), the dashboard process and its journal tail, systemd's
-watchdog; the tables' journals are in one folder of one machine, and a few worker processes
-run 15 tables each. The referee reads the board, not the page.
+watchdog; the tables' journals are in one folder of one machine (in memory, /dev/shm, unless
+``--journals``: on this machine's one disk, 60 tables' fsyncs queued behind each other and the
+simulated players ran up to 23 s late; each Pi has its own SD card), and a few worker
+processes run 15 tables each. The referee reads the board, not the page.
 
 Figures (bench/results/round.json):
 
@@ -39,7 +41,8 @@ Figures (bench/results/round.json):
   (retries up to 4 s apart): ``signed_while_broker_down``,
   ``signed_in_catch_up_after_broker_back``, ``..._p95_ms_all``.
 * ``clock_skew_max_ms`` (target <= 250): how far apart (real time) the tables' ``time_up``
-  rulings were made; ``round_start_spread_ms``: how far apart the tables journaled the start.
+  rulings were made; ``round_start_heard_spread_ms``: how far apart the tables heard the start
+  (the clock event's ``t``).
 * ``round_start_journaled``: clock starts from the hall in each journal (target: 1 each,
   though the broker hands the retained start over again after its restart).
 
@@ -107,7 +110,8 @@ def parse(argv=None):
                         "to a table it may not have heard yet")
     p.add_argument("--down", type=float, default=3.0, help="seconds the broker stays down")
     p.add_argument("--timeout", type=float, default=600.0, help="real seconds at most")
-    p.add_argument("--journals", help="folder for the tables' journals (default: temporary)")
+    p.add_argument("--journals", help="folder for the tables' journals (default: a temporary "
+                                      "one in /dev/shm)")
     p.add_argument("--no-write", action="store_true", help="print only (the tests)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--names", help=argparse.SUPPRESS)

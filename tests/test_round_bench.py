@@ -26,4 +26,4 @@ def test_a_short_round_loses_no_result_and_counts_none_twice(tmp_path):
     assert all(set(reasons) == {"time"} for reasons in r["game_end_reasons_by_ruleset"].values())
     [(table, disputed)] = r["disputed"].items()
     assert disputed == {"hall_showed_waiting_for_referee": True, "signed": True}
-    assert r["undisputed_tables_shown_disputed"] == []
+    assert r["undisputed_tables_shown_disputed"] == {}
