@@ -66,7 +66,7 @@
       sub += " · " + (rs.signatures || []).length + "/4" + (rs.referee_signed ? " + referee" : "");
     }
     return h("div", { class: "rclock rs-" + rs.status },
-      left === null || rs.status === "signed" ? null :
+      left === null || !(rs.status === "playing" || rs.status === "time_up") ? null :
         h("span", { class: "left", title: "time left in the round (the table's clock)" },
           left > 0 ? dur(left) : "0:00"),
       h("span", { class: "rstate" }, sub));
@@ -150,7 +150,7 @@
 
   function renderRound(list) {
     $("round-name").textContent = round ? "Round " + round.round + " · " +
-      dur(round.seconds).replace(/:00$/, "") + " min" : "No round started";
+      Math.round(round.seconds / 6) / 10 + " min" : "No round started";
     const n = {};
     for (const t of list) { const s = (t.round_status || {}).status; if (s) n[s] = (n[s] || 0) + 1; }
     const parts = [];
