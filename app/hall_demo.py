@@ -84,7 +84,8 @@ class DemoTable:
         self.settings = LinkSettings(broker.hall, name, broker.settings(name))
         self._make_link = lambda: HallLink(
             self.journal.path, self.settings, hub=self.table.hub, clock=self.clock,
-            on_health=lambda ok, text: self.table.set_health("hall", ok, text))
+            on_health=lambda ok, text: self.table.set_health("hall", ok, text),
+            on_round=lambda event: self.service.submit(event, "hall") is not None)
         self.link = self._make_link()
 
     def start(self) -> None:
@@ -136,7 +137,8 @@ def run_hall_demo(args) -> int:
     subscriber = HallSubscriber(board, broker.settings("hall")).start()
     tables = [DemoTable(name, folder, broker, events, args.speed)
               for name, events in zip(names, all_games)]
-    app = create_hall_app(board, pin_hash=hash_pin(DEMO_PIN), config={"RIICHI_HALL_NOTE": note})
+    app = create_hall_app(board, pin_hash=hash_pin(DEMO_PIN), config={"RIICHI_HALL_NOTE": note},
+                          start_round=subscriber.start_round)
     server = serve(app, args.host, args.port)
     print(f"riichi-referee demo: a hall of {n} tables, {origin}, at {args.speed:g}x speed",
           flush=True)
