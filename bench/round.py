@@ -28,13 +28,15 @@ processes run 15 tables each. The referee reads the board, not the page.
 Figures (bench/results/round.json):
 
 * ``results_signed``: tables whose journal holds a ``result`` ruling (target: all);
-  ``results_in_standings``: distinct (table, round) results the hall's board handed to its
-  ``on_result`` hooks, where the standings will be fed (until hall/standings.py is merged,
-  the board's own count); ``lost``: signed at the table, never at the hall (target 0);
-  ``counted_twice``: a (table, round) handed on more than once (target 0); all across the
-  broker restart.
+  ``results_in_standings``: results counted by the hall's standings
+  (:class:`hall.standings.Standings`, a roster of 240 players seated for round 1, fed by the
+  board's ``on_result`` as ``riichi-referee hall`` feeds it); ``lost``: signed at the table,
+  never counted (target 0); ``counted_twice``: a (table, round) counted more than once
+  (target 0); ``handed_to_standings_again``: results the board passed on twice (the standings
+  refuse them); all across the broker restart.
 * ``sign_to_standings_p50/p95_ms`` (target p95 <= 500): from the referee's countersign
-  journaled at the table (the result ruling journaled with it) to the hall's hook, both on
+  journaled at the table (the result ruling journaled with it) to the standings counting it
+  (kept in their file first), both on
   CLOCK_MONOTONIC, which all processes share, for the results countersigned away from the
   broker restart; a result countersigned while it was down waits for it, and one in the
   ``--catch-up`` seconds after it came back may wait for its table's link to reconnect

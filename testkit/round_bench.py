@@ -247,6 +247,22 @@ class TableSet:
 
 # -- the run -----------------------------------------------------------------------------------
 
+def bench_standings(folder: Path, names: list[str]):
+    """The hall's standings for the bench: four players a table, seated for round 1."""
+    from hall.standings import open_standings
+    roster = ["name,EMA number,country"]
+    seating = ["table,seat,player"]
+    for name in names:
+        for seat in range(4):
+            player = f"Player {name}-{seat}"
+            roster.append(f"{player},,NLD")
+            seating.append(f"{name},{seat},{player}")
+    (folder / "roster.csv").write_text("\n".join(roster) + "\n", encoding="utf-8")
+    (folder / "round-1.csv").write_text("\n".join(seating) + "\n", encoding="utf-8")
+    return open_standings(folder / "standings.json", folder / "roster.csv",
+                          {1: folder / "round-1.csv"})
+
+
 def run(args, worker_argv=None) -> dict:
     """The round (``args``: bench/round.py's options); its figures. ``worker_argv(chunk
     options)``: the command of a worker process (with ``args.workers`` > 0)."""
@@ -276,9 +292,15 @@ def run(args, worker_argv=None) -> dict:
     (folder / "passwords.json").write_text(json.dumps(broker.passwords))
 
     board = Board("bench", dispute_after=args.dispute_after, catch_up=args.catch_up)
-    counted: list[tuple[str, int, float]] = []
-    board.on_result.append(lambda table, round_no, r: counted.append(
-        (table, round_no, time.monotonic())))
+    standings = bench_standings(folder, names)
+    counted: list[tuple[str, int, float]] = []      # what the standings counted, and when
+    handed: list[tuple[str, int]] = []              # every result the board handed on
+
+    def to_standings(table, round_no, ruling):
+        handed.append((table, round_no))
+        if standings.add_result(table, round_no, ruling):
+            counted.append((table, round_no, time.monotonic()))
+    board.on_result.append(to_standings)
     sub = HallSubscriber(board, broker.settings("hall"), client_id="bench-hall").start()
     if not sub.subscribed.wait(10):
         raise RuntimeError(f"round: the hall did not connect ({board.broker_text})")
@@ -399,11 +421,13 @@ def run(args, worker_argv=None) -> dict:
         "round_seconds_table_time": args.round_seconds,
         "workers": len(procs) or 1,
         "results_signed": len(signed),
-        "results_in_standings": len(set(keys)),
-        "results_in_standings_note": "distinct (table, round) results the hall board handed "
-                                     "to its on_result hooks; hall/standings.py not merged yet",
+        "results_in_standings": standings.summary()["results"],
+        "results_in_standings_note": "the hall's hall.standings.Standings (240 players seated "
+                                     "by a round-1 seating CSV), fed by the board's on_result",
         "lost": len(signed - {k[0] for k in keys}),
         "counted_twice": len(keys) - len(set(keys)),
+        "handed_to_standings_again": len(handed) - len(set(handed)),
+        "tables_missing_in_standings": standings.missing(1),
         "sign_to_standings_p50_ms": round(percentile(latencies, 50), 1),
         "sign_to_standings_p95_ms": round(percentile(latencies, 95), 1),
         "sign_to_standings_max_ms": round(max(latencies), 1) if latencies else None,

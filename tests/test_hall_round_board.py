@@ -168,3 +168,29 @@ def test_a_table_the_hall_does_not_hear_is_not_said_to_wait_for_a_referee():
     assert board.round_status("t1")["status"] == "disputed"
     send(board, "t1", "online", {"online": False})              # the table itself is away
     assert board.tiles()[0]["round_status"]["status"] == "signing"
+
+
+def test_a_signed_result_at_the_hall_counts_in_the_standings_once(tmp_path):
+    """What `riichi-referee hall` builds: the board hands each result to its standings."""
+    from argparse import Namespace
+
+    from app.commands.hall import build, with_standings
+    from hall.config import load_hall_config
+    from test_standings import ROSTER, ROUND1, T1
+
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    (tmp_path / "round-1.csv").write_text(ROUND1, encoding="utf-8")
+    (tmp_path / "hall.toml").write_text(
+        '[hall]\nname = "h"\n\n[standings]\nroster = "roster.csv"\n'
+        'seating = { 1 = "round-1.csv" }\n', encoding="utf-8")
+    settings = with_standings(load_hall_config(tmp_path / "hall.toml"),
+                              Namespace(roster=None, seating=[]))
+    board, _, app = build(settings, start=False)
+    standings = app.extensions["riichi"].standings
+    assert standings.missing(1) == ["t1", "t2"]
+    send(board, "t1", "event", {"seq": 1, "game": 1, "event": {**HALL_START, "round_no": 1}})
+    result = {**RESULT, **T1}
+    send(board, "t1", "ruling", ruling(7, result))
+    send(board, "t1", "ruling", ruling(7, result))      # delivered twice
+    assert standings.missing(1) == ["t2"]
+    assert standings.summary()["results"] == 1

@@ -1,5 +1,6 @@
 """The round bench's short version: four tables, one result disputed and settled, the broker
-restarted while results are on their way; every signed result reaches the hall once."""
+restarted while results are on their way; every signed result counts in the hall's standings
+once."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ def test_a_short_round_loses_no_result_and_counts_none_twice(tmp_path):
     assert r["broker_restart"] is not None
     assert (r["results_signed"], r["results_in_standings"], r["lost"], r["counted_twice"]) == \
         (4, 4, 0, 0)
+    assert r["tables_missing_in_standings"] == []
     assert r["round_start_journaled"] == {"once": 4, "twice_or_more": 0, "never": 0}
     assert r["round_start_handed_over_again"] >= 4      # the restart handed it over again
     assert r["time_up_ruled"] == 4

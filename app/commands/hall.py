@@ -99,6 +99,8 @@ def build(settings: HallSettings, start: bool = True):
 
     board = Board(settings.name, settings.title, settings.game_minutes)
     standings = open_standings(settings)
+    # Every signed result the tables send counts in the standings (once: add_result says so).
+    board.on_result.append(standings.add_result)
     subscriber = HallSubscriber(board, settings.broker)
     if start:
         subscriber.start()
