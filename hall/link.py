@@ -24,10 +24,7 @@ judges it (the table service's ``submit``) and says whether it was journaled. Th
 already journaled are looked up in the journal when the link starts and taken from each event
 it reads, so a copy the broker hands over again (a reconnect, a broker restart, a table service
 restart) starts nothing twice. A round the table could not journal (disk full) is tried again
-while the link runs, its length shortened by the time that passed meanwhile. A game the table
-starts after the round start (which the journal then holds in an earlier game) gets it again,
-with the time gone taken off, as long as the round has time left: the table service judges
-each game with a fresh rules core.
+while the link runs, its length shortened by the time that passed meanwhile.
 
 A refused publish (MQTT 5 reason code, e.g. the ACL: the table's user is not its name) stops
 the link for 30 s and says so as the table's ``hall`` health, without moving the mark: once
@@ -129,8 +126,6 @@ class HallLink:
         # the hall's round starts: ids journaled, and one waiting for the journal
         self._round_lock = threading.Lock()
         self._rounds: set[str] = set()
-        self._round_games: set[tuple[str, int]] = set()
-        self._round_last: dict | None = None
         self._round_waiting: dict | None = None
         #: set while the broker has granted the round start's subscription on this connection
         self.listening = threading.Event()
@@ -288,8 +283,10 @@ class HallLink:
         self._changed = True
         items = []
         for s, game, event in events:
-            if self.on_round is not None:
-                self._note_round(event, game)
+            rid_ = round_start.hall_round_id(event)
+            if rid_ is not None:
+                with self._round_lock:
+                    self._rounds.add(rid_)
             if game != self._game:
                 self._open = OpenItems()
                 self._game, self._game_t0 = game, float(event["t"])
@@ -304,8 +301,6 @@ class HallLink:
                                                     "ruling": ruling}))
         items.sort(key=lambda item: item[0])
         self._seen = (events[-1][0] if events else seq, rulings[-1][0] if rulings else rid)
-        if events and self.on_round is not None:
-            self._carry_round(journal)
         if self.connected:
             a_seq, a_rid = self.acked
             with self._lock:
@@ -471,47 +466,16 @@ class HallLink:
 
     # -- the hall's round start ----------------------------------------------------------------
     def _rounds_journaled(self, journal: Journal) -> None:
-        """The hall's round starts the journal holds (its whole history: the hall may start
-        a round before the table's game, which then opens a new game in the journal)."""
-        for _, game, _, text in journal.event_rows():
+        """The round ids the journal holds (its whole history: the hall may start a round
+        before the table's game, which then opens a new game in the journal)."""
+        ids = set()
+        for _, _, _, text in journal.event_rows():
             if '"round_id"' in text:
-                self._note_round(json.loads(text), game)
-
-    def _note_round(self, event: dict, game: int) -> None:
-        """A journaled event: if it is a hall's round start, remember it (and in which game)."""
-        rid_ = round_start.hall_round_id(event)
-        if rid_ is None:
-            return
-        late = float(event.get("late_s") or 0.0)
+                rid_ = round_start.hall_round_id(json.loads(text))
+                if rid_ is not None:
+                    ids.add(rid_)
         with self._round_lock:
-            self._rounds.add(rid_)
-            self._round_games.add((rid_, game))
-            self._round_last = {"round": event.get("round_no"), "id": rid_,
-                                "seconds": float(event["seconds"]) + late,
-                                "origin": float(event["t"]) - late}
-
-    def _carry_round(self, journal: Journal) -> None:
-        """A game started after the hall's round start (journaled in an earlier game): the
-        table service judges each game with a fresh rules core, so the round's clock is
-        journaled again in the new game, with the time gone taken off (the same time-up
-        moment), while the round has time left."""
-        with self._round_lock:
-            last = self._round_last
-            if last is None or self._game is None or self._round_waiting is not None or \
-                    (last["id"], self._game) in self._round_games:
-                return
-            # A round start the hall's message brought while this thread read the journal is
-            # journaled (under this lock) but not read yet: it is the round now, not ``last``.
-            if any(round_start.hall_round_id(e) for _, _, e in
-                   journal.events_after(self._seen[0], 100_000)):
-                return
-            now = self.clock()
-            event = round_start.clock_event(last, now, max(0.0, now - last["origin"]))
-            if event is None:
-                self._round_games.add((last["id"], self._game))  # over: nothing to carry
-                return
-            self.stats["round_carried"] += 1
-            self._hand_over(event)
+            self._rounds |= ids
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         if any(failed(rc) for rc in reason_codes):
@@ -566,7 +530,7 @@ class HallLink:
     def _retry_round(self) -> None:
         with self._round_lock:
             event = self._round_waiting
-            if event is None or (event["round_id"], self._game) in self._round_games:
+            if event is None or event["round_id"] in self._rounds:
                 self._round_waiting = None
                 return
             now = self.clock()

@@ -175,29 +175,3 @@ def test_a_table_that_cannot_journal_the_round_start_does_not_start_its_clock(br
     assert t.table.snapshot()["clock"]["started"] == start["t"]
     t.close()
     sub.stop()
-
-
-def test_a_game_started_after_the_round_start_plays_to_the_same_time_up(broker, tmp_path):
-    """The hall starts the round before this table's game: the table service judges each game
-    with a fresh rules core, so the game gets the round's clock again, ending when the
-    round ends; once, whatever restarts."""
-    board, sub = hall(broker)
-    t = Table(tmp_path, broker, "t1")
-    wait_for(lambda: t.link.listening.is_set(), what="the link")
-    message = sub.start_round(2, 600)
-    wait_for(lambda: len(t.starts()) == 1, what="the clock start")
-    first = t.starts()[0]
-    t.service.submit({"type": "game_start", "t": t.clock(), "ruleset": "wrc2015",
-                      "scores": [30000] * 4}, "setup")
-    wait_for(lambda: len(t.starts()) == 2, what="the round's clock in the new game")
-    again = t.starts()[1]
-    assert again["round_id"] == message["id"] and again["t"] > first["t"]
-    assert again["late_s"] == pytest.approx(again["t"] - first["t"], abs=0.01)
-    assert again["t"] + again["seconds"] == pytest.approx(first["t"] + 600, abs=0.01)
-    assert t.table.snapshot()["clock"]["time_up_at"] == pytest.approx(first["t"] + 600,
-                                                                      abs=0.01)
-    t.restart_link()
-    wait_for(lambda: t.link.stats["round_again"] >= 1, what="the restarted link's copy")
-    assert len(t.starts()) == 2
-    t.close()
-    sub.stop()
