@@ -76,7 +76,8 @@ def attention(tile: dict, seen: set[str]) -> tuple[int, str]:
         return 0, f"seat {seats} calls for a referee"
     disputed = (tile.get("round_status") or {}).get("status") == "disputed"
     if disputed and item_key("dispute", {"game": tile.get("game")}) not in seen:
-        return 0, "result not signed: waiting for a referee"
+        return 0, (tile.get("round_status") or {}).get("reason") or \
+            "result not signed: waiting for a referee"
     violations = [v for v in open_.get("violations", []) if item_key("violation", v) not in seen]
     checks = [v for v in violations if v.get("check")]
     if checks:

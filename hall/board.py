@@ -219,7 +219,8 @@ class RemoteTable:
         with self._lock:
             state = self.state or {}
             return round_status(state.get("snapshot"), self.round_rulings, self.clock(),
-                                dispute_after, self.ended_at, bool(state.get("disputed")),
+                                dispute_after, self.ended_at,
+                                state.get("waiting_for_referee"),
                                 judge_late=heard and self.online is not False)
 
     def tile(self, game_minutes: float, seen: set[str], now: float | None = None,

@@ -13,9 +13,11 @@ the rulings, and the state lags the rulings by up to 0.1 s.
 ``time_up``           the time is up and the game plays its last hand(s)
 ``signing``           the game has ended; the sheet waits for the players' and the referee's
                       signatures
-``disputed``          the game ended more than ``dispute_after`` seconds ago (table clock)
-                      and the sheet is still not signed, or the table says so: a player
-                      disputes; the table waits for a referee
+``disputed``          the table says it waits for a referee over its score sheet (its
+                      state's ``waiting_for_referee``: a player who does not sign, or the
+                      countersignature to come), or the game ended more than
+                      ``dispute_after`` seconds ago (table clock) and the sheet is still not
+                      signed (a table that does not say)
 ``signed``            the result is signed (the ``result`` ruling)
 None                  no game
 ====================  ===================================================================
@@ -38,11 +40,12 @@ LABELS = {"playing": "playing", "time_up": "time up", "signing": "waiting for si
 
 def round_status(snap: dict | None, rulings: list[dict], table_now: float,
                  dispute_after: float = DISPUTE_AFTER, ended_at: float | None = None,
-                 disputed: bool = False, judge_late: bool = True) -> dict:
+                 disputed: bool | str | None = None, judge_late: bool = True) -> dict:
     """``{"status", "label", "time_left", "time_up", "signatures", "referee_signed",
-    "ended_at"}`` of one table (see the module docstring). ``ended_at``: when the hall first
-    saw the game over, on the table clock, for a game whose ``game_end`` it lacks;
-    ``disputed``: the table's own word that a player disputes."""
+    "ended_at", "reason"}`` of one table (see the module docstring). ``ended_at``: when the
+    hall first saw the game over, on the table clock, for a game whose ``game_end`` it lacks;
+    ``disputed``: the table's own word that it waits for a referee (its text, the
+    ``reason``)."""
     snap = snap or {}
     clock = snap.get("clock") or {}
     kinds = {r.get("type"): r for r in rulings}
@@ -64,11 +67,12 @@ def round_status(snap: dict | None, rulings: list[dict], table_now: float,
         status = "signed"
     elif over:
         late = judge_late and end_t is not None and table_now - end_t > dispute_after
-        status = "disputed" if disputed or snap.get("disputed") or late else "signing"
+        status = "disputed" if disputed or late else "signing"
     elif snap.get("round") is not None or snap.get("ruleset") is not None or rulings:
         status = "time_up" if time_up else "playing"
     else:
         status = None
     return {"status": status, "label": LABELS.get(status), "time_left": time_left,
             "time_up": time_up, "signatures": signatures, "referee_signed": referee_signed,
-            "ended_at": end_t}
+            "ended_at": end_t,
+            "reason": disputed if isinstance(disputed, str) and status == "disputed" else None}

@@ -363,7 +363,10 @@ def run(args, worker_argv=None) -> dict:
     while running() and time.monotonic() < hard_stop:
         now = time.monotonic()
         for name in names:
-            status = (board.round_status(name) or {}).get("status")
+            rs = board.round_status(name) or {}
+            status = rs.get("status")
+            if status == "disputed" and len(rs.get("signatures") or ()) == 4:
+                status = "countersign"  # all four signed: the referee's signature to come
             if status is not None and status not in seen[name]:
                 seen[name][status] = now
                 if status == "disputed":

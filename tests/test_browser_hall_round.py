@@ -60,7 +60,7 @@ def test_the_hall_page_shows_the_round_and_starts_the_next(browser):
         page.goto(server.url + "/login")
         page.fill("#pin", PIN)
         page.click("button[type=submit]")
-        page.wait_for_selector('.htile[data-table="t3"]', timeout=5000)
+        page.wait_for_selector('.htile[data-table="t3"]', timeout=15000)
         assert page.locator("#round-name").inner_text() == "Round 3 · 90 min"
         left = page.locator('.htile[data-table="t1"] .rclock .left')
         minutes, seconds = left.inner_text().split(":")     # runs down from 12:34
@@ -83,7 +83,7 @@ def test_the_hall_page_shows_the_round_and_starts_the_next(browser):
         page.once("dialog", lambda d: d.accept())
         page.click("#round-form button[type=submit]")
         page.wait_for_function("document.getElementById('round-said').textContent"
-                               ".startsWith('Round 4 started')", timeout=5000)
+                               ".startsWith('Round 4 started')", timeout=15000)
         assert started == [(4, 5400)]
     finally:
         context.close()

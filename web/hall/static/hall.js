@@ -69,7 +69,7 @@
       left === null || !(rs.status === "playing" || rs.status === "time_up") ? null :
         h("span", { class: "left", title: "time left in the round (the table's clock)" },
           left > 0 ? dur(left) : "0:00"),
-      h("span", { class: "rstate" }, sub));
+      h("span", { class: "rstate", title: rs.reason || null }, sub));
   }
 
   function tileEl(t) {
