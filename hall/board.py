@@ -88,6 +88,7 @@ class RemoteTable:
         self.hall_round: int | None = None     # the round the hall last started here
         self.round_rulings: list[dict] = []    # this game's time_up, game_end, result
         self.ended_at: float | None = None     # the game seen over (table clock), if no game_end
+        self.waiting_since: float | None = None  # since when the table says it waits for a referee
         self.new_results: list[dict] = []      # results not yet handed to the board's hooks
 
     # -- TableView (read side) -----------------------------------------------------------
@@ -170,7 +171,7 @@ class RemoteTable:
 
     def _new_game(self) -> None:
         self._events, self._rulings = [], []
-        self.round_rulings, self.ended_at = [], None
+        self.round_rulings, self.ended_at, self.waiting_since = [], None, None
 
     def _on_state(self, data: dict) -> bool:
         old = self.state
@@ -187,6 +188,10 @@ class RemoteTable:
         snap = data.get("snapshot") or {}
         if snap.get("game_over") and self.ended_at is None:
             self.ended_at = self.clock()
+        if not data.get("waiting_for_referee"):
+            self.waiting_since = None
+        elif self.waiting_since is None:
+            self.waiting_since = self.clock()
         if self.hub.subscriber_count:  # someone has the table's live view open
             self.hub.publish("state", self.snapshot())
         return True
@@ -215,13 +220,22 @@ class RemoteTable:
     def round_status(self, dispute_after: float = DISPUTE_AFTER, heard: bool = True) -> dict:
         """Where this table stands in the round (:func:`hall.round_status.round_status`).
         ``heard``: the hall hears the tables now (its broker is up and settled); the time
-        rule for a dispute is held back otherwise, and while the table is offline."""
+        rule for a dispute is held back otherwise, and while the table is offline. The
+        table's own word that it waits for a referee counts once it has stood
+        ``WORD_STANDS`` seconds (its clock): the table says so as soon as three players have
+        signed, and the fourth is usually a breath behind."""
         with self._lock:
             state = self.state or {}
-            return round_status(state.get("snapshot"), self.round_rulings, self.clock(),
-                                dispute_after, self.ended_at,
-                                state.get("waiting_for_referee"),
+            now = self.clock()
+            word = state.get("waiting_for_referee")
+            if self.waiting_since is None or now - self.waiting_since < self.WORD_STANDS:
+                word = None
+            return round_status(state.get("snapshot"), self.round_rulings, now,
+                                dispute_after, self.ended_at, word,
                                 judge_late=heard and self.online is not False)
+
+    #: Seconds (table clock) the table's "waiting for a referee" stands before the hall says it.
+    WORD_STANDS = 20.0
 
     def tile(self, game_minutes: float, seen: set[str], now: float | None = None,
              dispute_after: float = DISPUTE_AFTER, heard: bool = True) -> dict:
