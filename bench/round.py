@@ -36,12 +36,12 @@ Figures (bench/results/round.json):
   refuse them); all across the broker restart.
 * ``sign_to_standings_p50/p95_ms`` (target p95 <= 500): from the referee's countersign
   journaled at the table (the result ruling journaled with it) to the standings counting it
-  (kept in their file first), both on
-  CLOCK_MONOTONIC, which all processes share, for the results countersigned away from the
-  broker restart; a result countersigned while it was down waits for it, and one in the
-  ``--catch-up`` seconds after it came back may wait for its table's link to reconnect
-  (retries up to 4 s apart): ``signed_while_broker_down``,
-  ``signed_in_catch_up_after_broker_back``, ``..._p95_ms_all``.
+  (kept in their file first), both on CLOCK_MONOTONIC, which all processes share, for the
+  results countersigned away from the broker restart. A result countersigned while it was
+  down, or on its way to the hall when it stopped, waits for it
+  (``signed_while_broker_down_or_on_the_way_then``); one in the ``--catch-up`` seconds after
+  it came back may wait for its table's link to reconnect, retries up to 4 s apart
+  (``signed_in_catch_up_after_broker_back``); ``..._p95_ms_all`` counts them all.
 * ``clock_skew_max_ms`` (target <= 250): how far apart (real time) the tables' ``time_up``
   rulings were made; ``round_start_heard_spread_ms``: how far apart the tables heard the start
   (the clock event's ``t``).

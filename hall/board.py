@@ -228,11 +228,12 @@ class RemoteTable:
             state = self.state or {}
             now = self.clock()
             word = state.get("waiting_for_referee")
-            if self.waiting_since is None or now - self.waiting_since < self.WORD_STANDS:
-                word = None
+            heard = heard and self.online is not False
+            if not heard or self.waiting_since is None or \
+                    now - self.waiting_since < self.WORD_STANDS:
+                word = None   # not yet, or the hall's run-on clock says nothing of it now
             return round_status(state.get("snapshot"), self.round_rulings, now,
-                                dispute_after, self.ended_at, word,
-                                judge_late=heard and self.online is not False)
+                                dispute_after, self.ended_at, word, judge_late=heard)
 
     #: Seconds (table clock) the table's "waiting for a referee" stands before the hall says it.
     WORD_STANDS = 20.0

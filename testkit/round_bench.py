@@ -405,8 +405,9 @@ def run(args, worker_argv=None) -> dict:
             continue
         delay = (at_hall[n] - tables[n]["sign_mono"]) * 1000
         signed_at = tables[n]["sign_mono"]
-        if outage is not None and outage[0] <= signed_at <= outage[1]:
-            while_down.append(delay)
+        if outage is not None and (outage[0] <= signed_at <= outage[1] or
+                                   signed_at < outage[0] < at_hall[n]):
+            while_down.append(delay)      # signed while it was down, or on its way then
         elif outage is not None and outage[1] < signed_at <= outage[1] + board.catch_up:
             catching_up.append(delay)
         else:
@@ -435,11 +436,11 @@ def run(args, worker_argv=None) -> dict:
         "sign_to_standings_p95_ms": round(percentile(latencies, 95), 1),
         "sign_to_standings_max_ms": round(max(latencies), 1) if latencies else None,
         "sign_to_standings_note": "results countersigned away from the broker restart; those "
-                                  "countersigned while it was down, or in the catch_up s after "
-                                  "it came back (the tables reconnect up to 4 s apart, then send "
+                                  "countersigned while it was down (or on their way to the hall "
+                                  "when it stopped), or in the catch_up s after it came back (the tables reconnect up to 4 s apart, then send "
                                   "what they journaled meanwhile), are counted below and in "
                                   "..._all",
-        "signed_while_broker_down": {
+        "signed_while_broker_down_or_on_the_way_then": {
             "results": len(while_down),
             "reached_hall_after_max_s": round(max(while_down) / 1000, 2) if while_down
             else None},

@@ -175,6 +175,13 @@ def test_a_table_the_hall_does_not_hear_is_not_said_to_wait_for_a_referee():
     assert board.round_status("t1")["status"] == "disputed"
     send(board, "t1", "online", {"online": False})              # the table itself is away
     assert board.tiles()[0]["round_status"]["status"] == "signing"
+    # The table's own word likewise: what it said stands only while the hall hears it.
+    send(board, "t2", "ruling", ruling(2, GAME_END))
+    send(board, "t2", "state", {**state(5810.0, True, UP), "waiting_for_referee": WAITS})
+    send(board, "t2", "state", {**state(5835.0, True, UP, seq=6), "waiting_for_referee": WAITS})
+    assert board.round_status("t2")["status"] == "disputed"
+    board.set_broker(False, "lost the broker")
+    assert board.round_status("t2")["status"] == "signing"
 
 
 def test_a_signed_result_at_the_hall_counts_in_the_standings_once(tmp_path):
