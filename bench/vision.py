@@ -8,7 +8,11 @@ Prints the figures and writes them to bench/results/vision.json:
   and tiles of a riichi kind found and named right (``real_end_to_end``; a picture's tiles
   read as tiles of one set, no kind more than four times, as ``detect`` reads them), per photo
   too, with the commonest misreads (``real_misreads``), the same with each tile read alone
-  (``real_end_to_end_tile_by_tile``, ``real_misreads_tile_by_tile``) and the classifier's own
+  (``real_end_to_end_tile_by_tile``, ``real_misreads_tile_by_tile``); the sure readings
+  (confidence as ``detect`` gives it, not marked unsure) that are wrong, a riichi tile misread
+  or a tile reported where there is none (``real_misread_sure``, ``real_misread_sure_tile_by_tile``),
+  and the share of the right readings that are sure (``real_sure_share``,
+  ``real_sure_share_tile_by_tile``); the classifier's own
   share handed each tile's labelled quad (``real_named_true_quads``: what end to end could
   reach with perfect boxes); the
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
@@ -158,7 +162,8 @@ def score_reader(photos, read, kind_only=False, misses: Path | None = None,
     per_photo = {name: {k: sc[k] for k in ("tp", "fp", "fn", "riichi", "named")} for name, sc in scores.items()}
     print(f"  {label:<22} box recall {total['box_recall']:.4f}  precision {total['box_precision']:.4f}  "
           f"end to end {total['end_to_end']:.4f}  ({total['found']}/{total['tiles']} found, "
-          f"{total['false']} false, {total['named']}/{total['riichi_tiles']} named)")
+          f"{total['false']} false, {total['named']}/{total['riichi_tiles']} named; sure: "
+          f"{total['misread_sure']} wrong, {total['sure_share']:.4f} of the right)")
     return total, per_photo
 
 
@@ -273,6 +278,9 @@ def main(argv=None) -> int:
                    help="a second model that reads the crops --model doubts, as the table "
                         "reads an enrolled set (vision/models/tiles-dark-int8.onnx: the shipped "
                         "pair); default: --model alone, as the table reads a set not enrolled")
+    p.add_argument("--real-only", action="store_true",
+                   help="measure the labelled real photographs through the finder and stop "
+                        "(a quick look at a change to the finder or the reading; write it with --out)")
     p.add_argument("--misses", type=Path, default=None,
                    help="folder to draw each real photo's found, misread, missed and false tiles in")
     args = p.parse_args(argv)
@@ -325,6 +333,12 @@ def main(argv=None) -> int:
         alone, _ = score_reader(photos, ours(finder, clf, one_set=False), label="ours, tile by tile")
         results["real_end_to_end_tile_by_tile"] = alone["end_to_end"]
         results["real_misreads_tile_by_tile"] = alone["misreads"]
+        results["real_misread_sure_tile_by_tile"] = alone["misread_sure"]
+        results["real_sure_share_tile_by_tile"] = alone["sure_share"]
+        if args.real_only:
+            results["process_rss_mb"] = round(rss_kb() / 1024, 1)
+            write_results("vision", results, args.out)
+            return 0
         # the classifier alone: each labelled tile cut by its true quad
         from testkit.photos import same_tile, tile_crop
         crops, codes = [], []

@@ -75,16 +75,16 @@ def load_photos(data: Path, labels: Path = LABELS) -> list[Photo]:
 
 
 def reader(finder, classifier, one_set: bool = True):
-    """The project's reader: the learned finder, then the classifier on each crop; the crops of
-    a picture read as tiles of one set as ``detect`` reads them (:mod:`vision.reading.one_set`), or
-    each alone (``one_set`` False: a rendered scene's tiles are drawn at random, not from a set)."""
-    from vision.finding.learned import find_tiles_photo
-    from vision.reading.one_set import read_crops
+    """The project's reader: ``detect`` on a photo (:func:`vision.reading.picture.detect`):
+    the learned finder, then the classifier on each crop; the crops of a picture read as tiles
+    of one set (:mod:`vision.reading.one_set`), or each alone (``one_set`` False: a rendered
+    scene's tiles are drawn at random, not from a set). The confidence is ``detect``'s, the
+    least of the finder's and the classifier's, which says whether a reading is sure."""
+    from vision.reading.picture import detect
 
     def read(image):
-        tiles = find_tiles_photo(image, finder=finder).tiles
-        names = read_crops(classifier, [t.crop for t in tiles], one_set)
-        return [(t.quad, lab, t.score * conf) for t, (lab, conf) in zip(tiles, names) if lab != "none"]
+        return [(np.float32(t["quad"]), t["tile"], t["confidence"])
+                for t in detect(image, classifier, photo=True, finder=finder, one_set=one_set)]
     return read
 
 
@@ -98,22 +98,33 @@ def same_tile(found: str, truth: str, kind_only: bool = False) -> bool:
 
 
 def score_photo(photo: Photo, reads: list[tuple[np.ndarray, str, float]],
-                kind_only: bool = False) -> dict:
+                kind_only: bool = False, sure_from: float | None = None) -> dict:
     """Counts for one photo: boxes (``tp``, ``fp``, ``fn``) over every whole tile, and tiles
-    of a riichi kind named right (``named``, of ``riichi``), with the misses listed."""
+    of a riichi kind named right (``named``, of ``riichi``), with the misses listed; the
+    readings with a confidence of ``sure_from`` or more (default: what ``detect`` does not
+    mark unsure) that are wrong (``misread_sure``: a riichi tile misread, or a report where
+    there is no tile; a flower's reading counts neither way) and the right readings that
+    are sure (``named_sure``)."""
+    if sure_from is None:
+        from vision.reading.picture import UNSURE_BELOW as sure_from
     reads = sorted(reads, key=lambda r: -r[2])
     m = match_boxes([r[0] for r in reads], photo.quads, photo.ignore)
     truth_of = {j: i for i, j in m["pairs"]}
     riichi = [j for j, c in enumerate(photo.codes) if c != "x"]
     named = [j for j in riichi if j in truth_of and same_tile(reads[truth_of[j]][1], photo.codes[j], kind_only)]
     matched_found = {i for i, _ in m["pairs"]}
+    false = [i for i in range(len(reads)) if i not in matched_found and not _on_ignored(reads[i][0], photo)]
+    misread = [j for j in riichi if j in truth_of and j not in named]
+    sure = [i for i in range(len(reads)) if reads[i][2] >= sure_from]
     return {"tp": m["tp"], "fp": m["fp"], "fn": m["fn"], "riichi": len(riichi), "named": len(named),
             "missed": [j for j in range(len(photo.quads)) if j not in truth_of],
-            "misread": [(j, reads[truth_of[j]][1]) for j in riichi if j in truth_of and j not in named],
-            "confusions": [f"{photo.codes[j]}->{reads[truth_of[j]][1]}" for j in riichi
-                           if j in truth_of and j not in named],
-            "false": [i for i in range(len(reads)) if i not in matched_found
-                      and not _on_ignored(reads[i][0], photo)],
+            "misread": [(j, reads[truth_of[j]][1]) for j in misread],
+            "confusions": [f"{photo.codes[j]}->{reads[truth_of[j]][1]}" for j in misread],
+            "false": false,
+            # what a referee would be told as fact and is wrong: a riichi tile misread, or a
+            # tile reported where there is none (a tile boxed twice, a cup), read surely
+            "misread_sure": [i for i in sure if i in false or any(truth_of[j] == i for j in misread)],
+            "named_sure": sum(1 for j in named if reads[truth_of[j]][2] >= sure_from),
             "reads": reads}
 
 
@@ -144,14 +155,18 @@ def totals(scores: dict[str, dict]) -> dict:
     fn = sum(s["fn"] for s in scores.values())
     riichi = sum(s["riichi"] for s in scores.values())
     named = sum(s["named"] for s in scores.values())
+    named_sure = sum(s["named_sure"] for s in scores.values())
     return {"box_recall": round(tp / max(1, tp + fn), 4), "box_precision": round(tp / max(1, tp + fp), 4),
             "end_to_end": round(named / max(1, riichi), 4), "tiles": tp + fn, "riichi_tiles": riichi,
-            "found": tp, "false": fp, "named": named}
+            "found": tp, "false": fp, "named": named,
+            "misread_sure": sum(len(s["misread_sure"]) for s in scores.values()),
+            "named_sure": named_sure, "sure_share": round(named_sure / max(1, named), 4)}
 
 
 def draw_misses(photo: Photo, score: dict, out: Path) -> Path:
     """The photo with every tile it holds: green found and named, yellow found but misread
-    (what it was read as), red missed; orange boxes are reports where there is no tile."""
+    (what it was read as), red missed; orange boxes are reports where there is no tile, and
+    a magenta outline inside a box is a sure wrong reading, with its confidence."""
     im = photo.image()
     scale = min(1.0, 1600 / max(im.shape[:2]))
     im = cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else im
@@ -170,6 +185,14 @@ def draw_misses(photo: Photo, score: dict, out: Path) -> Path:
         cv2.polylines(im, [pts], True, (0, 140, 255), thick)
         cv2.putText(im, str(score["reads"][i][1]), tuple(pts[0] + [2, 14 * thick]),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick, (0, 140, 255), thick, cv2.LINE_AA)
+    for i in score.get("misread_sure", []):
+        # what the referee would be told as fact: inside, in magenta, with its confidence
+        quad, code, conf = score["reads"][i]
+        c = quad.mean(axis=0)
+        pts = np.round((c + 0.85 * (quad - c)) * scale).astype(np.int32)
+        cv2.polylines(im, [pts], True, (255, 0, 255), thick)
+        cv2.putText(im, f"{code} {conf:.2f}", tuple(pts[3] - [0, 4 * thick]),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick, (255, 0, 255), thick, cv2.LINE_AA)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{Path(photo.name).stem}.png"
     if not cv2.imwrite(str(path), im):
