@@ -29,6 +29,10 @@ Prints the figures and writes them to bench/results/vision.json:
   finder = "felt"``);
 - model sizes on disk and the memory the two models add.
 
+A photo's faces are read as ``detect`` reads them, each in a few looks, averaged
+(:mod:`vision.reading.looks`, ``photo_looks``); ``--one-look`` reads each once.
+``real_seconds_per_photo`` is what a photo took.
+
 Every figure is read as the table reads a set not enrolled: with ``--model`` alone (the
 second model that reads the crops the table's model doubts, :mod:`vision.reading.second_opinion`,
 joins it on an enrolled set). ``--second-model M`` has ``M`` read them here too:
@@ -278,6 +282,8 @@ def main(argv=None) -> int:
                    help="a second model that reads the crops --model doubts, as the table "
                         "reads an enrolled set (vision/models/tiles-dark-int8.onnx: the shipped "
                         "pair); default: --model alone, as the table reads a set not enrolled")
+    p.add_argument("--one-look", action="store_true",
+                   help="read each face of a photo once, not in detect's looks (vision/reading/looks.py)")
     p.add_argument("--real-only", action="store_true",
                    help="measure the labelled real photographs through the finder and stop "
                         "(a quick look at a change to the finder or the reading; write it with --out)")
@@ -286,10 +292,13 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     second = args.second_model
+    from vision.reading.looks import LOOKS
+    looks = None if args.one_look else LOOKS
     if second is not None and not second.is_file():
         raise SystemExit(f"bench/vision.py: --second-model {second}: no such file")
     results: dict = {"model": str(args.model), "finder_model": str(args.finder),
-                     "second_model": str(second) if second is not None else None}
+                     "second_model": str(second) if second is not None else None,
+                     "photo_looks": [list(look) for look in (looks or [(0.0, 1.0)])]}
     # Memory first, before the rendering below grows the process.
     rss0 = rss_kb()
     clf = table_classifier(args.model, second, 1)
@@ -321,7 +330,8 @@ def main(argv=None) -> int:
         print(f"real photographs ({len(photos)} Camerash raw photos, {n_tiles} labelled tiles):")
         if second is not None:
             clf.read = clf.read_twice = 0
-        real, per_photo = score_reader(photos, ours(finder, clf), misses=args.misses, label="ours")
+        real, per_photo = score_reader(photos, ours(finder, clf, looks=looks), misses=args.misses,
+                                       label="ours")
         results.update({f"real_{k}": v for k, v in real.items()})
         if second is not None:
             results["real_read_by_second_model"] = clf.share_read_twice
@@ -330,7 +340,8 @@ def main(argv=None) -> int:
         results["real_per_photo"] = per_photo
         # the same boxes, each tile read alone: what the classifier gives before the set's
         # four copies are weighed in
-        alone, _ = score_reader(photos, ours(finder, clf, one_set=False), label="ours, tile by tile")
+        alone, _ = score_reader(photos, ours(finder, clf, one_set=False, looks=looks),
+                                   label="ours, tile by tile")
         results["real_end_to_end_tile_by_tile"] = alone["end_to_end"]
         results["real_misreads_tile_by_tile"] = alone["misreads"]
         results["real_misread_sure_tile_by_tile"] = alone["misread_sure"]
@@ -369,11 +380,12 @@ def main(argv=None) -> int:
                                           label=f"mahjong-detector {version}")
             results["mahjong_detector"] = {"version": version, **{f"real_{k}": v for k, v in det.items()},
                                            "real_per_photo": det_photo}
-            ours_kind, _ = score_reader(photos, ours(finder, clf), kind_only=True, label="ours, same kind")
+            ours_kind, _ = score_reader(photos, ours(finder, clf, looks=looks), kind_only=True,
+                                          label="ours, same kind")
             results["real_end_to_end_same_kind"] = ours_kind["end_to_end"]
 
         t0 = time.monotonic()
-        on_scenes = finder_on_scenes({"ours": ours(finder, clf, one_set=False),
+        on_scenes = finder_on_scenes({"ours": ours(finder, clf, one_set=False, looks=looks),
                                       "felt": felt(clf, one_set=False)}, args.scenes, args.seed)
         scenes = on_scenes["ours"]
         results.update({f"rendered_{k}": v for k, v in scenes.items()})

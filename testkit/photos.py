@@ -24,6 +24,7 @@ import numpy as np
 
 from referee.tiles import base
 from vision.finding.learned import match_boxes
+from vision.reading.looks import LOOKS
 
 #: The labels, the one place they are named. They stay beside the bench scripts that made and
 #: measure with them (bench/label_photos.py writes them); the tests read them too.
@@ -74,17 +75,19 @@ def load_photos(data: Path, labels: Path = LABELS) -> list[Photo]:
     return photos
 
 
-def reader(finder, classifier, one_set: bool = True):
+def reader(finder, classifier, one_set: bool = True, looks=LOOKS):
     """The project's reader: ``detect`` on a photo (:func:`vision.reading.picture.detect`):
     the learned finder, then the classifier on each crop; the crops of a picture read as tiles
     of one set (:mod:`vision.reading.one_set`), or each alone (``one_set`` False: a rendered
-    scene's tiles are drawn at random, not from a set). The confidence is ``detect``'s, the
-    least of the finder's and the classifier's, which says whether a reading is sure."""
+    scene's tiles are drawn at random, not from a set), each face read in ``looks``
+    (:mod:`vision.reading.looks`; None: once). The confidence is ``detect``'s, the least of
+    the finder's and the classifier's, which says whether a reading is sure."""
     from vision.reading.picture import detect
 
     def read(image):
         return [(np.float32(t["quad"]), t["tile"], t["confidence"])
-                for t in detect(image, classifier, photo=True, finder=finder, one_set=one_set)]
+                for t in detect(image, classifier, photo=True, finder=finder, one_set=one_set,
+                                looks=looks)]
     return read
 
 

@@ -155,9 +155,11 @@ def test_real_photographs_tile_count(shared_data, name, count):
 def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     """The bench's headline (bench/vision.py, ``real_*``) held in CI: every labelled tile of
     the 25 Camerash photographs, other sets than the art, read as ``detect`` reads a photo
-    (a picture's tiles as tiles of one set, :mod:`vision.reading.one_set`). Measured: all 1691 found,
-    1 false box, 1535 of the 1580 riichi tiles named right (1510 with each tile read alone,
-    1480 with every crop read once, without the half-turned second look)."""
+    (a picture's tiles as tiles of one set, :mod:`vision.reading.one_set`, each face in three
+    looks, :mod:`vision.reading.looks`). Measured: all 1691 found, 1 false box (unsure),
+    1539 of the 1580 riichi tiles named right (1535 in one look; 1513 and 1509 with each tile
+    read alone; 1480 with every crop read once, without the half-turned second look), and no
+    reading sure and wrong (in one look a picture dragon was read as a red 5m at 0.81)."""
     from testkit.photos import load_photos, reader, score_photo, totals
     from vision.reading.classifier import TileClassifier
 
@@ -168,7 +170,8 @@ def test_the_labelled_real_photographs_are_found_and_named(shared_data):
     total = totals({p.name: score_photo(p, read(p.image())) for p in photos})
     assert total["tiles"] == 1691 and total["riichi_tiles"] == 1580
     assert total["box_recall"] >= 0.995 and total["box_precision"] >= 0.995, total
-    assert total["named"] >= 1530, total
+    assert total["named"] >= 1535, total
+    assert total["misread_sure"] == 0, total
 
 
 def test_the_table_cameras_finder_reads_solid_tiles_in_the_calibrated_view(shared_data):

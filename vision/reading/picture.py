@@ -20,15 +20,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .looks import LOOKS, ManyLooks
+
 #: Readings less sure than this are marked unsure (the table's default confidence threshold).
 UNSURE_BELOW = 0.8
 
 
 def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
            photo: bool = False, finder=None, unsure_below: float = UNSURE_BELOW,
-           one_set: bool = True) -> list[dict]:
+           one_set: bool = True, looks=LOOKS) -> list[dict]:
     """The tiles in ``image`` as dicts (see the module doc), ``none`` results left out.
-    ``one_set``: read the tiles together as tiles of one set (:mod:`vision.reading.one_set`)."""
+    ``one_set``: read the tiles together as tiles of one set (:mod:`vision.reading.one_set`).
+    ``looks``: an uncalibrated photo's faces are each read in these looks (turn, scale) and
+    the readings averaged (:mod:`vision.reading.looks`); one look, ``((0, 1),)``, or None reads
+    each face once."""
     from vision.camera.calibration import MARKER_IDS, calibrate, detect_markers
     from vision.finding import learned as finders
 
@@ -48,6 +53,8 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
             finding = finders.find_tiles_photo(image, finder=finder)
+            if looks and len(looks) > 1 and hasattr(classifier, "probabilities"):
+                classifier = ManyLooks(classifier, looks)
     results = read_crops(classifier, [t.crop for t in finding.tiles], one_set)
     out = []
     for tile, (label, conf) in zip(finding.tiles, results):
