@@ -62,6 +62,42 @@ def _give_memory_back():
         pass
 
 
+# `./dev test` hands whole files to two processes (pytest-xdist --dist loadfile), and the run
+# lasts as long as the busier one. xdist hands them out by number of tests, most first, which
+# left the long one-test films (the Tenhou stretch, the long hand, kill -9) to the end, when
+# the other process had nothing left to take. Longest first instead, the short files fill in
+# behind: the seconds each takes on a quiet machine (CPU of the process and its children,
+# Chromium's for the browser files, waits of the demos; RIICHI_TEST_COSTS below measures them).
+# Only the order changes; files not named here follow, most tests first, as before.
+SECONDS = {
+    "test_enroll.py": 52, "test_finder.py": 34, "test_crash.py": 32, "test_tracker_tenhou.py": 30,
+    "test_tracker_long_hand.py": 30, "test_demo.py": 30, "test_tracker.py": 28,
+    "test_second_opinion.py": 28, "test_quantize.py": 27, "test_solid_table.py": 23,
+    "test_browser_dashboard.py": 20, "test_hall_demo.py": 19, "test_discard_timing.py": 18,
+    "test_core_flow.py": 12, "test_detect.py": 9, "test_browser_hall_page.py": 8,
+    "test_render.py": 7, "test_classifier.py": 7, "test_web_tls.py": 6,
+    "test_browser_hall.py": 6, "test_browser_round.py": 5,
+}
+
+
+def pytest_configure(config):
+    if getattr(config.option, "dist", "no") == "loadfile":
+        # the order of the collection below, not xdist's by number of tests
+        config.option.loadscopereorder = False
+    if os.environ.get("RIICHI_TEST_COSTS"):
+        config.pluginmanager.register(_Costs(os.environ["RIICHI_TEST_COSTS"]), "riichi-test-costs")
+
+
+def pytest_collection_modifyitems(config, items):
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return      # one process runs every file anyway: the order it always had
+    per_file: dict = {}
+    for item in items:
+        per_file[item.path] = per_file.get(item.path, 0) + 1
+    # stable: each file's tests keep their order
+    items.sort(key=lambda item: (-SECONDS.get(item.path.name, 0), -per_file[item.path]))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item, nextitem):
     # trylast: after pytest's own teardown has finalized the module's fixtures
@@ -117,7 +153,3 @@ class _Costs:
     def pytest_runtest_teardown(self, item):
         yield from self.record(item, "teardown")
 
-
-def pytest_configure(config):
-    if os.environ.get("RIICHI_TEST_COSTS"):
-        config.pluginmanager.register(_Costs(os.environ["RIICHI_TEST_COSTS"]), "riichi-test-costs")
