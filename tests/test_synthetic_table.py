@@ -1,12 +1,23 @@
 """The rendered table's films draw exactly what the plain alpha blend draws: the tracker's tests,
 the demo, the benches and the finder's training scenes are pictures of it, so a faster
 renderer must not move a pixel."""
+import cv2
 import numpy as np
 import pytest
 
 from referee.tiles import TILE_CODES
 from vision.synthesis import synthetic
-from vision.synthesis.synthetic import Hand, TableState, _paste, _ready_sprite, _tile_sprite, felt
+from vision.camera.zones import TILE_H_MM, TILE_W_MM
+from vision.finding.felt import rotation_onto_canvas
+from vision.synthesis.synthetic import (
+    Hand,
+    TableState,
+    _paste,
+    _ready_sprite,
+    _tile_sprite,
+    felt,
+    tile_face,
+)
 
 
 def plain_overlay(canvas, tiles=(), hands=None, size_mm=800.0, px_per_mm=2.0):
@@ -46,3 +57,28 @@ def test_a_table_in_play_is_drawn_pixel_for_pixel_as_before(monkeypatch):
     monkeypatch.setattr(synthetic, "overlay", plain_overlay)
     assert np.array_equal(fast, synthetic.render_state(state, hands, seed=1))
     assert not np.array_equal(fast, felt(fast.shape[1::-1], 1))     # tiles were drawn
+
+
+def plain_sprite(code, quarter_turns, px_per_mm, angle):
+    """_tile_sprite as it was: the art shrunk, rimmed and turned, every time."""
+    w, h = max(4, int(round(TILE_W_MM * px_per_mm))), max(4, int(round(TILE_H_MM * px_per_mm)))
+    img = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+    alpha = img[:, :, 3]
+    rim = cv2.subtract(alpha, cv2.erode(alpha, np.ones((3, 3), np.uint8)))
+    img[:, :, :3][rim > 0] = (img[:, :, :3][rim > 0] * 0.6).astype(np.uint8)
+    img = np.ascontiguousarray(np.rot90(img, -(quarter_turns % 4)))
+    if angle:
+        h, w = img.shape[:2]
+        m, (ow, oh) = rotation_onto_canvas(w, h, -angle)
+        img = cv2.warpAffine(img, m, (ow, oh), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    return img
+
+
+def test_a_sprite_of_a_size_drawn_before_is_the_one_drawn_afresh():
+    # the flat training scenes' scales: one per table, tiles 14 to 45 pixels wide
+    for code, turns, ppm, angle in [("3s", 0, 0.61, 0.0), ("3s", 1, 0.6101, 0.0),
+                                    ("3s", 2, 0.6102, 5.3), ("7z", 3, 1.71, -2.0),
+                                    ("0m", 0, 2.0, 0.0), ("back", 1, 1.2, 0.0)]:
+        assert np.array_equal(_tile_sprite(code, turns, ppm, angle),
+                              plain_sprite(code, turns, ppm, angle)), (code, turns, ppm, angle)

@@ -76,18 +76,28 @@ def tile_face(code: str) -> np.ndarray:
     return out.astype(np.uint8)
 
 
+@functools.lru_cache(maxsize=2048)
+def _upright_sprite(code: str, w: int, h: int) -> np.ndarray:
+    """BGRA tile ``w`` x ``h`` pixels, upright, with its rim. Apart from the turns and the
+    scale it is drawn at: the finder's flat training scenes draw each table at a scale of its
+    own and turn tiles askew, so few sprites come again, but their sizes in whole pixels do,
+    and shrinking the full-size art is most of a sprite's time."""
+    img = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+    # the tile's rim: a thin darker edge, as the side of a real tile seen from above
+    alpha = img[:, :, 3]
+    rim = cv2.subtract(alpha, cv2.erode(alpha, np.ones((3, 3), np.uint8)))
+    img[:, :, :3][rim > 0] = (img[:, :, :3][rim > 0] * 0.6).astype(np.uint8)
+    img.flags.writeable = False     # shared by every sprite of this size
+    return img
+
+
 @functools.lru_cache(maxsize=512)
 def _tile_sprite(code: str, quarter_turns: int, px_per_mm: float, angle: float = 0.0) -> np.ndarray:
     """BGRA tile scaled to ``px_per_mm``, turned ``quarter_turns`` clockwise and then ``angle``
     degrees more (clockwise; a tile laid down askew)."""
     w = max(4, int(round(TILE_W_MM * px_per_mm)))
     h = max(4, int(round(TILE_H_MM * px_per_mm)))
-    img = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
-    # the tile's rim: a thin darker edge, as the side of a real tile seen from above
-    alpha = img[:, :, 3]
-    rim = cv2.subtract(alpha, cv2.erode(alpha, np.ones((3, 3), np.uint8)))
-    img[:, :, :3][rim > 0] = (img[:, :, :3][rim > 0] * 0.6).astype(np.uint8)
-    img = np.ascontiguousarray(np.rot90(img, -(quarter_turns % 4)))
+    img = np.array(np.rot90(_upright_sprite(code, w, h), -(quarter_turns % 4)))
     if angle:
         h, w = img.shape[:2]
         m, (ow, oh) = rotation_onto_canvas(w, h, -angle)
