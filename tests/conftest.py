@@ -76,7 +76,9 @@ SECONDS = {
     "test_browser_dashboard.py": 20, "test_hall_demo.py": 19, "test_discard_timing.py": 18,
     "test_core_flow.py": 12, "test_detect.py": 9, "test_browser_hall_page.py": 8,
     "test_render.py": 7, "test_classifier.py": 7, "test_web_tls.py": 6,
-    "test_browser_hall.py": 6, "test_browser_round.py": 5,
+    "test_browser_hall.py": 6, "test_browser_round.py": 5, "test_hall_link.py": 16,
+    "test_round_bench.py": 15, "test_hall_cli.py": 8, "test_hall_round.py": 5,
+    "test_browser_hall_round.py": 5, "test_browser_sign.py": 4, "test_browser_photo.py": 4,
 }
 
 
