@@ -82,3 +82,64 @@ def test_a_sprite_of_a_size_drawn_before_is_the_one_drawn_afresh():
                                     ("0m", 0, 2.0, 0.0), ("back", 1, 1.2, 0.0)]:
         assert np.array_equal(_tile_sprite(code, turns, ppm, angle),
                               plain_sprite(code, turns, ppm, angle)), (code, turns, ppm, angle)
+
+
+def plain_light(rng, img, harsh=False):
+    """vision.synthesis.render._light as it was: the light worked out on every picture."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    g = (xx * np.cos(a) + yy * np.sin(a)) / max(h, w)
+    img *= (1 + rng.uniform(-0.35, 0.35) * (g - g.mean()))[..., None]
+    if rng.random() < 0.35:
+        mask = np.zeros((h, w), np.float32)
+        pts = rng.uniform([-0.3 * w, -0.3 * h], [1.3 * w, 1.3 * h], (rng.integers(3, 6), 2))
+        cv2.fillPoly(mask, [pts.astype(np.int32)], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 0.12 * w))
+        img *= (1 - rng.uniform(0.2, 0.55) * mask)[..., None]
+    if rng.random() < 0.3:
+        mask = np.zeros((h, w), np.float32)
+        c = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+        ax = (int(rng.uniform(0.05, 0.25) * w) + 1, int(rng.uniform(0.03, 0.2) * h) + 1)
+        cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 4))
+        img += (rng.uniform(60, 200) if harsh else rng.uniform(50, 160)) * mask[..., None]
+    return img
+
+
+def test_the_light_is_cast_as_before():
+    from vision.synthesis.render import _light
+
+    shadows = glares = 0
+    for seed in range(24):       # with and without a shadow, a glare, harsh or not
+        picture = np.random.default_rng(100 + seed).uniform(0, 255, (90, 120, 3)).astype(np.float32)
+        rng, again = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = _light(rng, picture.copy(), harsh=seed % 2 == 1)
+        assert np.array_equal(got, plain_light(again, picture.copy(), harsh=seed % 2 == 1))
+        assert rng.random() == again.random()      # as many draws: what follows is the same
+        probe = np.random.default_rng(seed)
+        probe.uniform(), probe.uniform()
+        shadows += probe.random() < 0.35
+    assert shadows > 0
+
+
+def test_a_solid_tables_frames_are_lit_as_the_first(monkeypatch):
+    """The light worked out once for the table lights every later frame as the light worked
+    out afresh for each frame did."""
+    import copy
+
+    from vision.synthesis import render
+    from vision.synthesis.solid_table import SolidTable
+
+    state = TableState(walls=False)
+    state.ponds[0] = [("1m", False), ("7z", True)]
+    table = SolidTable(seed=1, frame=(480, 360))     # (seed 1's light casts a shadow)
+    table.render(state)
+    noise = copy.deepcopy(table._noise)
+    second = table.render(state)
+    before = SolidTable(seed=1, frame=(480, 360))
+    before._noise = noise
+    # as SolidTable.picture lit its canvas before: _light, from its effects seed, every frame
+    monkeypatch.setattr(render, "lit", lambda img, steps: plain_light(
+        np.random.default_rng(before.effects_seed + 1), img))
+    assert np.array_equal(second, before.render(state))

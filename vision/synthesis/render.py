@@ -450,23 +450,43 @@ def draw_tile(rng, canvas, art, label, x, y, fw, fh, side, back_colour=None, var
 
 def _light(rng, img, harsh=False):
     h, w = img.shape[:2]
+    return lit(img, light_steps(rng, h, w, harsh))
+
+
+def light_steps(rng, h: int, w: int, harsh: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The light :func:`_light` casts on an ``h`` x ``w`` picture: a falloff, maybe a shadow
+    and a glare, as steps for :func:`lit` (``("times", field)`` or ``("plus", field)``). The
+    same generator state gives the same light: a still table under one light (a
+    :class:`~vision.synthesis.solid_table.SolidTable`'s frames) works it out once, and the
+    shadow's wide blur is most of a frame's time."""
+    steps = []
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
     g = (xx * np.cos(a) + yy * np.sin(a)) / max(h, w)
-    img *= (1 + rng.uniform(-0.35, 0.35) * (g - g.mean()))[..., None]
+    steps.append(("times", (1 + rng.uniform(-0.35, 0.35) * (g - g.mean()))[..., None]))
     if rng.random() < 0.35:  # a shadow: a hand, a player, the camera arm
         mask = np.zeros((h, w), np.float32)
         pts = rng.uniform([-0.3 * w, -0.3 * h], [1.3 * w, 1.3 * h], (rng.integers(3, 6), 2))
         cv2.fillPoly(mask, [pts.astype(np.int32)], 1.0)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 0.12 * w))
-        img *= (1 - rng.uniform(0.2, 0.55) * mask)[..., None]
+        steps.append(("times", (1 - rng.uniform(0.2, 0.55) * mask)[..., None]))
     if rng.random() < 0.3:  # glare of hall lights on the glossy face
         mask = np.zeros((h, w), np.float32)
         c = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
         ax = (int(rng.uniform(0.05, 0.25) * w) + 1, int(rng.uniform(0.03, 0.2) * h) + 1)
         cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 4))
-        img += (rng.uniform(60, 200) if harsh else rng.uniform(50, 160)) * mask[..., None]
+        steps.append(("plus", (rng.uniform(60, 200) if harsh else rng.uniform(50, 160)) * mask[..., None]))
+    return steps
+
+
+def lit(img, steps):
+    """``img`` (float, in place) under the light of :func:`light_steps`."""
+    for how, field in steps:
+        if how == "times":
+            img *= field
+        else:
+            img += field
     return img
 
 

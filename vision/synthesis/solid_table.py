@@ -71,6 +71,7 @@ class SolidTable:
         self.ambient = rng.uniform(0.5, 0.75)
         self.effects_seed = int(rng.integers(1 << 31))
         self._noise = np.random.default_rng(seed + 1)
+        self._light = None
 
     def _face(self, code: str):
         """This set's face for ``code``: the art's Regular style on one ivory for every kind
@@ -105,7 +106,10 @@ class SolidTable:
             # a tile looks the same in every frame it lies still in
             rng = np.random.default_rng(zlib.crc32(f"{b.code} {b.t[0]:.1f} {b.t[1]:.1f}".encode()))
             draw_body(canvas, ids, self.cam, b, int(i) + 1, self.light, self.ambient, rng)
-        canvas = render._light(np.random.default_rng(self.effects_seed + 1), canvas)
+        if self._light is None:     # one light over the table: every frame is lit alike
+            self._light = render.light_steps(np.random.default_rng(self.effects_seed + 1),
+                                             *canvas.shape[:2])
+        canvas = render.lit(canvas, self._light)
         image = render.camera(np.random.default_rng(self.effects_seed + 2), canvas)
         noise = self._noise.normal(0, 2.0, image.shape)
         return np.clip(image + noise, 0, 255).astype(np.uint8)
