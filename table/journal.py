@@ -441,9 +441,27 @@ class Journal:
         return [json.loads(r[0]) for r in rows]
 
     def free_bytes(self) -> int | None:
+        """Bytes the journal can still grow by: the free space of its file system, or less
+        where SQLite's own page quota (``PRAGMA max_page_count`` on this connection) leaves
+        less; None when neither can be read."""
+        room = []
         try:
-            return shutil.disk_usage(self.path.parent).free
+            room.append(shutil.disk_usage(self.path.parent).free)
         except OSError:
-            return None
+            pass
+        try:
+            limit = self._read("PRAGMA max_page_count")[0][0]
+            pages = self._read("PRAGMA page_count")[0][0]
+            size = self._read("PRAGMA page_size")[0][0]
+            room.append(max(0, limit - pages) * size)
+        except (JournalError, IndexError):
+            pass
+        return min(room) if room else None
+
+    def shrink_wal(self) -> None:
+        """Fold the write-ahead log into the file and cut it to nothing (it otherwise keeps
+        its largest size, a few MB, on disk): room a nearly full disk needs more."""
+        if not self.readonly:
+            self._read("PRAGMA wal_checkpoint(TRUNCATE)")
 
 

@@ -50,6 +50,7 @@ class JournalTable:
         self._data_version: int | None = None
         self._beat: str | None = None
         self._disk_checked = -float("inf")
+        self._disk_low = False
         self._stop = threading.Event()
         # Start from the current game: a dashboard opened mid-game shows what came before
         # through snapshot()/events()/rulings(), and its stream only what comes after.
@@ -165,9 +166,13 @@ class JournalTable:
         self._disk_checked = time.monotonic()
         free = self._journal.free_bytes()
         if free is not None and free < self.LOW_DISK:
+            self._disk_low = True
             self.set_health("disk", False, f"the disk holding {self.path} is nearly full "
                             f"({free // 1024} KiB left)")
-        elif free is not None and self._health.get("disk", {}).get("ok") is False:
+        elif free is not None and self._disk_low:
+            # Only what this check said: the service also reports health ``disk`` (it knows
+            # SQLite's own limits too), and that word stands until the service takes it back.
+            self._disk_low = False
             self.set_health("disk", True, "")
 
     def _run(self) -> None:

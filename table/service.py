@@ -291,14 +291,18 @@ class TableService:
     ``recorded``: events to play back (rehearsal, demo, crash tests) at ``clock.speed``.
     ``inbox``: take the dashboard process's referee actions from the journal.
     ``grace``: real seconds a window stays open past its deadline for presses on their way.
+    ``low_disk``: bytes of room left for the journal under which the table says the disk is
+    nearly full (health ``disk``, on the dashboard), looked at every ``disk_every`` seconds.
     """
+
+    LOW_DISK = 20 * 1024 * 1024
 
     def __init__(self, table: ResumableTable, clock: TableClock | VirtualClock | None = None,
                  buttons: queue.Queue | None = None, cameras: Iterable = (),
                  lights: Any = None, recorded: list[dict] | None = None, inbox: bool = True,
                  notifier: Any = None, camera_timeout: float = 5.0,
                  on_submit: Callable[[dict, int], None] | None = None, grace: float = 0.03,
-                 hold: float = 1.5):
+                 hold: float = 1.5, low_disk: int | None = None, disk_every: float = 5.0):
         self.table = table
         self.clock = clock if clock is not None else TableClock()
         self.buttons = buttons
@@ -310,6 +314,8 @@ class TableService:
         self.camera_timeout = camera_timeout
         self.on_submit = on_submit
         self.grace = grace
+        self.low_disk = self.LOW_DISK if low_disk is None else low_disk
+        self.disk_every = disk_every
         self.presses = PressHold(hold) if self.cameras else None
         self._release_lock = threading.Lock()
         self.stop_event = threading.Event()
@@ -627,6 +633,38 @@ class TableService:
             problems.append(self.table.health.get("journal", {}).get("text", "journal failing"))
         return problems
 
+    def check_disk(self) -> int | None:
+        """Say on the dashboard (health ``disk``, written to the journal while it still can
+        be) when the journal's room is under ``low_disk``, and when it is not any more;
+        return the room in bytes (None: unknown).
+
+        Nothing is refused while the disk is only nearly full: every event is still journaled
+        as long as it fits, and the write-ahead log is cut to nothing to leave it more room.
+        Once it no longer fits, the journal health says so and events are refused (see the
+        module docstring); what was committed stays whole."""
+        journal = self.table.journal
+        if journal is None or journal.readonly:
+            return None
+        free = journal.free_bytes()
+        if free is None:
+            return None
+        shown = self.table.health.get("disk", {}).get("ok") is False
+        if free < self.low_disk:
+            try:
+                journal.shrink_wal()
+            except JournalError:
+                pass
+            free = journal.free_bytes() or free
+            text = (f"the disk holding the journal is nearly full: {free // 1024} KiB left; "
+                    "every event is still journaled, but free some space soon")
+            if not shown or self.table.health["disk"].get("text") != text:
+                log.warning("%s", text)
+                self.table.set_health("disk", False, text)
+        elif shown:
+            log.info("the journal's disk has room again (%d MiB)", free // (1024 * 1024))
+            self.table.set_health("disk", True, "")
+        return free
+
     def run(self, ready_status: str = "", install_signals: bool = True) -> int:
         """Start, tell systemd we are ready, and ping its watchdog until stopped."""
         if install_signals and threading.current_thread() is threading.main_thread():
@@ -637,9 +675,12 @@ class TableService:
         period = min(1.0, interval / 3) if interval else 1.0
         if notifier is not None:
             notifier.ready(ready_status or self._summary([]))
-        last_beat = 0.0
+        last_beat = last_disk = 0.0
         try:
             while not self.stop_event.wait(period):
+                if time.monotonic() - last_disk >= self.disk_every:
+                    last_disk = time.monotonic()
+                    self.check_disk()
                 problems = self.check()
                 dead = [p for p in problems if p.startswith("thread ")]
                 if dead and self.exit_at_end:

@@ -84,6 +84,50 @@ def _mount_tmpfs(where: Path, size: str) -> bool:
     return r.returncode == 0
 
 
+def test_a_nearly_full_disk_is_said_on_the_dashboard_and_every_event_still_journaled(tmp_path):
+    """The disk nearly full (here SQLite's own page quota, which fails writes with SQLITE_FULL
+    exactly where a full file system would): the service says so as health ``disk``, through
+    the journal, so the dashboard's process shows it; events go on being journaled and
+    judged; once space is freed the warning goes; the journal stays whole."""
+    from table.journal_check import check_journal
+    from table.journal_table import JournalTable
+
+    path = tmp_path / "j.sqlite"
+    table = ResumableTable(Journal(path), clock=TableClock())
+    svc = TableService(table, clock=table.clock, inbox=False, low_disk=512 * 1024)
+    game = table_game(hands=1)
+    for event in game[:20]:
+        assert svc.submit(event, "test") is not None
+    assert svc.check_disk() > 512 * 1024
+    assert "disk" not in table.health
+    db = table.journal._db
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages + 64}")  # 256 KiB left
+    room = svc.check_disk()
+    assert room <= 256 * 1024
+    dashboard = JournalTable(path, poll=0.02)
+    try:
+        shown = next(h for h in dashboard.snapshot()["health"] if h["component"] == "disk")
+        assert shown["ok"] is False and "nearly full" in shown["text"]
+        for event in game[20:]:
+            assert svc.submit(event, "test") is not None  # nothing refused
+        assert [e for _, e in Journal(path, readonly=True).game_events()] == game
+        db.execute("PRAGMA max_page_count = 1073741823")  # someone freed space
+        svc.check_disk()
+        assert table.health["disk"]["ok"] is True
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and next(
+                h for h in dashboard.snapshot()["health"] if h["component"] == "disk")["ok"] \
+                is False:
+            time.sleep(0.02)
+        assert next(h for h in dashboard.snapshot()["health"]
+                    if h["component"] == "disk")["ok"] is True
+    finally:
+        dashboard.close()
+    table.journal.close()
+    assert check_journal(path) == []
+
+
 def test_a_really_full_disk_under_the_real_service(tmp_path):
     """`riichi-referee run` on a 256 KiB file system: the journal fills up mid-game. (160 KiB
     left room for one event after what the service writes on starting: too close to the edge
