@@ -534,10 +534,10 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         next_sample = next_churn = time.monotonic()
         buttons_done = False
         # the stuck and chattering buttons need this much of a break still to come
-        needed = plan.sim(2) + 1.0
+        needed = plan.sim(2) + 0.5
         while time.monotonic() < t_start + day or timeline:
             now = time.monotonic()
-            if now > t_start + 2 * day:
+            if now > t_start + 3 * day:
                 break  # what was not done is in faults_not_reached
             if now >= next_sample:
                 next_sample = now + plan.sample_every
@@ -571,7 +571,11 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         results["buttons_injected"] = buttons_done
         results["faults_not_reached"] = [what for _, what in timeline]
         elapsed = time.monotonic() - t_start
-        # The end of the day: the hall is given time to get everything, then the service stops.
+        # The end of the day: a table restarted in a break is waited for until it plays
+        # again (a break at most), the hall is given time to get everything, then the
+        # service stops.
+        _wait(lambda: all(phones.first_after(r["restarted"]) for r in results["restarts"]),
+              plan.sim(plan.break_minutes) + 10, 0.1)
         service.sample()
         with Journal(journal, readonly=True) as j:
             last_seq = j.last_seq()
@@ -596,6 +600,11 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         hours = elapsed * plan.speed / 3600
         size = sum(p.stat().st_size for p in folder.glob("journal.sqlite*"))
         restarts = results["restarts"]
+        for r in restarts:
+            t0 = r.pop("restarted")
+            first = phones.first_after(t0)
+            r["restart_to_dashboard_s"] = None if first is None else round(first - t0, 2)
+            r["recovered"] = r["recovered"] and first is not None
         shown = [r["restart_to_dashboard_s"] for r in restarts
                  if r["restart_to_dashboard_s"] is not None]
         results.update({
@@ -662,17 +671,14 @@ def run_fault(what: str, plan: Plan, service: Service, broker, dashboard: Dashbo
         service.start()
         ready = service.ready.wait(120)
         ready_s = time.monotonic() - t0
-        shown = _wait(lambda: phones.first_after(t0) is not None, 120)
-        first = phones.first_after(t0)
         record = {"fault": "kill", "acked_missing": len(acked - seqs),
                   "check_journal_whole": whole, "check_journal": text[-300:],
-                  "restart_to_ready_s": round(ready_s, 2),
-                  "restart_to_dashboard_s": None if first is None else round(first - t0, 2)}
-        record["recovered"] = bool(ready and whole and shown is not None
-                                   and record["acked_missing"] == 0)
+                  "restart_to_ready_s": round(ready_s, 2), "restarted": t0}
+        # the dashboard's first sight of the table moving again is looked for at the end of
+        # the day (in a break it waits for the next game; nothing else waits for it)
+        record["recovered"] = bool(ready and whole and record["acked_missing"] == 0)
         say(f"kill: journal {'whole' if whole else 'NOT WHOLE: ' + text}, ready again in "
-            f"{ready_s:.1f} s, the dashboard moving again after "
-            f"{record['restart_to_dashboard_s']} s")
+            f"{ready_s:.1f} s")
         return record
     if what == "broker":
         broker.stop()
@@ -707,9 +713,17 @@ def run_fault(what: str, plan: Plan, service: Service, broker, dashboard: Dashbo
         shown = _wait(lambda: dashboard.health().get("disk", {}).get("ok") is False,
                       plan.disk_every * 3 + 30, 0.1)
         text = dashboard.health().get("disk", {}).get("text")
-        time.sleep(max(plan.sim(10), plan.disk_every))  # ten simulated minutes nearly full
-        with Journal(journal, readonly=True) as j:
-            during = j.last_seq() - before
+        # ten simulated minutes nearly full, and longer if the table was in a break: until
+        # events have been journaled meanwhile (an hour at most)
+        low_since = time.monotonic()
+
+        def journaled() -> int:
+            with Journal(journal, readonly=True) as j:
+                return j.last_seq() - before
+
+        _wait(lambda: time.monotonic() - low_since > max(plan.sim(10), plan.disk_every)
+              and journaled() >= 20, plan.sim(60), 0.2)
+        during = journaled()
         service.command("disk-ok")
         cleared = _wait(lambda: dashboard.health().get("disk", {}).get("ok") is True,
                         plan.disk_every * 3 + 30, 0.1)
@@ -726,12 +740,13 @@ def run_fault(what: str, plan: Plan, service: Service, broker, dashboard: Dashbo
         faults_seen.append({"seat": seat, "call": call, "t0": t0, "t1": t1})
         seat, call = CHATTER
         t1 = _at(service.command(f"chatter {seat} {call}"))
-        chatter = _wait(lambda: dashboard.health().get("buttons", {}).get("ok") is False, 10,
-                        0.05)
+        in_a_break = service.games_started == games
+        chatter = _wait(lambda: dashboard.health().get("buttons", {}).get("ok") is False,
+                        plan.sim(1) + 1, 0.05)
         text = dashboard.health().get("buttons", {}).get("text")
         faults_seen.append({"seat": seat, "call": call, "t0": t1 - 5.0, "t1": t1})
         say(f"button {STUCK} stuck down for two simulated minutes, {CHATTER} chattering "
             f"(on the dashboard: {text!r})")
         return {"fault": "buttons", "chatter_shown": chatter is not None, "text": text,
-                "in_a_break": service.games_started == games, "presses": faults_seen[-2:]}
+                "in_a_break": in_a_break, "presses": faults_seen[-2:]}
     raise ValueError(what)
