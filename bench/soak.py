@@ -77,8 +77,10 @@ def main() -> int:
     results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")
     results["command"] = "python " + " ".join(sys.argv)
-    results["commit"] = os.popen(f"git -C {ROOT} rev-parse --short HEAD 2>/dev/null").read().strip()
-    keys = ("hours_simulated", "table_hours", "games_played", "real_seconds", "rss_start_mb", "rss_end_mb", "rss_growth_pct",
+    commit = os.popen(f"git -C {ROOT} rev-parse --short HEAD 2>/dev/null").read()
+    results["commit"] = commit.strip()
+    keys = ("hours_simulated", "table_hours", "games_played", "real_seconds", "rss_start_mb",
+            "rss_end_mb", "rss_growth_pct",
             "fds_growth", "threads_growth", "events_lost", "rulings_duplicated", "hall_lost",
             "journal_mb_per_hour", "disk_write_mb_per_hour", "restarts_recovered",
             "restart_to_ready_s_max", "restart_to_dashboard_s_max", "claims_by_faulty_buttons",

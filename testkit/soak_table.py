@@ -20,9 +20,10 @@ Standard output, one line each (flushed): ``ready SEQ`` once the journal's game 
 its event START, ``break K`` when game K is over and a break begins, ``done COMMAND`` when a
 command from standard input is carried out. Commands (one a line, the soak's faults):
 ``unplug``/``plug`` (the camera's cable), ``hold SEAT CALL``/``release SEAT CALL`` (a button
-stuck down, and freed), ``chatter SEAT CALL`` (a chattering contact), ``disk-low BYTES`` (room for only BYTES more in the journal: SQLite's own page
-quota, ``PRAGMA max_page_count``, which fails writes with SQLITE_FULL as a full disk does) and
-``disk-ok``.
+stuck down, and freed), ``chatter SEAT CALL`` (a chattering contact), ``disk-low BYTES``
+(room for only BYTES more in the journal: SQLite's own page quota, ``PRAGMA max_page_count``,
+which fails writes with SQLITE_FULL as a full disk does; no small file system can be made
+here without root) and ``disk-ok``.
 """
 from __future__ import annotations
 
