@@ -67,6 +67,7 @@ class Plan:
     disk_at: float = 0.5
     buttons_after: float = 0.25    # the stuck and chattering buttons: in the first break after
     sample_every: float = 2.0      # real seconds between looks at the service's memory
+    faults: bool = True            # False: a quiet day (what the table writes when all is well)
 
     @property
     def seconds(self) -> float:
@@ -531,6 +532,8 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         timeline += [(at(plan.unplug_at), "unplug"), (at(plan.drop_at), "drop"),
                      (at(plan.disk_at), "disk"), (at(plan.buttons_after), "buttons")]
         timeline.sort()
+        if not plan.faults:
+            timeline = []
         next_sample = next_churn = time.monotonic()
         buttons_done = False
         # the stuck and chattering buttons need this much of a break still to come
