@@ -16,10 +16,13 @@ Keys of bench/results/soak.json:
   ``rulings_duplicated`` (0): rulings stored twice (the same ruling id, or the same content
   under two ids, in one game); ``hall_lost`` (0): events and rulings the journal holds that
   never reached the hall through the broker;
-- ``journal_mb_per_hour``: the journal's size per simulated hour; ``disk_write_mb_per_hour``:
-  what the service's processes wrote to storage (``/proc/PID/io`` ``write_bytes``) per
-  simulated hour; ``sd_card_32gb_years``: how long a 32 GB card lasts at that rate, ten hours
-  a day, for an assumed endurance (``sd_card_assumption``);
+- ``journal_mb_per_hour``: the journal's size (its write-ahead log folded in) per simulated
+  hour; ``disk_write_mb_per_hour``: what the service's processes wrote to storage
+  (``/proc/PID/io`` ``write_bytes``) per simulated hour; ``sd_card_32gb_years``: how long a
+  32 GB card lasts at that rate, ten hours a day, for an assumed endurance
+  (``sd_card_assumption``). Sped up, the service's timed writes (its heartbeat every 5 s,
+  the hall link's mark at most every second) are counted per real second, so a fast day
+  undercounts them: ``--quiet-day --speed 1`` measures what a table writes in a real hour;
 - ``restarts_recovered`` (5 of 5): kills after which ``riichi-referee check-journal`` found
   the journal whole, no acknowledged event was missing, the service was ready again and the
   dashboard showed the table moving; ``restarts`` holds each one's times

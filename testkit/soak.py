@@ -601,7 +601,13 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         results["watcher_rulings_twice"] = sum(1 for n in phones.watcher_rulings.values()
                                                if n > 1)
         hours = elapsed * plan.speed / 3600
-        size = sum(p.stat().st_size for p in folder.glob("journal.sqlite*"))
+        # The journal's own size: its write-ahead log folded in (the service leaves it, a few
+        # MB whatever the journal holds, at its size when it stops)
+        import sqlite3
+        db = sqlite3.connect(journal)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        size = journal.stat().st_size
         restarts = results["restarts"]
         for r in restarts:
             t0 = r.pop("restarted")
