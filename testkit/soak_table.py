@@ -177,6 +177,18 @@ class Day:
             k, start = k + 1, 0
 
 
+def edge_at(pin, pressed: bool, t: float, pressed_low: bool) -> None:
+    """Move a MockFactory pin as a press (or release) made at monotonic ``t``: the edge's
+    time is ``t`` however late this thread runs (gpiozero's mock stamps an edge when it is
+    driven, which a busy interpreter makes later than the contact moved)."""
+    high = pressed != pressed_low
+    if pin._change_state(high):
+        pin._last_change = t
+        if pin._edges in ("both", "rising" if high else "falling") and \
+                pin._when_changed is not None:
+            pin._call_when_changed()
+
+
 def control(line: str, table, buttons, camera) -> None:
     """Carry out one command of standard input (see the module docstring)."""
     words = line.split()
@@ -203,18 +215,18 @@ def control(line: str, table, buttons, camera) -> None:
         press(pin(*args[:2]), False)
     elif command == "chatter":
         # A contact that is never still for the chatter window, for longer than the chatter
-        # run: a loose wire, whatever the speed of the day (the wiring is scaled to it).
+        # run: a loose wire, whatever the speed of the day (the wiring is scaled to it). Each
+        # edge carries the time it was made, as the kernel stamps a GPIO edge for lgpio: a
+        # busy process may hand it over late, but its time is the edge's own.
         d = wiring.debounce
         p, gap = pin(*args[:2]), max(d.chatter_window / 3, d.debounce * 1.5)
-        end = time.perf_counter() + d.chatter_run * 2 + d.chatter_window
-        closed = False
-        while time.perf_counter() < end:
-            closed = not closed
-            press(p, closed)
-            until = time.perf_counter() + gap
-            while time.perf_counter() < until:  # a sleep is far coarser than the gap
-                pass
-        press(p, False)
+        edges = int((d.chatter_run * 2 + d.chatter_window) / gap) + 1
+        t0 = monotonic()
+        for i in range(edges + 1):
+            t = t0 + i * gap
+            while monotonic() < t:
+                time.sleep(gap / 4)
+            edge_at(p, (i % 2 == 0) if i < edges else False, t, pressed_low)
     elif command == "disk-low":
         with journal._lock:
             db = journal._db

@@ -77,6 +77,7 @@ def test_each_fault_is_said_on_the_dashboard(day):
 def test_the_stuck_and_chattering_buttons_win_no_claim(day):
     buttons = fault(day, "buttons")
     assert buttons["in_a_break"]
+    assert buttons["chatter_recognised"], "the chattering button was not told from presses"
     assert day["claims_by_faulty_buttons"] == 0
     # the only events no player made are the faulty buttons' presses
     faulty = {STUCK, CHATTER}
