@@ -464,4 +464,19 @@ class Journal:
         if not self.readonly:
             self._read("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    #: Pages the write-ahead log may hold on a nearly full disk before it is folded in.
+    SMALL_WAL_PAGES = 16
+
+    def keep_wal_small(self, small: bool) -> None:
+        """On a nearly full disk (``small``), fold the write-ahead log into the file every
+        :data:`SMALL_WAL_PAGES` pages and keep it no larger on disk: by SQLite's defaults it
+        grows to about 4 MB before that, which alone could fill the last megabytes and
+        refuse events the file itself still had room for. ``False``: the defaults again."""
+        if self.readonly:
+            return
+        pages = self.SMALL_WAL_PAGES if small else 1000
+        size = self._read("PRAGMA page_size")[0][0]
+        self._read(f"PRAGMA wal_autocheckpoint = {pages}")
+        self._read(f"PRAGMA journal_size_limit = {pages * size if small else -1}")
+
 

@@ -639,7 +639,8 @@ class TableService:
         return the room in bytes (None: unknown).
 
         Nothing is refused while the disk is only nearly full: every event is still journaled
-        as long as it fits, and the write-ahead log is cut to nothing to leave it more room.
+        as long as it fits, and the write-ahead log is cut to nothing and kept small to leave
+        it the room (by SQLite's defaults it grows to about 4 MB between checkpoints).
         Once it no longer fits, the journal health says so and events are refused (see the
         module docstring); what was committed stays whole."""
         journal = self.table.journal
@@ -652,9 +653,16 @@ class TableService:
         if free < self.low_disk:
             try:
                 journal.shrink_wal()
+                journal.keep_wal_small(True)
             except JournalError:
                 pass
             free = journal.free_bytes() or free
+        elif shown:
+            try:
+                journal.keep_wal_small(False)
+            except JournalError:
+                pass
+        if free < self.low_disk:
             text = (f"the disk holding the journal is nearly full: {free // 1024} KiB left; "
                     "every event is still journaled, but free some space soon")
             if not shown or self.table.health["disk"].get("text") != text:

@@ -153,6 +153,48 @@ def test_a_really_full_disk_under_the_real_service(tmp_path):
         subprocess.run(["umount", str(disk)], capture_output=True)
 
 
+def test_a_really_nearly_full_file_system_is_said_and_every_event_journaled(tmp_path):
+    """The same on a real 4 MiB file system filled by another file to under the service's
+    threshold: the free space of the file system, not a quota, is what the service sees."""
+    from table.journal_table import JournalTable
+
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, "4m"):
+        pytest.skip("needs root and tmpfs to make a small file system")
+    journal = None
+    try:
+        path = disk / "j.sqlite"
+        journal = Journal(path)
+        table = ResumableTable(journal, clock=TableClock())
+        svc = TableService(table, clock=table.clock, inbox=False, low_disk=1024 * 1024)
+        game = table_game(hands=1)
+        for event in game[:20]:
+            svc.submit(event, "test")
+        assert svc.check_disk() > 1024 * 1024 and "disk" not in table.health
+        ballast = disk / "ballast"
+        svc.table.journal.shrink_wal()  # what the service does first when room runs low
+        free = svc.table.journal.free_bytes()
+        ballast.write_bytes(b"\0" * (free - 512 * 1024))  # someone's file: 512 KiB left
+        assert svc.check_disk() < 1024 * 1024
+        dashboard = JournalTable(path, poll=0.02)
+        try:
+            shown = next(h for h in dashboard.snapshot()["health"] if h["component"] == "disk")
+            assert shown["ok"] is False and "nearly full" in shown["text"]
+        finally:
+            dashboard.close()
+        for event in game[20:]:
+            assert svc.submit(event, "test") is not None
+        ballast.unlink()
+        svc.check_disk()
+        assert table.health["disk"]["ok"] is True
+        with Journal(path, readonly=True) as j:
+            assert [e for _, e in j.game_events()] == game
+    finally:
+        if journal is not None:
+            journal.close()  # else the file system is busy and stays mounted
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
 def test_read_only_journal_at_start_shows_the_game_and_refuses_events(tmp_path, monkeypatch):
     path = tmp_path / "j.sqlite"
     j = Journal(path)
