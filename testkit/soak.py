@@ -38,6 +38,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from testkit.browser import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 STUCK = (2, "pon")      # the button stuck down
 CHATTER = (1, "chii")   # the chattering one
@@ -76,12 +78,6 @@ class Plan:
     def sim(self, minutes: float) -> float:
         """Real seconds of ``minutes`` simulated minutes."""
         return minutes * 60 / self.speed
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def proc_figures(pid: int) -> dict | None:
@@ -644,6 +640,7 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         if dashboard is not None:
             dashboard.stop()
         broker.stop()
+        service.log.close()
         results["wall_seconds"] = round(time.monotonic() - started, 1)
         if tmp is not None:
             tmp.cleanup()
