@@ -65,7 +65,7 @@ def check_judged_as_recorded(journal, game):
 
 def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path):
     journal = tmp_path / "demo.sqlite"
-    proc = start_demo("--simulated", "--hands", "2", "--speed", "40", "--exit-at-end",
+    proc = start_demo("--simulated", "--hands", "2", "--speed", "120", "--exit-at-end",
                       "--no-camera", "--journal", str(journal))
     try:
         line, _ = read_until(proc, "dashboard:")
@@ -93,7 +93,7 @@ def test_demo_plays_a_whole_game_through_the_buttons_and_the_dashboard(tmp_path)
 
 def test_demo_discards_go_through_rendered_frames_and_the_tracker(tmp_path, shared_data):
     journal = tmp_path / "demo.sqlite"
-    proc = start_demo("--simulated", "--hands", "1", "--speed", "20", "--exit-at-end",
+    proc = start_demo("--simulated", "--hands", "1", "--speed", "80", "--exit-at-end",
                       "--no-web", "--journal", str(journal))
     out, err = proc.communicate(timeout=240)
     assert proc.returncode == 0, err
@@ -131,7 +131,7 @@ def discards_shown(state):
 
 
 def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
-    proc = start_demo("--speed", "20")
+    proc = start_demo("--speed", "60")
     try:
         first, _ = read_until(proc, "riichi-referee demo:")
         assert "real Tenhou game" in first
@@ -157,7 +157,7 @@ def test_demo_uses_a_real_tenhou_game_and_stops_on_ctrl_c(shared_data):
 def test_demo_stops_on_sigterm_as_on_ctrl_c_and_removes_its_temporary_journal():
     """A service manager stops with SIGTERM: the demo stops cleanly, as on Ctrl-C, and leaves
     no temporary journal folder behind."""
-    proc = start_demo("--simulated", "--hands", "2", "--speed", "10", "--no-camera")
+    proc = start_demo("--simulated", "--hands", "2", "--speed", "40", "--no-camera")
     try:
         journal, _ = read_until(proc, "journal:")
         folder = Path(journal.split(":", 1)[1].strip()).parent
