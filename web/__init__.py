@@ -137,6 +137,10 @@ def secure_headers(response):
     return response
 
 
+#: Seconds between the serving loop's looks at whether it is to stop.
+SHUTDOWN_POLL = 0.05
+
+
 class DashboardServer:
     """A threaded werkzeug server running the dashboard (the demo, the browser tests)."""
 
@@ -148,7 +152,11 @@ class DashboardServer:
         self._server = make_server(host, port, app, threaded=True, ssl_context=ssl_context)
         self.host = host
         self.port = self._server.server_port
+        # shutdown() waits for the serving loop to look at its flag, which it does every
+        # poll interval (werkzeug's default: half a second); a twentieth lets Ctrl-C, the demo
+        # and each test's server stop at once, for twenty idle select() calls a second.
         self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": SHUTDOWN_POLL},
                                         name="dashboard", daemon=True)
         self._thread.start()
 
