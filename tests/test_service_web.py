@@ -24,7 +24,7 @@ def test_dashboard_process_follows_the_service_and_submits_through_the_inbox(tmp
     events = simulate(seed=3, hands=1)
     game.write_text("".join(dumps(e) + "\n" for e in events))
     config = tmp_path / "table.toml"
-    config.write_text(f'[service]\nreplay = "{game}"\nspeed = 20\n')
+    config.write_text(f'[service]\nreplay = "{game}"\nspeed = 60\n')
     journal = tmp_path / "journal.sqlite"
     service = subprocess.Popen([sys.executable, "-m", "app", "run", "--config", str(config),
                                 "--journal", str(journal)],
