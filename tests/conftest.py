@@ -43,6 +43,49 @@ def browser(playwright):
     b.close()
 
 
+class BrowserPages:
+    """Pages, each in a context of its own, that one module's tests take turns with. A page in
+    a fresh context starts a renderer process, some 0.3-0.7 s of Chromium's CPU each time (a
+    dashboard file opens twenty); a page given back is left on about:blank (its streams
+    closed) with its cookies cleared, and its next test sets the viewport and loads its own
+    server, on a port (an origin) of its own, so nothing it kept is reused."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.free: list = []
+
+    def take(self, width: int, height: int):
+        while self.free:
+            page = self.free.pop()
+            if not page.is_closed():
+                page.set_viewport_size({"width": width, "height": height})
+                return page
+        context = self.browser.new_context(viewport={"width": width, "height": height})
+        return context.new_page()
+
+    def give_back(self, pages) -> None:
+        for page in pages:
+            if page.is_closed():        # the test closed it: its context goes too
+                page.context.close()
+                continue
+            page.goto("about:blank")
+            page.context.clear_cookies()
+            self.free.append(page)
+
+    def close(self) -> None:
+        for page in self.free:
+            page.context.close()
+        self.free = []
+
+
+@pytest.fixture(scope="module")
+def browser_pages(browser):
+    """A module's :class:`BrowserPages` (for an ``open_page`` fixture)."""
+    pages = BrowserPages(browser)
+    yield pages
+    pages.close()
+
+
 def _give_memory_back():
     """What a test module kept for its own tests is let go once it is done, and the memory
     handed back to the system: a worker runs some 35 modules, and it kept the tile finder at

@@ -86,21 +86,21 @@ def dash(request):
 
 
 @pytest.fixture
-def open_page(browser):
-    contexts = []
+def open_page(browser_pages):
+    """``open_page(url, width, height)``: a page, in a context of its own with no cookies, at
+    ``url``, its live view connected. Pages are the module's (see conftest.BrowserPages)."""
+    pages = []
 
     def opener(url, width=390, height=844):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
+        page = browser_pages.take(width, height)
+        pages.append(page)
         page.goto(url)
         if page.locator("#live").count():
             page.wait_for_selector("#live:not(.off)", timeout=5000)
         return page
 
     yield opener
-    for context in contexts:
-        context.close()
+    browser_pages.give_back(pages)
 
 
 def wait_visible(page, selector, within: float):
