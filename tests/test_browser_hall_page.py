@@ -55,13 +55,12 @@ def fed_hall():
 
 
 @pytest.fixture
-def hall_page(browser, fed_hall):
-    contexts = []
+def hall_page(browser_pages, fed_hall):
+    pages = []   # the module's, each in a context of its own (see conftest.BrowserPages)
 
     def opener(width, height):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
+        page = browser_pages.take(width, height)
+        pages.append(page)
         page.goto(fed_hall[1].url + "/login")
         page.fill("#pin", PIN)
         page.click("button[type=submit]")
@@ -70,8 +69,7 @@ def hall_page(browser, fed_hall):
         return page
 
     yield opener
-    for context in contexts:
-        context.close()
+    browser_pages.give_back(pages)
 
 
 LINES_OF = """(el) => {
