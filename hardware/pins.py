@@ -25,10 +25,25 @@ def mock_requested() -> bool:
     return os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower() == "mock"
 
 
-def mock_pin_factory():
-    """A fresh gpiozero MockFactory whose pins can do PWM, so PWM lights work on it too."""
+def mock_pin_factory(clock=None):
+    """A fresh gpiozero MockFactory whose pins can do PWM, so PWM lights work on it too.
+
+    ``clock``: a function giving the time in seconds (None: gpiozero's, the real monotonic
+    clock) that an edge driven on a pin is stamped with. A simulation that plays a person's
+    edges at planned times passes its own, so the edges judged are the ones it planned
+    however late a busy machine lets its thread drive them."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
-    return MockFactory(pin_class=MockPWMPin)
+    if clock is None:
+        return MockFactory(pin_class=MockPWMPin)
+
+    class ClockedMockPin(MockPWMPin):
+        def _change_state(self, value):
+            changed = super()._change_state(value)
+            if changed:
+                self._last_change = clock()   # what gpiozero hands on as the edge's ticks
+            return changed
+
+    return MockFactory(pin_class=ClockedMockPin)
 
 
 def is_mock(factory) -> bool:

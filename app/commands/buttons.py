@@ -16,7 +16,7 @@ from hardware.buttons import ButtonFault, SeatButtons
 from hardware.config import SAMPLE_CONFIG, TableWiring, load_table_config
 from hardware.lights import SeatLights
 from hardware.pins import default_pin_factory, is_mock, mock_pin_factory, mock_requested
-from table.clock import monotonic
+from table.clock import VirtualClock, monotonic
 
 
 def add_arguments(parser) -> None:
@@ -34,7 +34,13 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     path = args.config if args.config is not None else SAMPLE_CONFIG
     wiring = load_table_config(path)
-    if args.simulate or mock_requested():
+    clock = None
+    if args.simulate:
+        # the simulated person's edges happen at planned times on a clock it moves itself:
+        # what is judged (bounce, chatter, recovery) is what was planned, at any load
+        clock = VirtualClock(monotonic())
+        factory = mock_pin_factory(clock)
+    elif mock_requested():
         factory = mock_pin_factory()
     else:
         factory = default_pin_factory()
@@ -44,10 +50,12 @@ def run(args) -> int:
 
     items: queue.Queue = queue.Queue()
     pressed: dict[tuple[int, str], int] = {}
-    with SeatButtons(wiring, items, factory) as buttons, SeatLights(wiring, factory) as lights:
+    timing = {} if clock is None else {"clock": clock}
+    with SeatButtons(wiring, items, factory, **timing) as buttons, \
+            SeatLights(wiring, factory) as lights:
         done = threading.Event()
         if args.simulate:
-            threading.Thread(target=simulate, args=(wiring, factory, buttons, done),
+            threading.Thread(target=simulate, args=(wiring, factory, buttons, done, clock),
                              name="simulated-presses", daemon=True).start()
             say("simulating: every button pressed in turn (with contact bounce), then the "
                 "seat 0 chii button chattering")
@@ -127,11 +135,23 @@ def print_pin_map(wiring: TableWiring) -> None:
 
 
 def simulate(wiring: TableWiring, factory, buttons: SeatButtons, done: threading.Event,
-             gap: float = 0.12) -> None:
+             clock: VirtualClock, gap: float = 0.12) -> None:
     """Drive the mock pins as a person would: each button pressed once with a little contact
-    bounce, then one button chattering at 100 Hz, left alone to recover, and pressed again."""
+    bounce, then one button chattering at 100 Hz, left alone to recover, and pressed again.
+
+    ``clock``: the time the pins stamp edges with and ``buttons`` judges by. Each edge is
+    planned on it and judged there before time moves on, so a thread that a busy machine
+    runs late cannot turn a bounce into a second press, or chatter into still spells; the
+    real pace only follows the plan, for a person watching."""
     pressed = wiring.pressed_level
+    start_real, start = time.monotonic(), clock()
     try:
+        def at(t):
+            """Time is ``t`` now: everything due until then has been judged."""
+            time.sleep(max(0.0, start_real + (t - start) - time.monotonic()))
+            clock.t = max(clock.t, t)
+            buttons.sync()
+
         def level(pin, closed):
             p = factory.pin(pin)
             (p.drive_high if closed == pressed else p.drive_low)()
@@ -139,20 +159,21 @@ def simulate(wiring: TableWiring, factory, buttons: SeatButtons, done: threading
         def press(pin, hold=0.05):
             for closed in (True, False, True):   # the contact bounces as it closes
                 level(pin, closed)
-            time.sleep(hold)
+                at(clock.t + 0.0005)
+            at(clock.t + hold)
             level(pin, False)
 
         for b in wiring.buttons:
             press(b.pin)
-            time.sleep(gap)
+            at(clock.t + gap)
         first = wiring.buttons[0]
-        end = time.monotonic() + 0.6
-        while time.monotonic() < end:
+        end = clock.t + 0.6
+        while clock.t < end:
             level(first.pin, True)
-            time.sleep(0.005)
+            at(clock.t + 0.005)
             level(first.pin, False)
-            time.sleep(0.005)
-        time.sleep(wiring.debounce.recover + 0.2)
+            at(clock.t + 0.005)
+        at(clock.t + wiring.debounce.recover + 0.2)
         press(first.pin)
         buttons.sync()
     finally:
