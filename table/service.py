@@ -125,12 +125,16 @@ class ResumableTable(LiveTable):
         self.set_health("journal", False, str(exc))
 
     def set_health(self, component: str, ok: bool, text: str = "") -> None:
-        super().set_health(component, ok, text)
+        # Journaled before it is announced: the hall link wakes on the hub's "health" and
+        # reads the journal's health, so an announcement ahead of the row sent the hall the
+        # old health, and the new one only HEALTH_EVERY seconds later (or never, if the game
+        # was over by then).
         if self.journal is not None and not self.journal.readonly:
             try:
                 self.journal.set_health(component, ok, text, self.clock())
             except JournalError:
-                pass  # already reported on the hub; the journal is what failed
+                pass  # reported on the hub all the same; the journal is what failed
+        super().set_health(component, ok, text)
 
     def next_deadline(self) -> float | None:
         with self._lock:

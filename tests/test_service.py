@@ -94,6 +94,25 @@ def test_every_event_is_journaled_before_it_is_judged(tmp_path):
     assert seen == [1, 2, 3, 4, 5, 6]
 
 
+def test_a_health_is_journaled_before_it_is_announced(tmp_path):
+    # the hall link reads the journal's health when the hub announces one: it must be there
+    table = make_table(tmp_path / "j.sqlite")
+    in_journal = []
+    announce = table.hub.publish
+
+    def publish(kind, data):
+        if kind == "health":
+            in_journal.append({(h["component"], h["ok"], h["text"]) for h in
+                               Journal(tmp_path / "j.sqlite", readonly=True).health()})
+        return announce(kind, data)
+
+    table.hub.publish = publish
+    table.set_health("camera", True, "a recorded game stands in for it")
+    table.set_health("buttons", False, "seat 2 ron button chatters")
+    assert ("camera", True, "a recorded game stands in for it") in in_journal[0]
+    assert ("buttons", False, "seat 2 ron button chatters") in in_journal[1]
+
+
 def test_restart_resumes_without_sending_a_ruling_twice(tmp_path):
     path = tmp_path / "j.sqlite"
     table = make_table(path)
