@@ -34,6 +34,7 @@ from .hub import Hub
 from .journal import Journal, JournalError
 from .live import LiveTable
 from .press_hold import PressHold
+from .pace import Pace
 from .referee_calls import CallTracker
 from .score_sheet import SignNotes
 
@@ -297,6 +298,8 @@ class TableService:
     ``grace``: real seconds a window stays open past its deadline for presses on their way.
     ``low_disk``: bytes of room left for the journal under which the table says the disk is
     nearly full (health ``disk``, on the dashboard), looked at every ``disk_every`` seconds.
+    ``pace``: with ``recorded``, a :class:`~table.pace.Pace` saying how far it may be played
+    (None: to its end).
     """
 
     LOW_DISK = 20 * 1024 * 1024
@@ -306,7 +309,8 @@ class TableService:
                  lights: Any = None, recorded: list[dict] | None = None, inbox: bool = True,
                  notifier: Any = None, camera_timeout: float = 5.0,
                  on_submit: Callable[[dict, int], None] | None = None, grace: float = 0.03,
-                 hold: float = 1.5, low_disk: int | None = None, disk_every: float = 5.0):
+                 hold: float = 1.5, low_disk: int | None = None, disk_every: float = 5.0,
+                 pace: Pace | None = None):
         self.table = table
         self.clock = clock if clock is not None else TableClock()
         self.buttons = buttons
@@ -317,6 +321,7 @@ class TableService:
         self.notifier = notifier
         self.camera_timeout = camera_timeout
         self.on_submit = on_submit
+        self.pace = pace
         self.grace = grace
         self.low_disk = self.LOW_DISK if low_disk is None else low_disk
         self.disk_every = disk_every
@@ -548,8 +553,8 @@ class TableService:
             self._finish_recorded()
             return
         if self.clock.virtual:
-            for event in remaining:
-                if self.stop_event.is_set():
+            for index, event in enumerate(remaining, done):
+                if self.stop_event.is_set() or not self._may_play(index):
                     return
                 t = float(event["t"])
                 self.clock.t = max(self.clock.t, t)
@@ -560,7 +565,9 @@ class TableService:
             shift = self.clock() - float(remaining[0]["t"])
             start_real = time.monotonic()
             t0 = float(remaining[0]["t"])
-            for event in remaining:
+            for index, event in enumerate(remaining, done):
+                if not self._may_play(index):
+                    return
                 due = start_real + self.clock.real_seconds(float(event["t"]) - t0)
                 if self.stop_event.wait(max(0.0, due - time.monotonic())):
                     return
@@ -568,6 +575,10 @@ class TableService:
                 event["t"] = float(event["t"]) + shift
                 self.submit(event, "recorded")
         self._finish_recorded()
+
+    def _may_play(self, index: int) -> bool:
+        """Wait until the pace lets the recorded event at ``index`` be played; False: stopped."""
+        return self.pace is None or self.pace.wait(index, self.stop_event)
 
     def _tick(self) -> None:
         try:

@@ -368,6 +368,33 @@ def test_recorded_game_resumes_after_the_journaled_events(tmp_path):
     assert [r["ruling_id"] for _, r in Journal(path).game_rulings()] == ["r1", "r2"]
 
 
+def test_a_paced_recorded_game_is_held_where_the_pace_says(tmp_path):
+    from table.pace import Pace
+    path = tmp_path / "j.sqlite"
+    table = make_table(path)
+    pace = Pace(2)
+    played = []
+    svc = TableService(table, clock=table.clock, recorded=GAME, inbox=False, pace=pace,
+                       on_submit=lambda event, seq: played.append(seq))
+    held = threading.Event()
+    real_wait = pace.wait
+
+    def wait(index, stop):          # the service reaching the hold is the condition waited for
+        if index == 4:
+            held.set()
+        return real_wait(index, stop)
+
+    pace.wait = wait
+    svc.start()
+    pace.allow(4)
+    assert held.wait(5)
+    assert played == [1, 2, 3, 4] and not svc.finished.is_set()
+    pace.allow(None)
+    assert svc.finished.wait(5)
+    svc.stop()
+    assert [e for _, e in Journal(path).game_events()] == GAME
+
+
 # the player thread dying of the planted error is what the test is about
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_recorded_game_whose_player_dies_stops_the_service_instead_of_hanging(tmp_path):

@@ -26,6 +26,7 @@ from table.clock import TableClock, VirtualClock
 from table.config import ConfigError, TableConfig, load_config
 from table.journal import Journal, JournalError
 from table.journal_check import note_judged_with
+from table.pace import Pace
 from table.sdnotify import Notifier
 from table.service import ResumableTable, TableService, default_referee_factory
 
@@ -42,6 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with [service] replay: stop when the recorded game has been played")
     parser.add_argument("--ack", action="store_true",
                         help="print 'ack SEQ' on standard output as each event is journaled")
+    parser.add_argument("--pace-from-stdin", action="store_true",
+                        help="with [service] replay: play only as far as standard input "
+                             "allows; each line 'play N' lets the first N events be played, "
+                             "the end of input lets it play on (step through a rehearsal; "
+                             "hold the service at an exact point)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
 
 
@@ -186,10 +192,15 @@ def run(args: argparse.Namespace) -> int:
     if args.ack:
         def on_submit(event, seq):
             print(f"ack {seq}", flush=True)
+    pace = None
+    if args.pace_from_stdin and recorded is not None:
+        pace = Pace()
+        pace.follow(sys.stdin)
     service = TableService(table, clock=clock, buttons=buttons,
                            cameras=[camera] if camera is not None else [], lights=lights,
                            recorded=recorded, notifier=Notifier(),
-                           camera_timeout=config.camera_timeout, on_submit=on_submit)
+                           camera_timeout=config.camera_timeout, on_submit=on_submit,
+                           pace=pace)
     service.exit_at_end = args.exit_at_end
     if recorded is None and camera is None:
         table.set_health("camera", False, "no camera configured: only the seat buttons and "
