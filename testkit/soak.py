@@ -70,6 +70,8 @@ class Plan:
     buttons_after: float = 0.25    # the stuck and chattering buttons: in the first break after
     sample_every: float = 2.0      # real seconds between looks at the service's memory
     faults: bool = True            # False: a quiet day (what the table writes when all is well)
+    min_games: int = 0             # the day goes on (up to three times its length) until this
+                                   # many games are over: a busy machine plays fewer in an hour
 
     @property
     def seconds(self) -> float:
@@ -534,8 +536,11 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         buttons_done = False
         # the stuck and chattering buttons need this much of a break still to come
         needed = plan.sim(2) + 0.5
-        while time.monotonic() < t_start + day or timeline:
+        finished = 0   # games over, as the service says at each break
+        while time.monotonic() < t_start + day or timeline or finished < plan.min_games:
             now = time.monotonic()
+            if service.in_break is not None:
+                finished = max(finished, service.in_break + 1)
             if now > t_start + 3 * day:
                 break  # what was not done is in faults_not_reached
             if now >= next_sample:

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(find_mosquitto() is None,
 
 SHORT = Plan(hours=1, speed=600, games="simulated:4:3", break_minutes=15, camera="idle",
              kills=2, phones=5, churn=1.0, crowd=40, camera_timeout=0.5,
-             low_disk=1024 * 1024, disk_every=0.5, sample_every=0.5)
+             low_disk=1024 * 1024, disk_every=0.5, sample_every=0.5, min_games=2)
 
 
 @pytest.fixture(scope="module")
