@@ -11,19 +11,7 @@
   const $ = (id) => document.getElementById(id);
 
   // -- small DOM helper: h("span", {class: "x"}, "text", child) -------------------------
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") el.className = v;
-      else el.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return el;
-  }
+  const { h } = window.riichiDom;   // dom.js, loaded first
 
   // -- tiles --------------------------------------------------------------------------
   // Kanji where the phone has a CJK font, Latin letters where it has none (no tofu boxes).

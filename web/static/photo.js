@@ -22,19 +22,7 @@
   let editing = null;  // the index the picker corrects; -1: a tile to add
   let table = null;    // /state.json's data, for the seat's riichi and a declared win
 
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") el.className = v;
-      else el.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return el;
-  }
+  const { h } = window.riichiDom;   // dom.js, loaded first
 
   function say(el, text, bad) {
     el.textContent = text;
