@@ -21,10 +21,7 @@ import http.client
 import json
 import os
 import queue
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -44,6 +41,7 @@ from table.clock import TableClock  # noqa: E402
 from table.journal import Journal  # noqa: E402
 from table.paths import shared_data_dir  # noqa: E402
 from table.service import ResumableTable, TableService  # noqa: E402
+from testkit import gunicorn  # noqa: E402
 from testkit.browser import Browser, csrf, free_port  # noqa: E402
 from web.pin import hash_pin, write_pin_hash  # noqa: E402
 
@@ -155,21 +153,12 @@ def main() -> int:
     env.update(RIICHI_JOURNAL=str(journal.path), RIICHI_PIN_HASH_FILE=str(pin_file),
                RIICHI_WEB_BIND=f"127.0.0.1:{port}", RIICHI_REFEREE_HTTPS="0",
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
-    log = open(tmp / "gunicorn.log", "w+")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "web" / "gunicorn.conf.py"),
-         "app.wsgi:app"], cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    server, log = gunicorn.start(tmp, env, app="app.wsgi:app")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    raise SystemExit(f"gunicorn did not start: {log.read()[-2000:]}")
-                time.sleep(0.1)
+        try:
+            gunicorn.wait_for_port(port, server, log, timeout=60)
+        except AssertionError as e:
+            raise SystemExit(str(e)) from None
         referee = Browser(port, "127.0.0.1")
         _, page = referee.request("GET", "/referee/login")
         referee.request("POST", "/referee/login", {"pin": PIN, "csrf_token": csrf(page)})
@@ -204,11 +193,7 @@ def main() -> int:
         poller.stop.set()
         poller.join(5)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        gunicorn.stop(server, log)
         service.stop()
         journal.close()
     result = {

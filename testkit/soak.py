@@ -38,6 +38,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from testkit import gunicorn
 from testkit.browser import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,20 +210,8 @@ class Dashboard:
                    RIICHI_WEB_BIND=f"127.0.0.1:{self.port}", RIICHI_REFEREE_HTTPS="0",
                    RIICHI_TABLE_NAME="soak",
                    PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
-        self.log = open(folder / "gunicorn.log", "w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "web" / "gunicorn.conf.py"),
-             "web.wsgi:app"], cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.log.seek(0)
-                    raise AssertionError(f"gunicorn did not start: {self.log.read()[-2000:]}")
-                time.sleep(0.05)
+        self.proc, self.log = gunicorn.start(folder, env)
+        gunicorn.wait_for_port(self.port, self.proc, self.log, timeout=60)
 
     def get(self, path: str) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
@@ -241,14 +230,8 @@ class Dashboard:
         return pids[0] if pids else None
 
     def stop(self) -> str:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.seek(0)
-        return self.log.read()
+        """Stop gunicorn; what it logged."""
+        return gunicorn.stop(self.proc, self.log)
 
 
 # -- phones --------------------------------------------------------------------------------

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,6 +18,7 @@ import pytest
 from table.clock import TableClock
 from table.journal import Journal
 from table.service import ResumableTable, TableService
+from testkit import gunicorn
 from testkit.browser import Browser, csrf, free_port
 from testkit.web import ScriptedReferee
 from web.pin import hash_pin, write_pin_hash
@@ -73,31 +71,12 @@ def production(tmp_path):
                # the https-only referee is tests/test_web_tls.py's.
                RIICHI_REFEREE_HTTPS="0",
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
-    log = open(tmp_path / "gunicorn.log", "w+")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "web" / "gunicorn.conf.py"),
-         "web.wsgi:app"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    server, log = gunicorn.start(tmp_path, env)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                log.seek(0)
-                assert server.poll() is None and time.monotonic() < deadline, log.read()
-                time.sleep(0.1)
+        gunicorn.wait_for_port(port, server, log)
         yield port, journal
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.seek(0)
-        text = log.read()
-        log.close()
+        text = gunicorn.stop(server, log)
         service.stop()
         journal.close()
     assert "Traceback" not in text, text

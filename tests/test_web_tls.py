@@ -9,17 +9,16 @@ import http.client
 import os
 import re
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from table.journal import Journal
+from testkit import gunicorn
 from testkit.browser import free_port
 from web.pin import hash_pin, write_pin_hash
 
@@ -44,26 +43,6 @@ def hall(tmp_path_factory):
     return {"ca": d / "ca" / "ca.crt", "cert": chain, "key": d / "made" / "table.key"}
 
 
-def _gunicorn(tmp_path, name, env):
-    log = open(tmp_path / f"{name}.log", "w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "web" / "gunicorn.conf.py"),
-         "web.wsgi:app"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    return proc, log
-
-
-def _wait_for_port(port, proc, log):
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            log.seek(0)
-            assert proc.poll() is None and time.monotonic() < deadline, log.read()
-            time.sleep(0.05)  # polling the condition, not waiting out a guess
-
-
 @pytest.fixture
 def dashboards(tmp_path, hall):
     """(http port, https port) of the two gunicorns over one journal."""
@@ -77,29 +56,18 @@ def dashboards(tmp_path, hall):
                 RIICHI_PIN_HASH_FILE=str(pin_file), RIICHI_WEB_CA_CERT=str(hall["ca"]),
                 RIICHI_WEB_HTTPS_PORT=str(https_port),
                 PYTHONPATH=str(ROOT) + os.pathsep + base.get("PYTHONPATH", ""))
-    servers = [
-        _gunicorn(tmp_path, "https", {**base, "RIICHI_WEB_BIND": f"127.0.0.1:{https_port}",
-                                      "RIICHI_WEB_CERTFILE": str(hall["cert"]),
-                                      "RIICHI_WEB_KEYFILE": str(hall["key"]),
-                                      "RIICHI_SECRET_KEY_FILE": str(tmp_path / "secret")}),
-        _gunicorn(tmp_path, "http", {**base, "RIICHI_WEB_BIND": f"127.0.0.1:{http_port}"}),
-    ]
+    https_env = {**base, "RIICHI_WEB_BIND": f"127.0.0.1:{https_port}",
+                 "RIICHI_WEB_CERTFILE": str(hall["cert"]), "RIICHI_WEB_KEYFILE": str(hall["key"]),
+                 "RIICHI_SECRET_KEY_FILE": str(tmp_path / "secret")}
+    http_env = {**base, "RIICHI_WEB_BIND": f"127.0.0.1:{http_port}"}
+    servers = [gunicorn.start(tmp_path, https_env, name="https"),
+               gunicorn.start(tmp_path, http_env, name="http")]
     try:
         for port, (proc, log) in zip((https_port, http_port), servers):
-            _wait_for_port(port, proc, log)
+            gunicorn.wait_for_port(port, proc, log)
         yield http_port, https_port
     finally:
-        logs = []
-        for proc, log in servers:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            log.seek(0)
-            logs.append(log.read())
-            log.close()
+        logs = [gunicorn.stop(proc, log) for proc, log in servers]
     for text in logs:
         assert "Traceback" not in text, text
 
