@@ -429,7 +429,8 @@ def scaled_wiring(wiring, speed: float):
     d, li = wiring.debounce, wiring.light
     debounce = dataclasses.replace(d, debounce=d.debounce / speed,
                                    chatter_window=d.chatter_window / speed,
-                                   chatter_run=d.chatter_run / speed, recover=d.recover / speed)
+                                   chatter_run=d.chatter_run / speed, recover=d.recover / speed,
+                                   stuck=d.stuck / speed)
     light = dataclasses.replace(li, winner=li.winner / speed, blink=li.blink / speed,
                                 blink_hz=li.blink_hz * speed, beep=li.beep / speed,
                                 call_period=li.call_period / speed)

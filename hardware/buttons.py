@@ -4,7 +4,7 @@
 The queue carries two kinds of item::
 
     item = buttons_queue.get()
-    if isinstance(item, ButtonFault):       # an input started or stopped chattering
+    if isinstance(item, ButtonFault):       # an input chatters or is stuck, or counts again
         live.set_health("buttons", item.health_ok, item.health_text)
     else:                                   # an event dict, per the table-event format:
         live.submit(item)                   # {"type": "call", "t": ..., "seat": 2, "call": "pon"}
@@ -15,7 +15,11 @@ How a press travels: the pin factory calls :class:`CallButton` on every edge wit
 own timestamp (lgpio: the kernel's CLOCK_MONOTONIC stamp of the interrupt); the callback only
 converts it to the table clock and puts it on an internal queue. One worker thread runs the
 :class:`ButtonPanel` (16 :class:`~hardware.debounce.Debouncer` state machines) over those edges
-and puts calls and faults on the caller's queue. gpiozero's own ``bounce_time`` is not used: it
+and puts calls and faults on the caller's queue. A press goes on the queue once it has passed
+its test (``hardware.debounce``: the contact released and still for the chatter window), never
+at its edge: a chattering or stuck contact's press is dropped instead. With ``under_test``,
+:class:`~table.press_hold.PressUnderTest` items say when a press goes under test and when its
+test is over, so the table service holds back everything stamped after it meanwhile. gpiozero's own ``bounce_time`` is not used: it
 drops edges in its own way and, on lgpio, stamps a debounced edge late by the debounce time.
 """
 from __future__ import annotations
@@ -29,22 +33,24 @@ from typing import Any, Callable, Sequence
 from gpiozero import Button
 
 from table.clock import monotonic
+from table.press_hold import PressUnderTest
 
 from .call_for_referee import CallForReferee
 from .hold_to_sign import SIGN_BUTTON, HoldToSign
 from .config import DebounceSettings, TableWiring
-from .debounce import Chatter, Debouncer, Press, Quiet
+from .debounce import Chatter, Debouncer, Press, Quiet, Stuck
 from .pins import claim_pin, default_pin_factory
 
 
 @dataclass(frozen=True)
 class ButtonFault:
-    """A queue item that is not a call: one button's input started (``ok`` False) or stopped
-    (``ok`` True) chattering.
+    """A queue item that is not a call: one button's input became faulty (``ok`` False:
+    chattering, or stuck down) or counts again (``ok`` True).
 
     ``seat``, ``call``, ``pin``: which button. ``t``: when it was seen (table clock).
-    ``since``: when the chattering began. ``suspect``: the time of a call this button made
-    just before the chatter showed, which may be false (None if there was none).
+    ``since``: when the fault began. ``suspect``: the time of the press this button made as
+    the fault began, still under test then and dropped (no call came of it; None if there was
+    none).
     ``text``: one sentence for the referee. ``health_ok``/``health_text``: the whole panel's
     state after this item (all buttons, not just this one), for
     ``LiveTable.set_health("buttons", health_ok, health_text)``.
@@ -67,16 +73,20 @@ class ButtonPanel:
 
     ``wiring``: the :class:`~hardware.config.TableWiring`; its ``buttons`` order gives each
     button's index. ``closed``: the contact state of each button at start (all open if None).
-    ``settings``: overrides ``wiring.debounce``.
+    ``settings``: overrides ``wiring.debounce``. ``under_test``: also hand out a
+    :class:`~table.press_hold.PressUnderTest` item when a button's press goes under test and
+    when its test is over (after the calls it passed), so that the table can make everything
+    stamped after the press wait for it (the table service needs them).
     """
 
     def __init__(self, wiring: TableWiring, closed: Sequence[bool] | None = None,
-                 settings: DebounceSettings | None = None):
+                 settings: DebounceSettings | None = None, under_test: bool = False):
         self.wiring = wiring
         settings = settings or wiring.debounce
         closed = closed or [False] * len(wiring.buttons)
         self.debouncers = [Debouncer(settings, c) for c in closed]
-        self.faults: dict[int, str] = {}      # index -> short text, while it chatters
+        self.under_test = under_test
+        self.faults: dict[int, str] = {}      # index -> short text, while it is faulty
         self._since: dict[int, float] = {}
         self.calls_for_referee = (CallForReferee(wiring.referee_call, wiring.referee_call_hold,
                                                  settings.debounce)
@@ -87,20 +97,28 @@ class ButtonPanel:
 
     def edge(self, index: int, t: float, closed: bool) -> list[Any]:
         """Button ``index``'s contact closed or opened at ``t``; the items now due."""
-        outputs = self.debouncers[index].edge(t, closed)
+        out = self.advance(t)            # the other buttons' calls due first, in time order
+        debouncer = self.debouncers[index]
+        before = (debouncer.under_test, len(debouncer.pending))
+        outputs = debouncer.edge(t, closed)
         b = self.wiring.buttons[index]
         for hold in self._holds():
             hold.edge(b.seat, b.call, t, closed)
-        return self._items(index, outputs) + self._held(t)   # a press arms a hold to sign
+        # a press arms a hold to sign
+        return out + self._items(index, outputs, before) + self._held(t)
 
     def advance(self, now: float) -> list[Any]:
-        """Time passed to ``now``; the items now due (held presses, recoveries, calls for a
-        referee)."""
+        """Time passed to ``now``; the items now due (presses that passed their test,
+        recoveries, calls for a referee)."""
         out: list[Any] = []
         for index, debouncer in enumerate(self.debouncers):
             if debouncer.pending or debouncer.faulty:
-                out.extend(self._items(index, debouncer.advance(now)))
-        return out + self._held(now)
+                before = (debouncer.under_test, len(debouncer.pending))
+                out.extend(self._items(index, debouncer.advance(now), before))
+        # the calls that passed their tests together, in the order they were pressed, then
+        # the rest (faults, ends of tests)
+        calls = sorted((i for i in out if isinstance(i, dict)), key=lambda e: e["t"])
+        return calls + [i for i in out if not isinstance(i, dict)] + self._held(now)
 
     def next_deadline(self) -> float | None:
         deadlines = [d for d in (b.next_deadline() for b in self.debouncers) if d is not None]
@@ -121,10 +139,24 @@ class ButtonPanel:
 
         out = []
         if self.calls_for_referee is not None:
-            out += self.calls_for_referee.advance(now, faulty)
+            calls = self.calls_for_referee.advance(now, faulty)
+            for call in calls:
+                out += self._withdraw(call["seat"], self.calls_for_referee.calls)
+            out += calls
         if self.signing is not None:
             out += [e for e in self.signing.advance(now, faulty)
                     if not self._calling_with_ron(e["seat"])]
+        return out
+
+    def _withdraw(self, seat: int, calls: tuple[str, ...]) -> list[Any]:
+        """``seat`` held ``calls`` to call for a referee: their presses under test are no
+        claims, and are dropped."""
+        out: list[Any] = []
+        for call in calls:
+            b = self.wiring.button(seat, call)
+            t = self.debouncers[self.wiring.buttons.index(b)].withdraw()
+            if t is not None and self.under_test:
+                out.append(PressUnderTest(b.seat, b.call, t, False))
         return out
 
     def _calling_with_ron(self, seat: int) -> bool:
@@ -140,19 +172,19 @@ class ButtonPanel:
         """(all buttons working, the faulty ones in words)."""
         return not self.faults, "; ".join(self.faults[i] for i in sorted(self.faults))
 
-    def _items(self, index: int, outputs: list) -> list[Any]:
-        if not outputs:
-            return []
+    def _items(self, index: int, outputs: list, before: tuple[float | None, int]) -> list[Any]:
+        """The queue items of button ``index``'s ``outputs``; ``before``: its press under test
+        and how many presses it was testing before they came."""
         b = self.wiring.buttons[index]
+        debouncer = self.debouncers[index]
+        was, count = before
         items: list[Any] = []
         for o in outputs:
             if type(o) is Press:
                 items.append({"type": "call", "t": o.t, "seat": b.seat, "call": b.call})
-                if self.signing is not None and b.call == SIGN_BUTTON:
-                    self.signing.pressed(b.seat)
                 continue
             name = f"seat {b.seat} {b.call} button (GPIO{b.pin})"
-            recover = self.debouncers[index].settings.recover
+            recover = debouncer.settings.recover
             if type(o) is Chatter:
                 self.faults[index] = f"{name} chatters"
                 self._since[index] = o.since
@@ -160,19 +192,38 @@ class ButtonPanel:
                         f"been still for {recover:g} s")
                 if o.suspect is not None:
                     ms = (o.t - o.suspect) * 1e3
-                    text += f"; the {b.call} call it made {ms:.0f} ms before may be false"
+                    text += f"; the press it made {ms:.0f} ms before is no {b.call} call"
+                ok, since, suspect = False, o.since, o.suspect
+            elif type(o) is Stuck:
+                self.faults[index] = f"{name} is stuck down"
+                self._since[index] = o.since
+                held = o.t - o.since
+                text = (f"{name} is stuck down: closed for {held:g} s, longer than a finger "
+                        f"holds a call; its press is no {b.call} call, and its presses are "
+                        f"ignored until it has been released and still for {recover:g} s")
                 ok, since, suspect = False, o.since, o.suspect
             else:
                 assert type(o) is Quiet
-                self.faults.pop(index, None)
+                stuck = self.faults.pop(index, "").endswith("stuck down")
                 for hold in self._holds():
                     hold.recovered(b.seat, b.call, o.t)
-                text = (f"{name} is still again after {o.edges} chattering edges; its presses "
+                text = (f"{name} is released and still again; its presses count again"
+                        if stuck else
+                        f"{name} is still again after {o.edges} chattering edges; its presses "
                         "count again")
                 ok, since, suspect = True, self._since.pop(index, o.t), None
             health_ok, health_text = self.health
             items.append(ButtonFault(b.seat, b.call, b.pin, o.t, ok, text, since, suspect,
                                      health_ok, health_text))
+        now = debouncer.under_test
+        if len(debouncer.pending) > (count if now == was else 0) and \
+                self.signing is not None and b.call == SIGN_BUTTON:
+            self.signing.pressed(b.seat)     # a press: a hold of this ron button may sign
+        if self.under_test:
+            if was is not None and now != was:
+                items.append(PressUnderTest(b.seat, b.call, was, False))
+            if now is not None and now != was:
+                items.append(PressUnderTest(b.seat, b.call, now, True))
         return items
 
 
@@ -245,14 +296,16 @@ class SeatButtons:
     ``put`` (a :class:`queue.Queue`; leave it unbounded, a press must never wait).
     ``pin_factory``: a gpiozero pin factory (None: gpiozero's default, which honours
     ``GPIOZERO_PIN_FACTORY``). ``clock``: the monotonic clock in seconds that edge stamps are on
-(``table.clock.monotonic``); it only times held presses and recoveries.
+(``table.clock.monotonic``); it only times presses under test, held buttons and recoveries.
+    ``under_test``: put :class:`~table.press_hold.PressUnderTest` items on ``queue`` too (the
+    table service's claim windows wait for a press under test; see :class:`ButtonPanel`).
 
     Raises :class:`~hardware.pins.PinsUnavailable` (a RefereeError) when a pin can't be used.
     Call :meth:`close` (or use ``with``) to release the pins and stop the worker thread.
     """
 
     def __init__(self, wiring: TableWiring, queue, pin_factory=None, *,
-                 clock: Callable[[], float] = monotonic):
+                 clock: Callable[[], float] = monotonic, under_test: bool = False):
         self.wiring = wiring
         self.queue = queue
         self.clock = clock
@@ -276,7 +329,8 @@ class SeatButtons:
         except BaseException:
             self._close_buttons()
             raise
-        self.panel = ButtonPanel(wiring, [button.is_pressed for button in self._buttons])
+        self.panel = ButtonPanel(wiring, [button.is_pressed for button in self._buttons],
+                                 under_test=under_test)
         self._thread = threading.Thread(target=self._run, name="seat-buttons", daemon=True)
         self._thread.start()
 
@@ -333,6 +387,19 @@ class SeatButtons:
         done = threading.Event()
         self._raw.put(done)
         return done.wait(timeout)
+
+    def settle(self, timeout: float = 5.0) -> bool:
+        """Wait until every edge so far has been judged and no press is under test any more
+        (those that passed are on the queue). False if that did not come within ``timeout``
+        (a button held down keeps its press under test until it is let go or found stuck)."""
+        end = self.clock() + timeout
+        while self.sync(max(0.0, end - self.clock())):
+            if not any(d.pending for d in self.panel.debouncers):
+                return self.sync(max(0.0, end - self.clock()))
+            if self.clock() >= end:
+                return False
+            threading.Event().wait(0.005)
+        return False
 
     def button(self, seat: int, call: str) -> Button:
         """The gpiozero Button of ``seat``'s ``call`` (KeyError if the wiring has none)."""

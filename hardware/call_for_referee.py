@@ -2,10 +2,11 @@
 
 Chii and kan held together for two seconds (``[buttons] referee_call`` and ``referee_call_s``
 in the table config) make the seat's call for a referee, the ``referee`` note event of
-:mod:`table.referee_calls`. The presses themselves were reported at once, as every press is
-(the claim window is judged to the millisecond); the rules core withdraws them from an open
-window when the call comes. Pure state, like :mod:`hardware.debounce`: contact edges and the
-passing of time in, events out.
+:mod:`table.referee_calls`. The presses themselves are still under test then (a press is
+reported only once its button is let go, ``hardware.debounce``), and the panel drops them
+(:meth:`~hardware.buttons.ButtonPanel`): they called a referee, they claimed nothing. (The
+rules core also withdraws a seat's presses from an open window when its call comes.) Pure
+state, like :mod:`hardware.debounce`: contact edges and the passing of time in, events out.
 
 A contact that opens for less than the debounce time is still held (bounce). A chattering
 button (:class:`~hardware.debounce.Debouncer` ``faulty``) makes no call, and its time

@@ -69,7 +69,11 @@ class DebounceSettings:
     ``chatter_run``: seconds after a press that the contact may keep moving, never still for
     ``chatter_window``, before another press makes the input chattering even at a rate a
     finger could manage.
-    ``recover``: seconds without any edge after which a chattering input counts again.
+    ``recover``: seconds without any edge after which a chattering input (or a stuck one,
+    once released) counts again.
+    ``stuck``: seconds a contact may stay closed after a press; closed longer, the button is
+    stuck down and its press is dropped, no call. Longer than ``sign_hold_s`` and
+    ``referee_call_s``, the holds a player makes on purpose.
     """
 
     debounce: float = 0.005
@@ -77,6 +81,7 @@ class DebounceSettings:
     chatter_window: float = 0.25
     chatter_run: float = 2.0
     recover: float = 2.0
+    stuck: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,8 @@ class TableWiring:
 # -- loading ----------------------------------------------------------------------------------
 
 _BUTTON_KEYS = {"pull", "active_state", "debounce_ms", "chatter_presses", "chatter_window_ms",
-                "chatter_run_s", "recover_s", "referee_call", "referee_call_s", "sign_hold_s"}
+                "chatter_run_s", "recover_s", "stuck_s", "referee_call", "referee_call_s",
+                "sign_hold_s"}
 _LIGHT_KEYS = {"active_high", "pwm", "winner_s", "blink_s", "blink_hz"}
 _BUZZER_KEYS = {"pin", "active_high", "beep_s", "beeps"}
 _SEAT_NAMES = {f"seat{seat}" for seat in SEATS}
@@ -282,6 +288,17 @@ class _Parser:
         referee_call, hold = self.referee_call(buttons_t)
         sign_hold = self.number(buttons_t, "buttons", "sign_hold_s", TableWiring(buttons=()).sign_hold,
                                 minimum=0.5, maximum=30, exclusive=False)
+        longest = max([sign_hold] + ([hold] if referee_call else []))
+        what = "sign_hold_s" if longest == sign_hold else "referee_call_s"
+        if debounce.stuck <= longest:
+            if "stuck_s" in buttons_t:
+                self.problem(f"[buttons] stuck_s = {_show(buttons_t['stuck_s'])}",
+                             f"must be longer than {what} ({longest:g} s): a button held that "
+                             "long on purpose would be taken for a stuck one")
+            else:
+                self.problem(f"[buttons] {what} = {_show(buttons_t[what])}",
+                             f"must be shorter than stuck_s ({debounce.stuck:g} s, the "
+                             "default): set a longer stuck_s too")
         buttons = self.seat_buttons(buttons_t, pull)
         lights, light = self.lights(lights_t)
         buzzer, light = self.buzzer(buzzer_t, light)
@@ -295,7 +312,7 @@ class _Parser:
     def button_settings(self, t: dict) -> tuple[str, bool | None, DebounceSettings]:
         self.unknown_keys(t, "buttons", _BUTTON_KEYS, True,
                           "pull, active_state, debounce_ms, chatter_presses, chatter_window_ms, "
-                          "chatter_run_s, recover_s, referee_call, referee_call_s, "
+                          "chatter_run_s, recover_s, stuck_s, referee_call, referee_call_s, "
                           "sign_hold_s or seat0-seat3")
         pull = t.get("pull", "up")
         if pull not in ("up", "down", "none"):
@@ -327,6 +344,7 @@ class _Parser:
                                        scale=1e-3, maximum=10_000.0),
             chatter_run=self.number(t, "buttons", "chatter_run_s", d.chatter_run, maximum=3600),
             recover=self.number(t, "buttons", "recover_s", d.recover, maximum=3600),
+            stuck=self.number(t, "buttons", "stuck_s", d.stuck, maximum=3600),
         )
         if debounce.chatter_window <= debounce.debounce and "chatter_window_ms" in t:
             self.problem(f"[buttons] chatter_window_ms = {_show(t['chatter_window_ms'])}",

@@ -24,14 +24,25 @@ What a referee needs from a button:
   The input is then faulty: nothing it does counts until it has been quiet (no edge at all)
   for ``recover``.
 
-Only the first press of an episode is reported at once. A chattering episode's first press
-looks exactly like a real press and has already been reported when the chatter shows;
-:class:`Chatter` names it (``suspect``) so the referee can be told. The episode's further
-presses are held back until the contact has been still for ``chatter_window`` (then
-reported, each with its own edge time) or the episode turns out to be chatter (then
-dropped): so a chattering input makes at most one call an episode. Judging stillness by
-every edge, not only by presses, is what keeps that promise for a contact whose edges come
-in bursts, as a loose wire being shaken makes them: between its presses it is not still.
+No press is reported at once: every press is *under test* until the contact has been open
+and still (no edge) for ``chatter_window``, then reported with its own edge time, each press
+of the test in turn. A chattering episode's first press looks exactly like a finger's, and
+a button that sticks down makes one press as it sticks; reported at once, either could win a
+claim no player made. Held back, a press that turns out to be chatter, or a contact that
+stays closed for ``stuck`` seconds (a *stuck* button: no finger holds a call that long,
+while a ron held to sign the score sheet or chii and kan held to call a referee take a
+couple of seconds), is dropped: the fault names it (``suspect``) and nothing else comes of
+it. The claim window is judged on the presses' edge times, so holding a press back changes
+no ruling as long as the window waits for it: :class:`~hardware.buttons.ButtonPanel` says
+when a press is under test (``under_test``) and the table service's claim-window timer waits
+for it. A finger's tap is reported ``chatter_window`` after its release; a press held a
+second or two, that long after it is let go.
+
+A stuck button counts again once it has been released and still for ``recover``. Judging
+stillness by every edge, not only by presses, is what keeps a contact whose edges come in
+bursts, as a loose wire being shaken makes them, from making calls: between its presses it
+is not still. Stillness while closed (a finger holding) ends the episode for the chatter
+rules, but not the test: the press is reported only after the contact opens.
 """
 from __future__ import annotations
 
@@ -52,8 +63,8 @@ class Chatter(NamedTuple):
     """The button started chattering.
 
     ``t``: the edge that showed it. ``since``: when the episode began (its first edge).
-    ``reason``: what was seen, in words. ``suspect``: the time of the episode's first press,
-    which was reported (it may be false), or None.
+    ``reason``: what was seen, in words. ``suspect``: the time of the first press it made
+    that was still under test, now dropped (no call comes of it), or None.
     """
 
     t: float
@@ -62,15 +73,27 @@ class Chatter(NamedTuple):
     suspect: float | None
 
 
+class Stuck(NamedTuple):
+    """The button's contact has been closed for ``stuck`` seconds: stuck down, not a finger.
+
+    ``t``: when that became so (``since`` + ``stuck``). ``since``: when it closed.
+    ``suspect``: the press it made as it stuck (under test, now dropped), or None."""
+
+    t: float
+    since: float
+    suspect: float | None
+
+
 class Quiet(NamedTuple):
-    """A chattering button has had no edge for ``recover`` seconds; its presses count again.
-    ``edges``: how many edges it made while it was faulty."""
+    """A faulty button (chattering, or stuck and since released) has had no edge for
+    ``recover`` seconds; its presses count again. ``edges``: how many edges it made while it
+    was faulty."""
 
     t: float
     edges: int
 
 
-Output = Press | Chatter | Quiet
+Output = Press | Chatter | Stuck | Quiet
 
 
 class Debouncer:
@@ -85,6 +108,7 @@ class Debouncer:
         self.settings = settings
         self.closed = closed
         self.opened_at = -math.inf        # when the contact last opened
+        self.closed_since: float | None = None   # the press that closed it (None: no press)
         self.last_edge: float | None = None
         self.burst_start = -math.inf      # first edge of the current run of close-together edges
         self.presses: collections.deque[float] = collections.deque(
@@ -94,38 +118,63 @@ class Debouncer:
         self.movements: collections.deque[float] = collections.deque(
             maxlen=2 * settings.chatter_presses - 1)
         self.episode_start: float | None = None   # first edge since the contact was still
-        self.reported: float | None = None        # the episode's first press, reported
-        self.pending: list[float] = []            # the episode's later presses, held back
+        self.first: float | None = None           # the episode's first press
+        self.pending: list[float] = []            # the presses under test, oldest first
         self.faulty_since: float | None = None
+        self.stuck = False                        # the fault is a stuck contact
         self.fault_edges = 0
 
     @property
     def faulty(self) -> bool:
         return self.faulty_since is not None
 
+    @property
+    def under_test(self) -> float | None:
+        """The edge time of the oldest press still under test (None: none is)."""
+        return self.pending[0] if self.pending else None
+
     def next_deadline(self) -> float | None:
         """When :meth:`advance` next has something to do, or None."""
+        s = self.settings
         if self.faulty:
-            return self.last_edge + self.settings.recover
+            if self.stuck and self.closed:
+                return None               # released first: an edge will come
+            return self.last_edge + s.recover
         if self.pending:
-            return self.last_edge + self.settings.chatter_window
+            if self.closed:
+                return None if self.closed_since is None else self.closed_since + s.stuck
+            return self.last_edge + s.chatter_window
         return None
 
     def advance(self, now: float) -> list[Output]:
-        """Let time pass to ``now``: release held-back presses once the contact has been
-        still for ``chatter_window``, end a fault after a quiet spell."""
+        """Let time pass to ``now``: report the presses under test once the contact has been
+        open and still for ``chatter_window``, drop them once it has been closed for
+        ``stuck``, end a fault after a quiet spell."""
         s = self.settings
         if self.faulty:
-            if now - self.last_edge >= s.recover:
+            if now - self.last_edge >= s.recover and not (self.stuck and self.closed):
                 out = [Quiet(self.last_edge + s.recover, self.fault_edges)]
                 self._reset()
                 return out
             return []
-        if self.pending and now - self.last_edge >= s.chatter_window:
+        if not self.pending:
+            return []
+        if self.closed:
+            if self.closed_since is not None and now - self.closed_since >= s.stuck:
+                return self._stuck()
+            return []
+        if now - self.last_edge >= s.chatter_window:
             out = [Press(t) for t in self.pending]
             self.pending = []
             return out
         return []
+
+    def withdraw(self) -> float | None:
+        """Drop the presses under test: they made another call (a call for a referee), not a
+        claim. The oldest one's time, or None."""
+        t = self.under_test
+        self.pending = []
+        return t
 
     def edge(self, t: float, closed: bool) -> list[Output]:
         """The contact closed (``closed`` True) or opened at ``t``."""
@@ -141,7 +190,7 @@ class Debouncer:
             self.movements.append(t)
         if self.last_edge is None or t - self.last_edge >= s.chatter_window:
             self.episode_start = t       # after a still spell: a new episode, no press yet
-            self.reported = None
+            self.first = None
         self.last_edge = t
         if self.faulty:
             self.fault_edges += 1
@@ -152,7 +201,9 @@ class Debouncer:
         press = closed and t - self.opened_at >= s.debounce
         if not closed:
             self.opened_at = t
-        if (self.reported is not None and t - self.reported > s.chatter_run
+        elif press:
+            self.closed_since = t
+        if (self.first is not None and t - self.first > s.chatter_run
                 and (press or self.pending)):
             return out + self._chatter(
                 t, f"it kept moving for over {s.chatter_run:g} s after a press, never still "
@@ -181,31 +232,42 @@ class Debouncer:
             ms = (t - self.presses[0]) * 1e3
             return self._chatter(t, f"{s.chatter_presses} presses in {ms:.0f} ms, faster than "
                                     "a finger")
-        # before the press is reported: one that comes amid a flicker is no call
+        # a press that comes amid a flicker is no call
         restless = self._restless(t)
         if restless:
             return restless
-        if self.reported is None:
-            self.reported = t
-            return [Press(t)]
+        if self.first is None:
+            self.first = t
         self.pending.append(t)
         return []
 
     def _chatter(self, t: float, reason: str) -> list[Output]:
-        # the episode is the chatter: it began at its first edge, and its first press (the
-        # only one reported) may be false
+        # the episode is the chatter: it began at its first edge, and the presses under test
+        # (the first may look like a finger's) are dropped
+        suspect = self.under_test
         self.faulty_since = self.episode_start
         self.fault_edges = 1
         self.pending = []
-        return [Chatter(t, self.episode_start, reason, self.reported)]
+        return [Chatter(t, self.episode_start, reason, suspect)]
+
+    def _stuck(self) -> list[Output]:
+        since = self.closed_since
+        suspect = self.under_test
+        self.faulty_since = since
+        self.stuck = True
+        self.fault_edges = 0
+        self.pending = []
+        return [Stuck(since + self.settings.stuck, since, suspect)]
 
     def _reset(self) -> None:
         # The contact keeps its level: if it settled closed, it is held, not pressed.
         self.faulty_since = None
+        self.stuck = False
         self.fault_edges = 0
         self.presses.clear()
         self.movements.clear()
         self.pending = []
         self.episode_start = None
-        self.reported = None
+        self.first = None
+        self.closed_since = None
         self.burst_start = -math.inf

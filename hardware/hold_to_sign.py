@@ -13,7 +13,12 @@ during play to claim is a claim: :meth:`table.service.TableService` keeps the tw
 hold is timed exactly as a call for a referee is (:class:`~hardware.call_for_referee.
 CallForReferee`: bounce is still held, a chattering button signs nothing, holding on signs
 once, letting go and holding again signs again, which the rules core counts once); and
-only a hold that began with a press counts (a button stuck closed signs nothing).
+only a hold that began with a press counts (a button found closed at start signs nothing).
+The press itself is reported only once it is let go (``hardware.debounce``: under test until
+then), so a hold counts from the press going under test, not from its report. A button that
+sticks down at a game's end signs like a finger's hold would: ``stuck_s`` is longer than
+``sign_hold_s`` on purpose, and only the sheet-open check keeps a stuck ron during play from
+signing.
 """
 from __future__ import annotations
 
@@ -39,8 +44,9 @@ class HoldToSign(CallForReferee):
         self._pressed: set[int] = set()
 
     def pressed(self, seat: int) -> None:
-        """``seat``'s ron button made a press: its hold counts. A button found closed at
-        start, or stuck closed and only flickering, makes no press and so signs nothing."""
+        """``seat``'s ron button made a press (now under test): its hold counts. A button
+        found closed at start, or stuck closed and only flickering, makes no press and so
+        signs nothing."""
         self._pressed.add(seat)
 
     def counts(self, seat: int) -> bool:

@@ -8,12 +8,32 @@ pushed past the press. :class:`PressHold` keeps presses until every camera has r
 saw up to the press's time (its *settled* time), then lets them through in time order, so the
 judge sees events in the order they happened. A press never waits longer than ``hold``
 seconds, and a camera that sends no frames for ``stall`` seconds holds nothing back.
+
+The seat buttons hold a press back too, while they test it (``hardware.debounce``: a finger's
+press, or the first edge of a chattering or sticking contact?), and say so with
+:class:`PressUnderTest` items. A press under test is stamped with its own edge, so everything
+stamped after it waits for it (:meth:`PressHold.testing`): a later press (judged after it, it
+would keep its order among the claims on a discard), a discard (which would close the claim
+window before it) and the window's deadline (:meth:`PressHold.waiting`). A test outlasting
+``test_limit`` real seconds (the buttons' worker gone) holds nothing back.
 """
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from typing import Callable, NamedTuple
+
+
+class PressUnderTest(NamedTuple):
+    """A queue item of the seat buttons: ``seat``'s ``call`` button made a press at ``t``
+    (the buttons' clock, as a ``call`` event's) that is under test (``testing`` True), or its
+    test is over (``testing`` False): the calls it passed came on the queue just before this
+    item; one that failed (chatter, a stuck button, a call for a referee) made none."""
+
+    seat: int
+    call: str
+    t: float
+    testing: bool
 
 
 class PressHold:
@@ -24,13 +44,41 @@ class PressHold:
     """
 
     def __init__(self, hold: float = 1.5, stall: float = 0.5,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, test_limit: float = 10.0):
         self.hold = float(hold)
         self.stall = float(stall)
+        self.test_limit = float(test_limit)
         self.clock = clock
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._held: list[tuple[float, float, dict]] = []    # (t, arrived, press)
         self._cameras: dict[int, tuple[float, float]] = {}  # index -> (settled t, heard at)
+        self._tests: dict[tuple, tuple[float, float]] = {}  # button -> (t, since)
+
+    def testing(self, button: tuple, t: float) -> None:
+        """``button`` (any key: seat and call) has a press at ``t`` (table clock) under test:
+        nothing stamped after it is judged before its test is over."""
+        with self._lock:
+            self._tests[button] = (float(t), self.clock())
+
+    def tested(self, button: tuple) -> None:
+        """``button``'s test is over (its presses, if any, were :meth:`add`-ed first)."""
+        with self._lock:
+            self._tests.pop(button, None)
+            self._changed.notify_all()
+
+    def _first_test(self, now: float) -> float:
+        live = [t for t, since in self._tests.values() if now - since < self.test_limit]
+        return min(live) if live else float("inf")
+
+    def wait_tested(self, before: float, stop: threading.Event | None = None) -> None:
+        """Wait until no press stamped before ``before`` is under test (an event at
+        ``before`` may be judged then); ``test_limit`` at most."""
+        with self._lock:
+            while self._first_test(self.clock()) < before:
+                if stop is not None and stop.is_set():
+                    return
+                self._changed.wait(0.05)
 
     def add(self, press: dict) -> None:
         """A press (``t`` on the table clock) to judge once the cameras have caught up."""
@@ -58,9 +106,12 @@ class PressHold:
         now = self.clock()
         with self._lock:
             settled = self._settled(now)
+            tested = self._first_test(now)
             out = []
             while self._held:
                 t, arrived, press = self._held[0]
+                if t >= tested:
+                    break                # a press under test was made before it
                 if t <= settled or now - arrived >= self.hold or \
                         (before is not None and t < before):
                     out.append(press)
@@ -70,13 +121,15 @@ class PressHold:
             return out
 
     def waiting(self, upto: float) -> bool:
-        """A press stamped at or before ``upto`` is still held (a window closing at ``upto``
-        must wait for it)."""
+        """A press stamped at or before ``upto`` is still held or under test (a window closing
+        at ``upto`` must wait for it)."""
         with self._lock:
-            return bool(self._held) and self._held[0][0] <= upto
+            return (bool(self._held) and self._held[0][0] <= upto) or \
+                self._first_test(self.clock()) <= upto
 
     def next_release(self) -> float | None:
-        """Real seconds until the longest-held press must go, None when none is held."""
+        """Real seconds until the longest-held press must go, None when none is held (a press
+        waiting for a test goes when the test's end is added)."""
         with self._lock:
             if not self._held:
                 return None

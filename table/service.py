@@ -33,7 +33,7 @@ from .clock import TableClock, VirtualClock, monotonic
 from .hub import Hub
 from .journal import Journal, JournalError
 from .live import LiveTable
-from .press_hold import PressHold
+from .press_hold import PressHold, PressUnderTest
 from .pace import Pace
 from .referee_calls import CallTracker
 from .score_sheet import SignNotes
@@ -291,7 +291,10 @@ class TableService:
     camera that reads every frame at once); a camera that
     yields nothing for ``camera_timeout`` seconds, or ends, is reported as health ``camera``
     while everything else goes on. A press waits (``hold`` real seconds at most) until the
-    cameras have reported everything up to its time (:class:`~table.press_hold.PressHold`).
+    cameras have reported everything up to its time (:class:`~table.press_hold.PressHold`),
+    and while the buttons test a press stamped before it (:class:`~table.press_hold.
+    PressUnderTest` items on ``buttons``: a finger's, or a chattering or stuck contact's?),
+    every press, discard and window deadline stamped after that press waits for its test.
     ``lights``: an object with ``show(ruling)``.
     ``recorded``: events to play back (rehearsal, demo, crash tests) at ``clock.speed``.
     ``inbox``: take the dashboard process's referee actions from the journal.
@@ -325,7 +328,7 @@ class TableService:
         self.grace = grace
         self.low_disk = self.LOW_DISK if low_disk is None else low_disk
         self.disk_every = disk_every
-        self.presses = PressHold(hold) if self.cameras else None
+        self.presses = PressHold(hold) if (self.cameras or buttons is not None) else None
         self._release_lock = threading.Lock()
         self.stop_event = threading.Event()
         self.finished = threading.Event()  # the recorded game has been played to its end
@@ -357,7 +360,8 @@ class TableService:
 
         The window is closed ``grace`` (real) seconds after its deadline, as of the deadline:
         a press stamped just inside the window is still on its way from the button thread
-        then, and must be judged in time rather than late.
+        then, and must be judged in time rather than late. A press stamped inside the window
+        that is still held (for the camera, or under test by the buttons) is waited for.
         """
         while not self.stop_event.is_set():
             deadline = self.table.next_deadline()
@@ -397,7 +401,14 @@ class TableService:
             except queue.Empty:
                 self._release()
                 continue
-            if isinstance(item, dict) and item.get("type") == "sign":
+            if isinstance(item, PressUnderTest):
+                button = (item.seat, item.call)
+                if item.testing:
+                    self.presses.testing(button, self.clock.from_mono(float(item.t)))
+                else:
+                    self.presses.tested(button)
+                    self._release()
+            elif isinstance(item, dict) and item.get("type") == "sign":
                 self._sign(item)
             elif isinstance(item, dict) and item.get("type") in ("call", "referee"):
                 # a press, or a seat's call for a referee (table.referee_calls); both wait
@@ -454,6 +465,8 @@ class TableService:
                 for event in events:
                     event = dict(event)
                     event["t"] = self.clock.from_mono(float(event.get("t", t_mono)))
+                    # a press made before the discard, still under test, is judged before it
+                    self.presses.wait_tested(event["t"], self.stop_event)
                     with self._release_lock:
                         # presses made before the discard are judged before it
                         for press in self.presses.due(before=event["t"]):

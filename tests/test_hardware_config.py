@@ -61,7 +61,7 @@ def test_sections_of_other_parts_are_ignored_but_wiring_keys_are_strict():
     assert problems(sample(buttons__debounce=5)) == [
         "table.toml: [buttons] debounce: unknown key (expected pull, active_state, "
         "debounce_ms, chatter_presses, chatter_window_ms, chatter_run_s, recover_s, "
-        "referee_call, referee_call_s, sign_hold_s or seat0-seat3)"]
+        "stuck_s, referee_call, referee_call_s, sign_hold_s or seat0-seat3)"]
 
 
 @pytest.mark.parametrize("changes, expected", [
@@ -164,6 +164,28 @@ def test_settings_are_read_in_their_units():
     assert w.debounce.chatter_window == pytest.approx(0.3)
     assert w.debounce.recover == 5
     assert w.light.winner == 3 and w.light.beeps == 3
+
+
+@pytest.mark.parametrize("changes, expected", [
+    ({"buttons__stuck_s": 0},
+     "table.toml: [buttons] stuck_s = 0: must be a number more than 0 and at most 3600"),
+    ({"buttons__stuck_s": 2.0},
+     "table.toml: [buttons] stuck_s = 2.0: must be longer than sign_hold_s (2 s): a button "
+     "held that long on purpose would be taken for a stuck one"),
+    ({"buttons__stuck_s": 5, "buttons__referee_call_s": 6.0},
+     "table.toml: [buttons] stuck_s = 5: must be longer than referee_call_s (6 s): a button "
+     "held that long on purpose would be taken for a stuck one"),
+    ({"buttons__stuck_s": None, "buttons__sign_hold_s": 4.5},
+     "table.toml: [buttons] sign_hold_s = 4.5: must be shorter than stuck_s (4 s, the "
+     "default): set a longer stuck_s too"),
+])
+def test_a_stuck_button_is_one_held_longer_than_any_hold_made_on_purpose(changes, expected):
+    assert problems(sample(**changes)) == [expected]
+
+
+def test_stuck_s_is_read_in_seconds():
+    assert parse_table_config(sample(buttons__stuck_s=6)).debounce.stuck == 6
+    assert parse_table_config(sample(buttons__stuck_s=None)).debounce.stuck == 4.0
 
 
 def test_lights_and_buzzer_are_optional():

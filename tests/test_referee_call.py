@@ -1,7 +1,8 @@
 """A seat calls for a referee: chii and kan held together for two seconds.
 
-The panel turns the hold into the spec's ``referee`` note (with ``referee_call``), the rules
-core takes back the presses that made it, the seat's light blinks until a referee acts, and
+The panel turns the hold into the spec's ``referee`` note (with ``referee_call``), drops the
+presses that made it (still under test: no claim comes of them; the rules core would take
+them back too), the seat's light blinks until a referee acts, and
 the call stands until then.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hardware.config import SAMPLE_CONFIG, load_table_config, parse_table_config
 from hardware.lights import SeatLights
 from referee.core import Referee
 from referee.simulate import script
+from table.press_hold import PressUnderTest
 from table.referee_calls import CallTracker, call_event, is_call
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -46,12 +48,12 @@ def calls_for_referee(items):
 def test_chii_and_kan_held_two_seconds_call_the_referee_once():
     panel = ButtonPanel(WIRING)
     items = hold(panel, 2, ["chii", "kan"], 10.0)
-    # the presses themselves go out at once, as every press does
-    assert [(i["seat"], i["call"]) for i in items if i.get("type") == "call"] == \
-        [(2, "chii"), (2, "kan")]
+    # the presses are under test while held: no call yet
+    assert [i for i in items if i.get("type") == "call"] == []
     assert panel.next_deadline() == pytest.approx(12.05)
     assert calls_for_referee(panel.advance(12.0)) == []
-    [event] = calls_for_referee(panel.advance(12.06))
+    items = panel.advance(12.06)
+    [event] = calls_for_referee(items)
     assert event == call_event(2, pytest.approx(12.05), "chii and kan held 2 s")
     assert event["type"] == "referee" and event["action"] == "note" and event["seat"] == 2
     assert calls_for_referee(panel.advance(20.0)) == []         # held on: no second call
@@ -59,6 +61,20 @@ def test_chii_and_kan_held_two_seconds_call_the_referee_once():
     panel.advance(20.6)
     panel.edge(index(2, "kan"), 21.0, True)                     # let go, held again
     assert len(calls_for_referee(panel.advance(23.01))) == 1
+    # the presses that called the referee never claim: nothing else came out
+    panel.edge(index(2, "kan"), 23.5, False)
+    panel.edge(index(2, "chii"), 23.5, False)
+    assert [i for i in panel.advance(30.0) if i.get("type") == "call"] == []
+
+
+def test_a_call_for_a_referee_ends_the_test_of_its_presses():
+    panel = ButtonPanel(WIRING, under_test=True)
+    items = hold(panel, 2, ["chii", "kan"], 10.0)
+    assert items == [PressUnderTest(2, "chii", 10.0, True), PressUnderTest(2, "kan", 10.05, True)]
+    items = panel.advance(12.06)
+    assert items[:2] == [PressUnderTest(2, "chii", 10.0, False),
+                         PressUnderTest(2, "kan", 10.05, False)]
+    assert [i["type"] for i in items[2:]] == ["referee"]
 
 
 def test_a_bouncing_contact_is_still_held_and_a_short_hold_is_no_call():

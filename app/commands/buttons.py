@@ -175,6 +175,7 @@ def simulate(wiring: TableWiring, factory, buttons: SeatButtons, done: threading
             at(clock.t + 0.005)
         at(clock.t + wiring.debounce.recover + 0.2)
         press(first.pin)
+        at(clock.t + wiring.debounce.chatter_window + 0.01)   # still: the press is a call
         buttons.sync()
     finally:
         done.set()

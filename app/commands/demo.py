@@ -156,7 +156,7 @@ def _seat_panel(speed: float, closing: contextlib.ExitStack):
     wiring = scaled_wiring(load_table_config(SAMPLE_CONFIG), speed)
     factory = mock_pin_factory()
     button_queue: queue.Queue = queue.Queue()
-    buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
+    buttons = SeatButtons(wiring, button_queue, pin_factory=factory, under_test=True)
     closing.callback(buttons.close)
     lights = SeatLights(wiring, pin_factory=factory) if (wiring.lights or wiring.buzzer) else None
     if lights is not None:

@@ -84,7 +84,7 @@ def build_buttons(wiring, queue):
 
     Edges are stamped on ``monotonic()``; the service puts them on the table clock."""
     from hardware.buttons import SeatButtons
-    return SeatButtons(wiring, queue)
+    return SeatButtons(wiring, queue, under_test=True)
 
 
 def build_lights(wiring):
