@@ -3,9 +3,10 @@ table clock), so the rules can be tested with synthetic edge times.
 
 What a referee needs from a button:
 
-- A **press** is stamped with the edge that closed the contact, and reported at once: the
-  claim window is judged to the millisecond, and a press that reached the table late could be
-  judged against the wrong discard.
+- A **press** is stamped with the edge that closed the contact: the claim window is judged
+  to the millisecond on that stamp, never on when the press reached the table (which is
+  after its test, below; the table waits for a press under test, so it is not judged
+  against the wrong discard).
 - **Bounce**: a contact that re-closes less than ``debounce`` after opening is still the same
   press (on pressing and on releasing). A button held down is one press.
 - An **episode**: the button's edges from one that comes after the contact has been still (no

@@ -62,3 +62,33 @@ def test_without_cameras_nothing_waits():
     hold.camera_gone(0)
     hold.add(press(2.0))
     assert len(hold.due()) == 1
+
+
+def test_a_press_under_test_holds_back_everything_stamped_after_it():
+    clock = Clock()
+    hold = PressHold(hold=1.5, clock=clock, test_limit=10.0)
+    hold.testing((2, "pon"), 10.5)               # seat 2's pon, held down, under test
+    hold.add(press(10.8, seat=3))                # a tap after it: waits, however long
+    hold.add(press(10.2, seat=1, call="chii"))   # a tap before it: goes
+    assert [p["seat"] for p in hold.due()] == [1]
+    clock.now += 5.0                             # longer than hold: still waits for the test
+    assert hold.due() == []
+    assert hold.waiting(13.5)                    # a window closing at 13.5 waits for it
+    assert not hold.waiting(10.4)                # one closing before the press does not
+    hold.add(press(10.5, seat=2))                # the test passed: its press, then its end
+    assert hold.due() == []
+    hold.tested((2, "pon"))
+    assert [p["seat"] for p in hold.due()] == [2, 3]   # in the order they were pressed
+    assert not hold.waiting(13.5)
+
+
+def test_a_test_that_never_ends_holds_nothing_back_after_the_limit():
+    clock = Clock()
+    hold = PressHold(hold=1.5, clock=clock, test_limit=10.0)
+    hold.testing((2, "pon"), 10.5)
+    hold.add(press(10.8, seat=3))
+    clock.now += 9.9
+    assert hold.due() == [] and hold.waiting(13.5)
+    clock.now += 0.2                             # the buttons' worker is gone: go on
+    assert [p["seat"] for p in hold.due()] == [3]
+    assert not hold.waiting(13.5)
