@@ -363,12 +363,16 @@ class SimulatedTable:
         pin = button.pin
         pressed_low = not self.buttons.wiring.pressed_level
         before = len(self.table.events())
-        (pin.drive_low if pressed_low else pin.drive_high)()
-        # The press reaches the table through the debouncer and the service's button thread;
-        # wait for it so the next event (a meld, a reveal) is judged after it, as at a table.
+        # A finger's press and release, each edge stamped with its own time: at 600x a
+        # press of a quarter millisecond that a busy machine let go of 10 ms late would be
+        # four table seconds long, a button stuck down (hardware.debounce), and no call.
+        t = monotonic()
+        edge_at(pin, True, t, pressed_low)
+        edge_at(pin, False, t + self.press_seconds, pressed_low)
+        # The press reaches the table once let go and tested, through the service's button
+        # thread; wait for it so the next event (a meld, a reveal) is judged after it, as at
+        # a table.
         self._wait_for(before, self.PRESS_WAIT)
-        self.stop_event.wait(self.press_seconds)
-        (pin.drive_high if pressed_low else pin.drive_low)()
         self.presses += 1
 
     def _run(self) -> None:
@@ -418,6 +422,18 @@ class SimulatedTable:
     def stop(self) -> None:
         self.stop_event.set()
         self.thread.join(timeout=3)
+
+
+def edge_at(pin, pressed: bool, t: float, pressed_low: bool) -> None:
+    """Move a MockFactory pin as a press (or release) made at monotonic ``t``: the edge's
+    time is ``t`` however late this thread runs (gpiozero's mock stamps an edge when it is
+    driven, which a busy interpreter makes later than the contact moved)."""
+    high = pressed != pressed_low
+    if pin._change_state(high):
+        pin._last_change = t
+        if pin._edges in ("both", "rising" if high else "falling") and \
+                pin._when_changed is not None:
+            pin._call_when_changed()
 
 
 def scaled_wiring(wiring, speed: float):

@@ -28,7 +28,10 @@ Keys of bench/results/soak.json:
   dashboard showed the table moving; ``restarts`` holds each one's times
   (``restart_to_ready_s``: restart to the game restored; ``restart_to_dashboard_s``: restart
   to the first event on a phone's stream; in a break that waits for the next game);
-- ``claims_by_faulty_buttons`` (0): claims won by a press no player made;
+- ``claims_by_faulty_buttons`` (0): claims won by a press no player made (the stuck and the
+  chattering button are injected during play, each while a discard is open to its call);
+- ``faulty_calls_journaled`` (0): presses of the stuck or chattering button that reached the
+  rules core at all, claim or not (the fault record ``buttons`` has ``in_a_window``);
 - ``faults``: what the dashboard said of each fault and when.
 """
 from __future__ import annotations
@@ -92,7 +95,7 @@ def main() -> int:
             "fds_growth", "threads_growth", "events_lost", "rulings_duplicated", "hall_lost",
             "journal_mb_per_hour", "disk_write_mb_per_hour", "restarts_recovered",
             "restart_to_ready_s_max", "restart_to_dashboard_s_max", "claims_by_faulty_buttons",
-            "sd_card_32gb_years")
+            "faulty_calls_journaled", "sd_card_32gb_years")
     for key in keys:
         print(f"{key}: {results.get(key)}")
     print("dashboard:", json.dumps(results.get("dashboard")))
@@ -101,7 +104,8 @@ def main() -> int:
         return 0 if results.get("events_lost") == 0 and results.get("hall_lost") == 0 else 1
     ok = (results.get("events_lost") == 0 and results.get("rulings_duplicated") == 0
           and results.get("hall_lost") == 0 and results["restarts_recovered"] == plan.kills
-          and results.get("claims_by_faulty_buttons") == 0)
+          and results.get("claims_by_faulty_buttons") == 0
+          and results.get("faulty_calls_journaled") == 0)
     return 0 if ok else 1
 
 

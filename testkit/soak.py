@@ -11,7 +11,8 @@ what reaches the broker.
 
 On the way (:class:`Plan` says when, in fractions of the day): the broker stopped for a
 (simulated) minute every simulated hour; the camera unplugged and plugged back; a seat button
-stuck down and another chattering, in a break between games; 40 phones dropping their
+stuck down and another chattering, during play, each while a discard is open to the very call
+that button makes (and at a moment the day's games need no press of it); 40 phones dropping their
 connections at once (a reset, as a phone leaving the Wi-Fi does); the service SIGKILLed and
 started again ``kills`` times at random points, ``riichi-referee check-journal`` run on the
 journal after each kill; the journal's disk nearly full once (SQLite's own page quota, see
@@ -68,7 +69,7 @@ class Plan:
     unplug_at: float = 0.2
     drop_at: float = 0.35
     disk_at: float = 0.5
-    buttons_after: float = 0.25    # the stuck and chattering buttons: in the first break after
+    buttons_after: float = 0.25    # the stuck and chattering buttons: in the first game after
     sample_every: float = 2.0      # real seconds between looks at the service's memory
     faults: bool = True            # False: a quiet day (what the table writes when all is well)
     min_games: int = 0             # the day goes on (up to three times its length) until this
@@ -114,6 +115,7 @@ class Service:
         self.break_since = 0.0
         self.games_started = 0
         self.replies: dict[str, str] = {}
+        self.windows: list[str] = []          # the claim windows faults were injected in
         self.changed = threading.Condition()
         self.log = open(folder / "service.log", "ab")
 
@@ -148,6 +150,8 @@ class Service:
                 elif word == "game":
                     self.in_break = None
                     self.games_started += 1
+                elif word == "window":
+                    self.windows.append(rest)
                 elif word in ("done", "failed", "unknown"):
                     command, _, at = rest.partition(" @")
                     self.replies[command] = line.strip()
@@ -462,6 +466,29 @@ def journal_faults(journal_path: Path, games: list[list[dict]], acked: set[int])
             "table_hours": round((span[1] - span[0]) / 3600, 2) if span[0] is not None else 0}
 
 
+def faulty_calls(journal_path: Path, faults: list[dict], span: float = 20.0) -> int:
+    """Calls journaled from a stuck or chattering button in the ``span`` table seconds after
+    its fault began: the day's script has none there (the faults are injected where it needs
+    no press of that button), so each would be a press no player made reaching the rules
+    core, claim or not."""
+    from table.journal import Journal
+
+    with Journal(journal_path, readonly=True) as journal:
+        calls = [e for e in _journal_events(journal) if e.get("type") == "call"]
+    n = 0
+    for f in faults:
+        n += sum(1 for e in calls if (e["seat"], e["call"]) == (f["seat"], f["call"])
+                 and f["t0"] - 1e-3 <= float(e.get("t_source", e["t"])) <= f["t0"] + span)
+    return n
+
+
+def _journal_events(journal) -> list[dict]:
+    out = []
+    for game in journal.games():
+        out += [e for _, e in journal.game_events(game["game_id"])]
+    return out
+
+
 def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
     """Play the day of ``plan``; return the figures."""
     from hall.mosquitto import LocalBroker
@@ -517,8 +544,6 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
             timeline = []
         next_sample = next_churn = time.monotonic()
         buttons_done = False
-        # the stuck and chattering buttons need this much of a break still to come
-        needed = plan.sim(2) + 0.5
         finished = 0   # games over, as the service says at each break
         while time.monotonic() < t_start + day or timeline or finished < plan.min_games:
             now = time.monotonic()
@@ -539,13 +564,11 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
                 if crowd:
                     phones.leave(crowd[:1])
                 phones.connect(1)
-            in_break = service.in_break is not None and (
-                now - service.break_since + needed < plan.sim(plan.break_minutes))
+            playing = service.in_break is None and service.ready.is_set()
             due = [item for item in timeline if item[0] <= now
-                   and (item[1] != "buttons" or in_break)]
+                   and (item[1] != "buttons" or playing)]
             if due:
-                # the buttons only in a break, when no discard is open to a claim: a button
-                # that sticks mid-game makes one press like a finger's (see the report)
+                # the buttons during play, each once a discard is open to its call
                 timeline.remove(due[0])
                 what = due[0][1]
                 buttons_done = buttons_done or what == "buttons"
@@ -579,6 +602,7 @@ def run_soak(plan: Plan, folder: Path | None = None, say=print) -> dict:
         remote = board.table("t1")
         results["hall_duplicates_dropped"] = remote.duplicates if remote else None
         results.update(journal_faults(journal, games, service.acked))
+        results["faulty_calls_journaled"] = faulty_calls(journal, faults_seen)
         results.update(life_growth(service.lives, plan.warmup))
         if dash_samples:
             results["dashboard"] = life_growth([dash_samples], plan.warmup)
@@ -732,26 +756,47 @@ def run_fault(what: str, plan: Plan, service: Service, broker, dashboard: Dashbo
         return {"fault": "disk", "shown_after_s": shown, "text": text,
                 "events_journaled_meanwhile": during, "cleared_after_s": cleared}
     if what == "buttons":
-        games = service.games_started
-        seat, call = STUCK
-        t0 = _at(service.command(f"hold {seat} {call}"))
-        time.sleep(plan.sim(2))
-        t1 = _at(service.command(f"release {seat} {call}"))
-        faults_seen.append({"seat": seat, "call": call, "t0": t0, "t1": t1})
-        seat, call = CHATTER
         service.log.flush()
         logged = (service.folder / "service.log").stat().st_size
-        t1 = _at(service.command(f"chatter {seat} {call}"))
-        in_a_break = service.games_started == games
-        # the fault lasts the (scaled) recovery time, a tenth of a second at 20x: too short
-        # to be sure of catching on the dashboard, so the service's own log line is the proof
-        chatter = _wait(lambda: b"chatters" in _read_from(service.folder / "service.log",
-                                                          logged), 10, 0.05)
-        text = next((line for line in _read_from(service.folder / "service.log", logged)
-                     .decode(errors="replace").splitlines() if "chatters" in line), None)
-        faults_seen.append({"seat": seat, "call": call, "t0": t1 - 5.0, "t1": t1})
-        say(f"button {STUCK} stuck down for two simulated minutes, {CHATTER} chattering "
-            f"(the service: {text!r})")
-        return {"fault": "buttons", "chatter_recognised": chatter is not None, "text": text,
-                "in_a_break": in_a_break, "presses": faults_seen[-2:]}
+        record: dict = {"fault": "buttons", "in_a_break": service.in_break is not None}
+        injected = []
+        for (seat, call), command in ((STUCK, "stick"), (CHATTER, "chatter")):
+            windows = len(service.windows)
+            try:
+                t = _at(service.command(f"in-window {command} {seat} {call}", timeout=300))
+            except AssertionError as exc:       # no window came: said, not a crash
+                record.setdefault("not_injected", []).append(str(exc))
+                continue
+            window = service.windows[windows] if len(service.windows) > windows else None
+            injected.append({"seat": seat, "call": call, "fault": command, "t1": t,
+                             "window": window})
+            if window is not None:
+                _, _, discarder, opened, deadline, at = window.split()
+                # the fault began at ``at`` (table clock), in the window of that discard
+                faults_seen.append({"seat": seat, "call": call, "t0": float(at), "t1": t,
+                                    "discarder": int(discarder), "opened": float(opened),
+                                    "deadline": float(deadline)})
+
+        def said(word):
+            return word.encode() in _read_from(service.folder / "service.log", logged)
+
+        # a fault lasts the (scaled) recovery time, a tenth of a second at 20x: too short to
+        # be sure of catching on the dashboard, so the service's own log line is the proof
+        chatter = _wait(lambda: said("chatters"), 10, 0.05)
+        stuck = _wait(lambda: said("stuck down"), 10, 0.05)
+        lines = _read_from(service.folder / "service.log", logged).decode(
+            errors="replace").splitlines()
+        text = next((line for line in lines if "chatters" in line), None)
+        record.update({
+            "chatter_recognised": chatter is not None, "stuck_recognised": stuck is not None,
+            "text": text, "stuck_text": next((line for line in lines if "stuck down" in line),
+                                             None),
+            # each injected while a discard was open to its call, during play
+            "in_a_window": len(injected) == 2 and all(
+                i["window"] is not None and float(i["window"].split()[4]) >
+                float(i["window"].split()[5]) for i in injected),
+            "presses": faults_seen[-2:], "injected": injected})
+        say(f"button {STUCK} stuck down and {CHATTER} chattering, each in an open claim "
+            f"window during play ({[i['window'] for i in injected]}; the service: {text!r})")
+        return record
     raise ValueError(what)

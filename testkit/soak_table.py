@@ -20,7 +20,11 @@ Standard output, one line each (flushed): ``ready SEQ`` once the journal's game 
 its event START, ``break K`` when game K is over and a break begins, ``done COMMAND`` when a
 command from standard input is carried out. Commands (one a line, the soak's faults):
 ``unplug``/``plug`` (the camera's cable), ``hold SEAT CALL``/``release SEAT CALL`` (a button
-stuck down, and freed), ``chatter SEAT CALL`` (a chattering contact), ``disk-low BYTES``
+stuck down, and freed), ``stick SEAT CALL`` (stuck down for 2.5 times ``stuck_s``, then
+freed), ``chatter SEAT CALL`` (a chattering contact), any of these
+after ``in-window`` (once a claim window is open that the button's call could win, and the
+game's script needs no press of that button for a while; a ``window SEAT CALL DISCARDER
+OPENED DEADLINE NOW`` line says which), ``disk-low BYTES``
 (room for only BYTES more in the journal: SQLite's own page quota, ``PRAGMA max_page_count``,
 which fails writes with SQLITE_FULL as a full disk does; no small file system can be made
 here without root) and ``disk-ok``.
@@ -35,6 +39,7 @@ import threading
 import time
 from pathlib import Path
 
+from app.demo import edge_at  # noqa: F401  (the soak's faults and the tests move pins with it)
 from table.clock import monotonic
 
 log = logging.getLogger("riichi-referee.soak")
@@ -155,6 +160,19 @@ class Day:
                       k, len(got), n)
         return k, n
 
+    def clear_of(self, seat: int, call: str, span: float, back: float = 10.0) -> bool:
+        """Whether the script of the game being played has no ``call`` by ``seat`` from
+        ``back`` table seconds before its last journaled event to ``span`` after it (a player
+        who has just pressed that button may not have let it go yet)."""
+        k, n = self.where()
+        script = self.games[k % len(self.games)]
+        if not 0 < n <= len(script):
+            return False
+        last = float(script[n - 1]["t"])
+        return not any(e.get("type") == "call" and e.get("seat") == seat
+                       and e.get("call") == call for e in script
+                       if last - back <= float(e["t"]) <= last + span)
+
     def run(self) -> None:
         from app.demo import SimulatedTable
         k, start = self.where()
@@ -177,19 +195,34 @@ class Day:
             k, start = k + 1, 0
 
 
-def edge_at(pin, pressed: bool, t: float, pressed_low: bool) -> None:
-    """Move a MockFactory pin as a press (or release) made at monotonic ``t``: the edge's
-    time is ``t`` however late this thread runs (gpiozero's mock stamps an edge when it is
-    driven, which a busy interpreter makes later than the contact moved)."""
-    high = pressed != pressed_low
-    if pin._change_state(high):
-        pin._last_change = t
-        if pin._edges in ("both", "rising" if high else "falling") and \
-                pin._when_changed is not None:
-            pin._call_when_changed()
+#: table seconds after an injected button fault begins during which the day's script must
+#: not need that button (a stuck or chattering button makes no call, not even a player's)
+FAULT_SPAN = 60.0
 
 
-def control(line: str, table, buttons, camera) -> None:
+def open_window(table, seat: int, call: str, clear=lambda: True, timeout: float = 120.0):
+    """Wait until a claim window is open that ``seat``'s ``call`` could win (another seat's
+    discard, the next seat's for chii, with a table second or more left) and ``clear()``
+    holds; the window (a ``referee.claims.ClaimWindow``), or None after ``timeout`` real
+    seconds."""
+    def open_to_it(w) -> bool:
+        return (w is not None and not w.closed and w.deadline is not None and not w.chankan
+                and not w.last_discard and w.discard_seat != seat
+                and (call != "chii" or (seat - w.discard_seat) % 4 == 1)
+                and w.deadline - table.clock() > 1.0)
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        w = getattr(table.referee, "window", None)
+        # looked at again after the (slower) look at the script: at 600x a table second
+        # is under two real milliseconds
+        if open_to_it(w) and clear() and open_to_it(w) and table.referee.window is w:
+            return w
+        time.sleep(0.0005)
+    return None
+
+
+def control(line: str, table, buttons, camera, day=None) -> None:
     """Carry out one command of standard input (see the module docstring)."""
     words = line.split()
     if not words:
@@ -197,6 +230,19 @@ def control(line: str, table, buttons, camera) -> None:
     command, args = words[0], words[1:]
     wiring = buttons.wiring
     pressed_low = not wiring.pressed_level
+    if command == "in-window":
+        # a button fault while a discard is open to the very call the button makes, at a
+        # moment the day's script does not need that button
+        seat, call = int(args[1]), args[2]
+        clear = (lambda: day.clear_of(seat, call, FAULT_SPAN)) if day is not None else \
+            (lambda: True)
+        w = open_window(table, seat, call, clear)
+        if w is None:
+            say(f"failed {line}: no claim window open to seat {seat}'s {call}")
+            return
+        command, args = args[0], args[1:]
+        say(f"window {seat} {call} {w.discard_seat} {w.opened:.3f} {w.deadline:.3f} "
+            f"{table.clock():.3f}")
 
     def pin(seat, call):
         return buttons.button(int(seat), call).pin
@@ -213,20 +259,29 @@ def control(line: str, table, buttons, camera) -> None:
         press(pin(*args[:2]), True)
     elif command == "release":
         press(pin(*args[:2]), False)
+    elif command == "stick":
+        # stuck down for two and a half times stuck_s (the wiring's, scaled to the day's
+        # speed), then freed: held and let go in this thread, with no command between, so
+        # a busy machine cannot stretch it far into the game
+        p = pin(*args[:2])
+        press(p, True)
+        time.sleep(2.5 * wiring.debounce.stuck)
+        press(p, False)
     elif command == "chatter":
         # A contact that is never still for the chatter window, for longer than the chatter
         # run: a loose wire, whatever the speed of the day (the wiring is scaled to it). Each
         # edge carries the time it was made, as the kernel stamps a GPIO edge for lgpio: a
         # busy process may hand it over late, but its time is the edge's own.
+        # The edges are handed over at once, each stamped with the time it is made (some a
+        # little ahead): a thread woken late would leave still spells in the chatter, which
+        # at 600x are under a millisecond, and a still spell would end the episode and let
+        # its presses through as a finger's.
         d = wiring.debounce
         p, gap = pin(*args[:2]), max(d.chatter_window / 3, d.debounce * 1.5)
         edges = int((d.chatter_run * 2 + d.chatter_window) / gap) + 1
         t0 = monotonic()
         for i in range(edges + 1):
-            t = t0 + i * gap
-            while monotonic() < t:
-                time.sleep(gap / 4)
-            edge_at(p, (i % 2 == 0) if i < edges else False, t, pressed_low)
+            edge_at(p, (i % 2 == 0) if i < edges else False, t0 + i * gap, pressed_low)
     elif command == "disk-low":
         with journal._lock:
             db = journal._db
@@ -306,7 +361,7 @@ def main(argv=None) -> int:
         def commands():
             for line in sys.stdin:
                 try:
-                    control(line.strip(), table, buttons, camera)
+                    control(line.strip(), table, buttons, camera, day)
                 except Exception as exc:  # a command gone wrong is the soak's fault, not ours
                     say(f"failed {line.strip()}: {exc}")
 
