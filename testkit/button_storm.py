@@ -5,18 +5,27 @@ from __future__ import annotations
 import collections
 
 
-def judge(wiring, calls: list, faults: list, real: list, paused: list) -> dict:
+def judge(wiring, calls: list, faults: list, real: list, paused: list,
+          stuck: list = ()) -> dict:
     """What the calls that came out say of the referee.
 
     ``calls``: (when taken off the queue, call event); ``faults``: the ButtonFault items;
     ``real``: (pin, closing edge) of every real press; ``paused``: (pin, first edge, last
     edge) of each stretch of a pin's chattering that ended in a still spell of
-    ``chatter_window``. A call that is no real press is a chatter onset if a fault names it
-    as its suspect; a call before a chatter pause if it came in such a stretch of its pin,
-    and fewer than ``chatter_presses`` did (as many would be chatter); and unexplained
-    otherwise (``unexplained``: those calls)."""
+    ``chatter_window``; ``stuck``: (pin, jammed, freed) of each button held down longer than
+    ``stuck_s``, whose presses from the jam to its release are no calls (``stuck_presses``).
+    A call that is no real press is a chatter onset if a fault names it as its suspect (a
+    press the fault says it dropped: it should never come out); a call before a chatter pause
+    if it came in such a stretch of its pin, and fewer than ``chatter_presses`` did (as many
+    would be chatter); and unexplained otherwise (``unexplained``: those calls)."""
     by_pin = {b.pin: b for b in wiring.buttons}
-    expected = {(by_pin[pin].seat, by_pin[pin].call, t) for pin, t in real}
+
+    def jammed(pin, t):
+        return any(p == pin and began <= t <= freed for p, began, freed in stuck)
+
+    expected = {(by_pin[pin].seat, by_pin[pin].call, t) for pin, t in real
+                if not jammed(pin, t)}
+    stuck_presses = sum(1 for pin, t in real if jammed(pin, t))
     suspects = {(f.seat, f.call, f.suspect) for f in faults if not f.ok and f.suspect is not None}
     glitch_presses = wiring.debounce.chatter_presses - 1
     stretches = collections.defaultdict(list)
@@ -41,7 +50,8 @@ def judge(wiring, calls: list, faults: list, real: list, paused: list) -> dict:
             else:
                 excused[key[:2], stretch] += 1
                 before_pauses += 1
-    return {"real_presses": len(expected), "real_calls": len(seen),
+    return {"real_presses": len(expected), "stuck_presses": stuck_presses,
+            "real_calls": len(seen),
             "lost": len(expected) - len(seen), "doubled": sum(seen.values()) - len(seen),
             "chatter_onset_calls": onsets, "calls_before_chatter_pauses": before_pauses,
             "unexplained_calls": len(unexplained), "unexplained": unexplained,

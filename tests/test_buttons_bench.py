@@ -54,3 +54,16 @@ def test_calls_before_a_chattering_pin_went_still_are_a_glitch_not_chatter():
     for t, b in [(19.99, KAN), (20.05, KAN), (20.0, PON)]:
         j = judged([call(t, b)], paused=paused)
         assert (j["calls_before_chatter_pauses"], j["unexplained_calls"]) == (0, 1)
+
+
+def test_a_stuck_button_is_expected_to_make_no_call_from_its_jam_to_its_release():
+    stuck = [(PON.pin, 30.0, 40.0)]
+    # the press that jammed it, and one a late lift made, are no calls: nothing is lost
+    j = judge(WIRING, [], [], [(PON.pin, 30.0), (PON.pin, 33.0)], [], stuck)
+    assert (j["stuck_presses"], j["real_presses"], j["lost"]) == (2, 0, 0)
+    # a call from it is one no press explains (the referee would see a claim no one made)
+    j = judge(WIRING, [call(30.0, PON)], [], [(PON.pin, 30.0)], [], stuck)
+    assert j["unexplained_calls"] == 1
+    # a press after its release counts again
+    j = judge(WIRING, [call(41.0, PON)], [], [(PON.pin, 41.0)], [], stuck)
+    assert (j["real_calls"], j["lost"], j["unexplained_calls"]) == (1, 0, 0)
