@@ -1,6 +1,7 @@
 """The seat panel: call buttons and lights on gpiozero.
 
-Buttons produce ``call`` events (and :class:`ButtonFault` items for chattering inputs) on a
+Buttons produce ``call`` events (once a press has passed its test: let go and still) and
+:class:`ButtonFault` items (a chattering or stuck input, whose presses are no calls) on a
 queue; lights show the referee's rulings. See ``hardware/WIRING.md`` for the wiring::
 
     wiring = load_table_config("table.toml")

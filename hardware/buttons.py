@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import queue as queue_module
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -392,13 +393,13 @@ class SeatButtons:
         """Wait until every edge so far has been judged and no press is under test any more
         (those that passed are on the queue). False if that did not come within ``timeout``
         (a button held down keeps its press under test until it is let go or found stuck)."""
-        end = self.clock() + timeout
-        while self.sync(max(0.0, end - self.clock())):
+        end = time.monotonic() + timeout   # real seconds, whatever clock the panel runs on
+        while self.sync(max(0.0, end - time.monotonic())):
             if not any(d.pending for d in self.panel.debouncers):
-                return self.sync(max(0.0, end - self.clock()))
-            if self.clock() >= end:
+                return self.sync(max(0.0, end - time.monotonic()))
+            if time.monotonic() >= end:
                 return False
-            threading.Event().wait(0.005)
+            time.sleep(0.005)
         return False
 
     def button(self, seat: int, call: str) -> Button:

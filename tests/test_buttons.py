@@ -351,3 +351,22 @@ def test_an_lgpio_debounce_would_be_taken_off_the_stamp():
     pin = type("Pin", (), {"bounce": 0.01})()
     assert reporting_lag(lgpio_factory, pin) == 0.01
     assert reporting_lag(MockFactory(), pin) == 0.0
+
+
+def test_the_table_is_told_when_a_press_is_under_test_and_when_its_call_is_due():
+    from table.press_hold import PressUnderTest
+    panel = ButtonPanel(WIRING, under_test=True)
+    pon, chii = (WIRING.buttons.index(WIRING.button(s, c)) for s, c in [(2, "pon"), (1, "chii")])
+    assert panel.edge(pon, 10.0, True) == [PressUnderTest(2, "pon", 10.0, True)]
+    assert panel.edge(pon, 10.08, False) == []
+    # a finger's: its call, then the end of its test (so nothing after it overtakes it)
+    assert panel.advance(10.33) == [call(10.0, 2, "pon"), PressUnderTest(2, "pon", 10.0, False)]
+    # a chattering contact's test ends with its fault, and no call
+    out = []
+    for k in range(6):
+        out += panel.edge(chii, 20.0 + k * 0.0105, True) + \
+            panel.edge(chii, 20.005 + k * 0.0105, False)
+    assert out[0] == PressUnderTest(1, "chii", 20.0, True)
+    assert isinstance(out[1], ButtonFault) and out[1].suspect == 20.0
+    assert out[2] == PressUnderTest(1, "chii", 20.0, False)
+    assert not [i for i in out if isinstance(i, dict)]
