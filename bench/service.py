@@ -5,7 +5,10 @@
    synchronous=FULL, on this machine's disk) -> the rules core -> the hub -> the dashboard's
    SSE stream over HTTP -> a client reading it. Each sample: a discard, then the next seat's
    ron, which the core decides at once (head bump), so the time measured is the service's
-   own, not a claim window's. p50/p99 of edge -> ``claim`` ruling read by the client.
+   own, not a claim window's. p50/p99 of edge -> ``claim`` ruling read by the client. The ron
+   is a tap of 50 ms: a press is a call only once let go and still for the chatter window
+   (250 ms, ``hardware/debounce.py``), so about 300 ms of each sample is the press and its
+   test, the same for every press.
 2. Memory. ``riichi-referee demo`` plays a whole game (the Tenhou game when ../shared is there)
    with its dashboard; its resident memory (VmRSS) is sampled every 0.1 s. Target: < 300 MB.
 
@@ -78,7 +81,7 @@ def bench_latency(samples: int) -> dict:
     wiring = load_table_config(SAMPLE_CONFIG)
     factory = mock_pin_factory()
     button_queue: queue.Queue = queue.Queue()
-    buttons = SeatButtons(wiring, button_queue, pin_factory=factory)
+    buttons = SeatButtons(wiring, button_queue, pin_factory=factory, under_test=True)
     service = TableService(table, clock=clock, buttons=button_queue, inbox=False)
     service.start()
     server = web.serve(web.create_app(table), "127.0.0.1", 0)
@@ -105,6 +108,8 @@ def bench_latency(samples: int) -> dict:
             pin = buttons.button(ron, "ron").pin
             t0 = time.monotonic()
             (pin.drive_low if pressed_low else pin.drive_high)()
+            time.sleep(0.05)
+            (pin.drive_high if pressed_low else pin.drive_low)()   # let go: then it is a call
             got = None
             deadline = t0 + 5
             while time.monotonic() < deadline:
@@ -115,8 +120,6 @@ def bench_latency(samples: int) -> dict:
                 if ruling.get("type") == "claim":
                     got = t1
                     break
-            time.sleep(0.05)
-            (pin.drive_high if pressed_low else pin.drive_low)()
             time.sleep(0.12)  # the same button again only after a pause a finger would make
             if got is None:
                 misses += 1
