@@ -600,7 +600,8 @@ def _cut_label(rng) -> str:
 
 def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
                 backgrounds: str = "train", harsh: bool = False,
-                styles: tuple[str, ...] = STYLES, dark_faces: float = 0.0) -> np.ndarray:
+                styles: tuple[str, ...] = STYLES, dark_faces: float = 0.0,
+                hard_views: float = 0.0) -> np.ndarray:
     """One crop of ``label`` (a tile code, ``"back"`` or ``"none"``) as the detector cuts it.
 
     Returns uint8 BGR, the tile roughly filling it in any of the four 90-degree orientations and
@@ -614,17 +615,26 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
     it is. ``styles``: the art styles tiles may be drawn in (a model trained without
     ``Black`` is measured on it by ``bench/enroll.py``). ``dark_faces``: the share of crops
     whose tiles are of a set with dark faces and light ink (training only; at 0 nothing is
-    drawn for it, so the default crops stay as they were).
+    drawn for it, so the default crops stay as they were). ``hard_views``: the share of crops
+    seen as a phone sees a table (training only; see :func:`_hard_view`): the solid tile
+    tilted 20 to 45 degrees, under warm or cold light, cut a little off-centre. At 0 nothing
+    is drawn for it either.
     """
     if label not in LABELS:
         raise RefereeError(f"unknown label {label!r} (expected a tile code, 'back' or 'none')")
     dark = bool(dark_faces) and rng.random() < dark_faces
+    hard = _hard_view(rng) if hard_views and rng.random() < hard_views else None
     fw = int(rng.integers(46, 62))
     fh = int(round(fw * rng.uniform(1.25, 1.42)))
     H, W = int(fh * 2.2), int(fw * 2.6)
     canvas = background(rng, H, W, backgrounds)
     side_len = fw * rng.choice([0.0, rng.uniform(0, 0.12), rng.uniform(0.05, 0.35)], p=[0.25, 0.45, 0.3])
     ang = rng.uniform(0, 2 * np.pi)
+    if hard is not None:
+        # Seen from the side at ``tilt``: the body shows its thickness (a riichi tile is about
+        # 0.8 of its width thick) times tan(tilt) before the view squeezes it by cos(tilt).
+        side_len = fw * min(0.75, 0.8 * np.tan(hard.tilt))
+        ang = hard.towards
     side = (side_len * np.cos(ang), side_len * np.sin(ang))
     gap = rng.uniform(0, 0.08) * fw
     x, y = (W - fw) / 2, (H - fh) / 2
@@ -669,7 +679,66 @@ def render_crop(art: TileArt, label: str, rng: np.random.Generator, *,
         # of the top (the tile is 0.6 to 1.6 tile heights into a 2.2-high canvas): a man tile's
         # numeral is its top third, and a label that cannot be read is no label.
         canvas = _finger(rng, canvas, _FINGERTIP)
+    if hard is not None:
+        canvas, quad, cut_size = _see_hard(rng, hard, canvas, quad, label, (fw, fh))
     return _sample(rng, canvas, quad, cut_size, harsh)
+
+
+@dataclass
+class _HardView:
+    """How a hard view sees the table: ``tilt`` (radians from straight down) towards
+    ``towards`` (radians on the canvas), light ``cast`` as BGR gains."""
+
+    tilt: float
+    towards: float
+    cast: np.ndarray
+
+
+def _hard_view(rng) -> _HardView:
+    """A view of the kind phone photos of real tables show and the default crops do not: the
+    tile 20 to 45 degrees off straight down, under tungsten (warm: blue and green fall) or
+    shade and LED (cold: red falls) light that the camera's white balance did not undo. The
+    cast stays mild enough that ivory never takes a back's saturation (see
+    :func:`_back_colour`): a warm-lit white dragon must not turn into a back."""
+    tilt = np.deg2rad(rng.uniform(20, 45))
+    warmth = rng.uniform(-1, 1)
+    if warmth > 0:
+        cast = np.float32([1 - 0.25 * warmth, 1 - 0.12 * warmth, 1.0])
+    else:
+        cast = np.float32([1.0, 1 + 0.05 * warmth, 1 + 0.15 * warmth])
+    return _HardView(float(tilt), float(rng.uniform(0, 2 * np.pi)), cast)
+
+
+def _see_hard(rng, hard: _HardView, canvas, quad, label: str, tile_size):
+    """``canvas`` as the hard view sees it: squeezed by cos(tilt) along the tilt, the near
+    side a little wider than the far (perspective), in the light's cast; and the finder's cut
+    ``quad`` moved with it, then a little off-centre (blank tiles keep their rim: their cut
+    only grows). Returns the canvas, the cut and the cut's size before the camera."""
+    H, W = canvas.shape[:2]
+    fw, fh = tile_size
+    c = np.float32([W / 2, H / 2])
+    along = np.float32([np.cos(hard.towards), np.sin(hard.towards)])
+    across = np.float32([-along[1], along[0]])
+    squeeze = np.cos(hard.tilt)
+    keystone = rng.uniform(0.0, 0.12) * np.sin(hard.tilt)
+    src = np.float32([c + sa * along * W + sc * across * W for sa, sc in
+                      ((-1, -1), (-1, 1), (1, 1), (1, -1))])
+    # the far end (towards the body's side) a little narrower than the near one
+    dst = np.float32([c + sa * along * W * squeeze + sc * across * W * (1 + sa * keystone)
+                      for sa, sc in ((-1, -1), (-1, 1), (1, 1), (1, -1))])
+    M = cv2.getPerspectiveTransform(src, dst)
+    canvas = cv2.warpPerspective(canvas, M, (W, H), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REFLECT)
+    canvas *= hard.cast
+    quad = cv2.perspectiveTransform(quad[None].astype(np.float32), M)[0]
+    centre = quad.mean(0)
+    if label in _BLANK:
+        quad = centre + (quad - centre) * rng.uniform(1.0, 1.12)
+    else:
+        quad = quad + rng.uniform(-0.1, 0.1, 2).astype(np.float32) * np.float32([fw, fh])
+    cut_w = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    cut_h = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return np.clip(canvas, 0, 255), quad.astype(np.float32), (cut_w, cut_h)
 
 
 def _stick(rng, canvas, cx: float, cy: float, fw: float) -> None:

@@ -15,9 +15,12 @@ import argparse
 import copy
 import json
 import math
+import multiprocessing
+import os
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from referee.errors import RefereeError
@@ -36,10 +39,13 @@ from .quantize import quantize_classifier
 RENDER_VERSION = 8
 ONNX_OPSET = 17
 WIDTHS = (16, 32, 96, 192)
+#: Conv blocks in each of the four stages (the first stage's reads the three colours).
+BLOCKS = (1, 1, 2, 2)
 
 
-def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
-    """Five 3x3 conv stages with batch norm, global average pooling, one linear layer.
+def build_model(n_classes: int = len(LABELS), widths=WIDTHS, blocks=BLOCKS):
+    """Four stages of 3x3 convs with batch norm (``blocks`` in each, ``widths`` channels), a
+    2x2 max pool after each of the first three, global average pooling, one linear layer.
 
     Input is BGR 0..255 (N x 3 x 64 x 48); the scaling to about -2..2 is inside the network so
     the ONNX file takes plain pixels.
@@ -49,51 +55,90 @@ def build_model(n_classes: int = len(LABELS), widths=WIDTHS):
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    a, b, c, d = widths
-
     class Scale(nn.Module):
         def forward(self, x):
             return x * (1.0 / 64.0) - 2.0
 
+    layers, last = [Scale()], 3
+    for stage, (width, n) in enumerate(zip(widths, blocks)):
+        for _ in range(n):
+            layers += block(last, width)
+            last = width
+        if stage < 3:
+            layers.append(nn.MaxPool2d(2))
     return nn.Sequential(
-        Scale(),
-        *block(3, a), nn.MaxPool2d(2),
-        *block(a, b), nn.MaxPool2d(2),
-        *block(b, c), *block(c, c), nn.MaxPool2d(2),
-        *block(c, d), *block(d, d),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, n_classes),
+        *layers,
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(last, n_classes),
     )
+
+
+#: The art the rendering processes draw with, set in each before it renders (see render_pool).
+_POOL_ART: TileArt | None = None
+
+
+def _art_for_workers(art: TileArt) -> None:
+    global _POOL_ART
+    _POOL_ART = art
+    cv2.setNumThreads(1)   # one process per core already
+
+
+def _render_chunk(job) -> tuple[np.ndarray, np.ndarray]:
+    """Crops ``start`` to ``stop`` of a pool: chunk ``k``'s own generator, so a chunk is the
+    same whichever process draws it and whatever number of them there are."""
+    labels, start, stop, seed, k, kwargs = job
+    rng = np.random.default_rng([seed, k]) if k >= 0 else np.random.default_rng(seed)
+    x = np.empty((stop - start, INPUT_HEIGHT, INPUT_WIDTH, 3), np.uint8)
+    y = np.empty(stop - start, np.int64)
+    for j, i in enumerate(range(start, stop)):
+        lab = labels[i % len(labels)]
+        x[j] = prepare(render_crop(_POOL_ART, lab, rng, **kwargs))
+        y[j] = LABELS.index(lab)
+    return x, y
 
 
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
                 log=print, labels: tuple[str, ...] = LABELS,
                 harsh: bool = False, styles: tuple[str, ...] = STYLES,
-                dark_faces: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                dark_faces: float = 0.0, hard_views: float = 0.0, chunk: int = 0,
+                workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """``per_label`` prepared crops of each of ``labels``, as uint8 N x H x W x 3 and int64
     indices into :data:`LABELS`; tiles drawn in the art ``styles``, a ``dark_faces`` share of
-    the crops as a set with dark faces and light ink (see :func:`vision.synthesis.render.render_crop`)."""
+    the crops as a set with dark faces and light ink, a ``hard_views`` share as a phone sees a
+    table (see :func:`vision.synthesis.render.render_crop`).
+
+    ``chunk``: crops drawn from one generator, seeded by ``seed`` and the chunk's number, so
+    ``workers`` processes draw the same pool as one does; 0 draws the whole pool from one
+    generator seeded by ``seed`` (one process: the pools of models trained before chunks)."""
     which = "all" if labels == LABELS else "-".join(labels)
     only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
     written = "" if art.calligraphy is None else "-fonts"
     written += f"-dark{dark_faces:g}" if dark_faces else ""
+    written += f"-hard{hard_views:g}" if hard_views else ""
+    chunked = f"-c{chunk}" if chunk else ""
     name = (f"{backgrounds}{'-harsh' if harsh else ''}{written}{only}-{which}-seed{seed}-n{per_label}-"
-            f"r{RENDER_VERSION}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
+            f"r{RENDER_VERSION}{chunked}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as z:
             log(f"using cached crops {cache / name}")
             return z["x"], z["y"]
-    rng = np.random.default_rng(seed)
     n = per_label * len(labels)
-    x = np.empty((n, INPUT_HEIGHT, INPUT_WIDTH, 3), np.uint8)
-    y = np.empty(n, np.int64)
+    kwargs = dict(backgrounds=backgrounds, harsh=harsh, styles=styles, dark_faces=dark_faces,
+                  hard_views=hard_views)
+    jobs = ([(labels, a, min(n, a + chunk), seed, k, kwargs)
+             for k, a in enumerate(range(0, n, chunk))] if chunk else [(labels, 0, n, seed, -1, kwargs)])
     t0 = time.monotonic()
-    for i in range(n):
-        lab = labels[i % len(labels)]
-        x[i] = prepare(render_crop(art, lab, rng, backgrounds=backgrounds, harsh=harsh,
-                                   styles=styles, dark_faces=dark_faces))
-        y[i] = LABELS.index(lab)
-        if (i + 1) % 10000 == 0:
-            log(f"  rendered {i + 1}/{n} ({time.monotonic() - t0:.0f} s)")
+    if workers > 1 and len(jobs) > 1:
+        # fork: the processes inherit the art already loaded rather than reading it again
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(workers, len(jobs)), _art_for_workers, (art,)) as pool:
+            parts = pool.map(_render_chunk, jobs, chunksize=1)
+    else:
+        global _POOL_ART
+        _POOL_ART = art
+        parts = [_render_chunk(job) for job in jobs]
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    log(f"  rendered {n} crops {name} ({time.monotonic() - t0:.0f} s)")
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         np.savez(cache / name, x=x, y=y)
@@ -106,11 +151,11 @@ def batch_augment(x, gen):
     import torch
     import torch.nn.functional as F
 
-    n = x.shape[0]
-    r = lambda *s: torch.rand(*s, generator=gen)  # noqa: E731
+    n, dev = x.shape[0], x.device
+    r = lambda *s: torch.rand(*s, generator=gen, device=dev)  # noqa: E731
     ang = (r(n) - 0.5) * math.radians(12)
     scale = 1 + (r(n) - 0.5) * 0.2
-    theta = torch.zeros(n, 2, 3)
+    theta = torch.zeros(n, 2, 3, device=dev)
     theta[:, 0, 0] = scale * torch.cos(ang)
     theta[:, 0, 1] = -scale * torch.sin(ang)
     theta[:, 1, 0] = scale * torch.sin(ang)
@@ -123,15 +168,15 @@ def batch_augment(x, gen):
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 0.7 + 0.6 * r(n, 1, 1, 1)
     x = ((x - mean) * contrast + mean) * gains * bright
-    x = x + torch.randn(x.shape, generator=gen) * (r(n, 1, 1, 1) * 6)
+    x = x + torch.randn(x.shape, generator=gen, device=dev) * (r(n, 1, 1, 1) * 6)
     # Cut-out: a patch the colour of the crop's mean, on a fifth of the batch.
     H, W = x.shape[2], x.shape[3]
     h = (H * (0.15 + 0.25 * r(n, 1, 1))).long()
     w = (W * (0.15 + 0.25 * r(n, 1, 1))).long()
     y0 = ((H - h) * r(n, 1, 1)).long()
     x0 = ((W - w) * r(n, 1, 1)).long()
-    yy = torch.arange(H).view(1, H, 1)
-    xx = torch.arange(W).view(1, 1, W)
+    yy = torch.arange(H, device=dev).view(1, H, 1)
+    xx = torch.arange(W, device=dev).view(1, 1, W)
     patch = (yy >= y0) & (yy < y0 + h) & (xx >= x0) & (xx < x0 + w) & (r(n, 1, 1) < 0.2)
     x = torch.where(patch[:, None], x.mean(dim=(2, 3), keepdim=True), x)
     return x.clamp(0, 255)
@@ -142,10 +187,11 @@ def accuracy(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> float:
 
     model.eval()
     correct = 0
+    dev = next(model.parameters()).device
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            xb = torch.from_numpy(x[i:i + batch]).permute(0, 3, 1, 2).float()
-            correct += int((model(xb).argmax(1).numpy() == y[i:i + batch]).sum())
+            xb = torch.from_numpy(x[i:i + batch]).to(dev).permute(0, 3, 1, 2).float()
+            correct += int((model(xb).argmax(1).cpu().numpy() == y[i:i + batch]).sum())
     return correct / max(1, len(x))
 
 
@@ -170,7 +216,7 @@ def with_embedding(model):
 def export(model, out: Path, meta: dict) -> None:
     import torch
 
-    model = model.eval().to(memory_format=torch.contiguous_format)
+    model = model.eval().cpu().to(memory_format=torch.contiguous_format)
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, INPUT_HEIGHT, INPUT_WIDTH)
     torch.onnx.export(with_embedding(model), dummy, str(out), dynamo=False,
@@ -191,6 +237,17 @@ def _widths(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"{text!r}: expected four positive whole numbers, "
                                          "like 16,32,96,192")
     return widths
+
+
+def _blocks(text: str) -> tuple[int, ...]:
+    try:
+        blocks = tuple(int(b) for b in text.split(","))
+    except ValueError:
+        blocks = ()
+    if len(blocks) != 4 or min(blocks) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected four whole numbers from 1, "
+                                         "like 1,1,2,2")
+    return blocks
 
 
 def _share(text: str) -> float:
@@ -235,6 +292,29 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--widths", type=_widths, default=WIDTHS,
                    help="channels of the four conv stages, comma-separated (default "
                         f"{','.join(map(str, WIDTHS))})")
+    p.add_argument("--blocks", type=_blocks, default=BLOCKS,
+                   help="conv blocks in each of the four stages, comma-separated (default "
+                        f"{','.join(map(str, BLOCKS))})")
+    p.add_argument("--hard-per-label", type=int, default=0,
+                   help="further harsh crops per label seen as a phone sees a table: the tile "
+                        "tilted up to 45 degrees, warm or cold light, cut off-centre "
+                        "(vision.synthesis.render.render_crop's hard_views); 0 for none")
+    p.add_argument("--device", default="cpu",
+                   help="where torch trains: cpu, or cuda where a GPU is at hand (the model "
+                        "is the same recipe, not the same bits)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="processes rendering the crops (default: one per core); the crops "
+                        "are the same for any number, given --render-chunk")
+    p.add_argument("--render-chunk", type=int, default=0,
+                   help="crops drawn from one seeded generator; chunks are rendered in "
+                        "parallel and the pool is the same whatever --workers. 0: one "
+                        "generator for a whole pool, in one process (models trained before "
+                        "chunks)")
+    p.add_argument("--render-only", action="store_true",
+                   help="render the pools into --cache and stop (several trainings may then share them)")
+    p.add_argument("--time-limit", type=float, default=0.0,
+                   help="stop training after the epoch that passes this many seconds and "
+                        "export what there is, marked in the JSON; 0 for no limit")
     p.add_argument("--threads", type=int, default=2,
                    help="torch CPU threads; the sums are added in another order with another "
                         "count, so the model is reproduced exactly only with the same one")
@@ -257,6 +337,10 @@ def arguments(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.font_epochs and not args.fonts_per_label:
         p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
+    if args.device != "cpu" and not args.device.startswith("cuda"):
+        p.error(f"--device {args.device!r}: expected cpu or cuda (cuda:N)")
+    if args.workers < 1 or args.render_chunk < 0:
+        p.error("--workers must be 1 or more and --render-chunk 0 or more")
     return args
 
 
@@ -273,9 +357,23 @@ def main(argv=None) -> int:
     except RefereeError as exc:
         raise SystemExit(f"python -m vision.training.train: {exc}")
     x_train, y_train, fonts = training_crops(args, art, cache, log)
-    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles)
-    model, n_params = fit(args, (x_train, y_train), fonts, (x_val, y_val), log)
-    export(model, args.out, _meta(args, n_params))
+    x_val, y_val = render_pool(art, 30, args.seed + 1, "holdout", cache, log, styles=args.styles,
+                               **_chunks(args))
+    if args.render_only:
+        log(f"rendered {len(x_train)} training crops into {cache}")
+        return 0
+    if args.device != "cpu" and not torch.cuda.is_available():
+        raise SystemExit(f"python -m vision.training.train: --device {args.device}: no CUDA device here")
+    t_fit = time.monotonic()
+    model, n_params, stopped = fit(args, (x_train, y_train), fonts, (x_val, y_val), log)
+    meta = _meta(args, n_params)
+    meta["training_seconds"] = round(time.monotonic() - t_fit, 1)
+    meta["device"] = (torch.cuda.get_device_name(args.device) if args.device != "cpu"
+                      else f"cpu, {args.threads} threads")
+    meta["heldout_rendered_accuracy"] = round(accuracy(model, x_val, y_val), 4)
+    if stopped:
+        meta["stopped_after_epochs"] = stopped
+    export(model, args.out, meta)
     log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) and {args.out.with_suffix('.json')}")
     fast = quantize_classifier(args.out)
     log(f"wrote {fast} ({fast.stat().st_size / 1e6:.2f} MB), the eight-bit copy the table runs")
@@ -295,6 +393,11 @@ def _torch():
     return torch
 
 
+def _chunks(args: argparse.Namespace) -> dict:
+    """render_pool's chunking and processes, from the command line."""
+    return {"chunk": args.render_chunk, "workers": args.workers}
+
+
 def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, log):
     """The training crops of the command line ``args``: (x, y) of every pool trained on from
     the start, and the font-written crops (x, y) kept for ``--font-epochs`` (None without)."""
@@ -302,21 +405,27 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
     # Harsh camera for training only: see vision.synthesis.render.render_crop.
     dark = args.dark_faces
     x_train, y_train = render_pool(art, args.per_label, args.seed, "train", cache, log, harsh=True,
-                                   styles=args.styles, dark_faces=dark)
+                                   styles=args.styles, dark_faces=dark, **_chunks(args))
     # Not-a-tile is many things (table, half tiles, hands, sticks): it gets more examples.
     x_none, y_none = render_pool(art, args.per_label, args.seed + 2, "train", cache, log, ("none",),
-                                 harsh=True, styles=args.styles, dark_faces=dark)
+                                 harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
     # Bare table and face-down tiles on felt the colour of tile backs: without them the only
     # back-coloured things the net ever sees are backs, and it calls bare felt of a held-out
     # table's colour (purple, orange, teal) a back.
     x_bl, y_bl = render_pool(art, args.per_label, args.seed + 3, "backlike", cache, log,
-                             ("back", "none"), harsh=True, styles=args.styles, dark_faces=dark)
+                             ("back", "none"), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
     # Some crops as the art is drawn, with the gentler camera: trained on harsh crops alone, the
     # net misread more real photographs (23 of 541, against 18) and more of the validation set
     # (9 of 1170, against 6). Other tables' colours still stay out of training.
     x_plain, y_plain = render_pool(art, args.plain_per_label, args.seed + 4, "train", cache, log,
-                                   styles=args.styles, dark_faces=dark)
+                                   styles=args.styles, dark_faces=dark, **_chunks(args))
     pools = [(x_train, y_train), (x_none, y_none), (x_bl, y_bl), (x_plain, y_plain)]
+    if args.hard_per_label:
+        # Phone photos of real tables: tiles seen from the side, in warm or cold light, cut
+        # off-centre (vision.synthesis.render._hard_view); the default crops see none of it.
+        pools.append(render_pool(art, args.hard_per_label, args.seed + 6, "train", cache, log,
+                                 harsh=True, styles=args.styles, dark_faces=dark,
+                                 hard_views=1.0, **_chunks(args)))
     fonts = None
     if args.fonts_per_label:
         # The art is one set's brush; characters written in fonts make the net read the
@@ -327,7 +436,7 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.training.train: {exc}")
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
-                            labels_written(), harsh=True, styles=args.styles, dark_faces=dark)
+                            labels_written(), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
         if not args.font_epochs:
             pools.append(fonts)
             fonts = None
@@ -339,12 +448,16 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
 def fit(args: argparse.Namespace, training, fonts, validation, log):
     """A new network trained on ``training`` (x, y) as the command line ``args`` say, then
     for ``--font-epochs`` with the ``fonts`` crops added; each epoch's loss and accuracy on
-    ``validation`` (x, y) logged. Returns the network and its number of parameters."""
+    ``validation`` (x, y) logged. Returns the network, its number of parameters, and the
+    epochs trained when ``--time-limit`` stopped it early (else 0)."""
     import torch
 
     x_train, y_train = training
     x_val, y_val = validation
-    model = build_model(widths=args.widths).to(memory_format=torch.channels_last)
+    dev = torch.device(args.device)
+    torch.backends.cudnn.benchmark = dev.type == "cuda"   # the same shapes every step
+    model = build_model(widths=args.widths, blocks=args.blocks).to(dev)
+    model = model.to(memory_format=torch.channels_last)
     n_params = sum(t.numel() for t in model.parameters())
     log(f"model: {n_params} parameters; {len(x_train)} training crops")
     steps_per_epoch = lambda n: max(1, n // args.batch)  # noqa: E731
@@ -352,13 +465,17 @@ def fit(args: argparse.Namespace, training, fonts, validation, log):
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, pct_start=0.15, total_steps=args.epochs * steps_per_epoch(len(x_train)))
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    gen = torch.Generator().manual_seed(args.seed)
+    gen = torch.Generator(dev).manual_seed(args.seed)
+    t0 = time.monotonic()
+    stopped = 0
 
     def train_epochs(xt, yt, epochs, sched, name):
+        nonlocal stopped
+        xt, yt = xt.to(dev), yt.to(dev)   # the whole pool: some 700 MB on a GPU
         steps = steps_per_epoch(len(xt))
         for epoch in range(epochs):
             model.train()
-            order = torch.randperm(len(xt), generator=gen)
+            order = torch.randperm(len(xt), generator=gen, device=dev)
             total = 0.0
             for s in range(steps):
                 idx = order[s * args.batch:(s + 1) * args.batch]
@@ -369,12 +486,18 @@ def fit(args: argparse.Namespace, training, fonts, validation, log):
                 loss.backward()
                 opt.step()
                 sched.step()
-                total += loss.item()
+                total += float(loss.detach()) if dev.type == "cpu" else loss.detach()
             log(f"{name} {epoch + 1}/{epochs}: loss {total / steps:.4f}, "
                 f"held-out rendered accuracy {accuracy(model, x_val, y_val):.4f}")
+            if args.time_limit and time.monotonic() - t0 > args.time_limit and epoch + 1 < epochs:
+                stopped = epoch + 1
+                log(f"--time-limit {args.time_limit:g} s passed: stopping after {stopped} epochs")
+                return False
+        return True
 
-    train_epochs(torch.from_numpy(x_train), torch.from_numpy(y_train), args.epochs, sched, "epoch")
-    if args.font_epochs:
+    finished = train_epochs(torch.from_numpy(x_train), torch.from_numpy(y_train), args.epochs,
+                            sched, "epoch")
+    if args.font_epochs and finished:
         # Tried because fonts mixed in from the start read real honours worse (Camerash 101 ->
         # 93 of 106); added late they still did (95 of 106): see vision/README.md.
         x_more = np.concatenate([x_train, fonts[0]])
@@ -386,7 +509,7 @@ def fit(args: argparse.Namespace, training, fonts, validation, log):
             opt, T_max=args.font_epochs * steps_per_epoch(len(x_more)))
         train_epochs(torch.from_numpy(x_more), torch.from_numpy(y_more), args.font_epochs, late,
                      "with fonts")
-    return model, n_params
+    return model, n_params, stopped
 
 
 def _meta(args: argparse.Namespace, n_params: int) -> dict:
@@ -407,6 +530,9 @@ def _meta(args: argparse.Namespace, n_params: int) -> dict:
         "threads": args.threads,
         "render_version": RENDER_VERSION,
         "widths": list(args.widths),
+        "blocks": list(args.blocks),
+        "hard_per_label": args.hard_per_label,
+        "render_chunk": args.render_chunk,
         "styles": list(args.styles),
         "outputs": ["logits", EMBEDDING_OUTPUT],
         "parameters": n_params,
