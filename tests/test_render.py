@@ -177,17 +177,56 @@ def test_a_blank_tile_is_cut_with_its_rim_showing(art, monkeypatch):
     monkeypatch.setattr(render, "_light", lambda rng, img, harsh=False: img)
     monkeypatch.setattr(render, "camera", lambda rng, img, harsh=False: np.clip(img, 0, 255).astype(np.uint8))
 
-    def cut_inside(label):
+    def cut_inside(label, hard_views=0.0):
         rng = np.random.default_rng(0)
         n = 0
         for _ in range(150):
-            c = render_crop(art, label, rng)
+            c = render_crop(art, label, rng, hard_views=hard_views)
             ring = np.concatenate([c[0], c[-1], c[:, 0], c[:, -1]])
             n += (ring.max(axis=1) < 15).mean() < 0.05
         return n
 
     assert cut_inside("back") <= 1 and cut_inside("5z") <= 1
     assert cut_inside("1m") >= 5  # art tiles may be cut into: the check can see a cut
+    # seen from the side and cut off-centre (training's hard views), still with the rim; the
+    # neighbours left out, since a tilt squeezes a row's tiles together over the ring
+    draw = render.draw_tile
+    monkeypatch.setattr(render, "draw_tile", lambda rng, canvas, art, lab, *a, **k:
+                        draw(rng, canvas, art, lab, *a, **k) if lab == drawn[0] else None)
+    for drawn in (["back"], ["5z"]):
+        assert cut_inside(drawn[0], 1.0) <= 1
+    drawn = ["1m"]
+    assert cut_inside("1m", 1.0) >= 5
+
+
+def test_a_hard_views_light_never_colours_an_ivory_face_like_a_back():
+    """Warm or cold light on a white dragon must not make it a back: the cast keeps every ivory
+    face under the saturation that every back colour is drawn above."""
+    import vision.synthesis.render as render
+
+    def saturation(c):
+        return (c.max() - c.min()) / c.max()
+
+    rng = np.random.default_rng(8)
+    lit = [saturation(render._ivory(rng) * render._hard_view(rng).cast) for _ in range(3000)]
+    assert max(lit) < 0.45
+
+
+def test_hard_views_are_drawn_only_when_asked_and_show_the_tile_from_the_side(art):
+    """At ``hard_views=0`` a crop is what it always was, draw for draw; at 1 a tilted tile is
+    squeezed along the tilt, with its thickness showing, so the crops' shapes spread wider:
+    squarer where the tilt runs along the tile, thinner where it runs across."""
+    def crops(share):
+        rng = np.random.default_rng(11)
+        return [render_crop(art, "3p", rng, hard_views=share) for _ in range(60)]
+
+    plain = [render_crop(art, "3p", rng) for rng in [np.random.default_rng(11)] for _ in range(60)]
+    assert all(np.array_equal(a, b) for a, b in zip(crops(0.0), plain))
+
+    def spread(cs):
+        return np.std([np.log(max(c.shape[:2]) / min(c.shape[:2])) for c in cs])
+
+    assert spread(crops(1.0)) > spread(plain) + 0.03
 
 
 def test_turning_the_lightness_over_makes_ivory_dark_and_ink_light_and_keeps_red():
