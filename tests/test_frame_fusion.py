@@ -152,3 +152,10 @@ def test_a_reported_reading_stays_as_reported():
                        finding=Finding([FoundTile(BOX, False, crop)],
                                        np.zeros((size, size), np.uint8)))
     assert [t.label for t in tracker.tracks] == ["8p"]
+
+
+def test_frames_that_agree_unsurely_make_no_sure_reading():
+    # six looks at 0.75 each are six looks at one still tile, not six independent witnesses
+    got, _ = film([("8p", 0.75)] * 6, weighed=True, then_covered=25)
+    assert [e["tile"] for e, _ in got] == ["8p"]
+    assert got[0][0]["confidence"] == pytest.approx(0.75)

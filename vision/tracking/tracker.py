@@ -16,10 +16,10 @@ returns the events that became certain with that frame, as dicts in the table-ev
 - ``reveal``: tiles face up in a seat's hand area, once they stop changing; the winning tile is
   the one set apart at the right end (else the last one).
 
-**Many frames, one reading** (``fuse=True``, the table service's): what the classifier reads
-of a tile is fused over the frames that saw it in plain view (the sum of their
-log-probabilities: frames where a hand touches it are never read), instead of trusting the
-first ones. A tile is still reported after ``stable_frames`` sightings, at the same moment as
+**Many frames, one reading** (``fuse=True``; ``[camera] fuse`` in the table service): what
+the classifier reads of a tile is fused over the frames that saw it in plain view (the label
+their summed log-probabilities favour, its probability averaged over them; frames where a
+hand touches it are never read), instead of trusting the first ones. A tile is still reported after ``stable_frames`` sightings, at the same moment as
 before, when those agree and their fused reading is sure (``sure``); otherwise it is read on,
 for at most ``fuse_reads`` sightings or ``fuse_wait_s`` after its first, and then reported
 with the fused reading, sure only if that is. Its ``t`` is its first frame either way. A
@@ -76,9 +76,11 @@ class Track:
     conf: defaultdict = field(default_factory=lambda: defaultdict(float))
     confirmed: bool = False
     #: fused reading (``fuse=True``): the classifier's log-probabilities over ``labels``
-    #: summed over the sightings read afresh (``looks``), and each one's own best label
+    #: summed over the sightings read afresh (``looks``), its probabilities summed
+    #: (``support``), and each sighting's own best label
     labels: tuple[str, ...] | None = field(default=None, repr=False)
     evidence: np.ndarray | None = field(default=None, repr=False)
+    support: np.ndarray | None = field(default=None, repr=False)
     looks: int = 0
     tops: Counter = field(default_factory=Counter)
     #: t_ns of the first sighting (``first_ns`` is the first frame that showed the place)
@@ -94,7 +96,12 @@ class Track:
     @property
     def label(self) -> str:
         if self.evidence is not None and not self.face_down:
-            return self.labels[int(np.argmax(self._pooled()))]
+            # a tracked tile is a tile: the frames read as none or face down were not counted
+            z = self.evidence.copy()
+            for other in (NOT_A_TILE, FACE_DOWN):
+                if other in self.labels:
+                    z[self.labels.index(other)] = -np.inf
+            return self.labels[int(np.argmax(z))]
         return self.votes.most_common(1)[0][0]
 
     @property
@@ -105,25 +112,15 @@ class Track:
         return self.conf[label] / max(self.votes[label], 1)
 
     def fused(self, label: str) -> float:
-        """The fused probability of ``label`` (0 for one never in the classifier's labels)."""
-        if self.evidence is None or label not in self.labels:
+        """The fused confidence in ``label``: its probability averaged over the sightings (0
+        for a label the classifier does not have). The label is the one the summed
+        log-probabilities favour, so one frame that reads the tile surely otherwise outweighs
+        many that are half sure; its confidence is no surer than the frames were on average,
+        one that disagrees counting near zero. (Their renormalised product would be far
+        surer: the frames of a still tile are not independent looks.)"""
+        if self.support is None or label not in self.labels:
             return 0.0
-        return float(self._pooled()[self.labels.index(label)])
-
-    def _pooled(self) -> np.ndarray:
-        """The sightings' probabilities pooled: the label is the one their summed
-        log-probabilities favour; its probability is their geometric mean, renormalised (the
-        frames of a still tile are far from independent: ten sure frames are not surer than
-        one, while one that disagrees makes the pool unsure). A tile is never read as
-        ``none`` once it is tracked: its frames read so were not counted."""
-        z = self.evidence / max(self.looks, 1)
-        p = np.exp(z - z.max())
-        if NOT_A_TILE in self.labels:
-            p[self.labels.index(NOT_A_TILE)] = 0.0
-        if FACE_DOWN in self.labels:
-            p[self.labels.index(FACE_DOWN)] = 0.0
-        total = p.sum()
-        return p / total if total > 0 else p
+        return float(self.support[self.labels.index(label)] / max(self.looks, 1))
 
     def read_as(self, label: str) -> None:
         """Believe ``label`` from now on (a referee's correction)."""
@@ -132,10 +129,13 @@ class Track:
         self.conf[label] = float(seen)
         if self.evidence is not None:
             if label not in self.labels:
-                self.evidence = None
+                self.evidence = self.support = None
             else:
+                k = self.labels.index(label)
                 self.evidence = np.full(len(self.labels), np.log(FLOOR) * self.looks)
-                self.evidence[self.labels.index(label)] = 0.0
+                self.evidence[k] = 0.0
+                self.support = np.zeros(len(self.labels))
+                self.support[k] = self.looks
 
     def key(self) -> tuple[float, float]:
         """Reading order for its seat: rows (about a tile deep) top to bottom, then left to
@@ -270,8 +270,9 @@ class TableTracker:
                 # a reported reading stays as reported: only the frames before it are fused
                 track.labels = self._vocabulary
                 if track.evidence is None:
-                    track.evidence = np.zeros(len(p))
+                    track.evidence, track.support = np.zeros(len(p)), np.zeros(len(p))
                 track.evidence += np.log(np.maximum(p, FLOOR))
+                track.support += p
                 track.looks += 1
                 track.tops[label] += 1
             track.thumb = thumb
