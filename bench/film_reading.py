@@ -268,8 +268,9 @@ def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float):
 def pair(truth: list[dict], got: list[tuple[dict, int]], true_ns, end_ns: int):
     """Each true discard with a report of its seat stamped from half a second before its first
     frame to half a second before the seat's next discard (a stamp may come late: an exposure
-    step or a hand over the place moves the first frame the place looked as it was read), the
-    earliest unused one, or None; and the reports paired with none (those stamped after
+    step or a hand over the place moves the first frame the place looked as it was read): one
+    of its tile if there is one (an earlier discard reported again beside it is the false
+    one), else the earliest; or None. And the reports paired with none (those stamped after
     ``end_ns``, past the film's last counted discard, left out)."""
     left = sorted(got, key=lambda g: g[0]["t"])
     out = []
@@ -277,8 +278,9 @@ def pair(truth: list[dict], got: list[tuple[dict, int]], true_ns, end_ns: int):
         t = true_ns(d["frame"])
         nxt = next((true_ns(e["frame"]) for e in truth[k + 1:] if e["seat"] == d["seat"]),
                    end_ns + 5e8)
-        hit = next((g for g in left if g[0]["seat"] == d["seat"] and
-                    t - 5e8 <= g[0]["t"] * 1e9 < nxt - 5e8), None)
+        near = [g for g in left if g[0]["seat"] == d["seat"] and
+                t - 5e8 <= g[0]["t"] * 1e9 < nxt - 5e8]
+        hit = next((g for g in near if g[0]["tile"] == d["tile"]), near[0] if near else None)
         if hit is not None:
             left.remove(hit)
         out.append((d, hit))

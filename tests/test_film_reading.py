@@ -37,6 +37,8 @@ TRUTH = [{"seat": 0, "tile": "8p", "frame": 30}, {"seat": 1, "tile": "2m", "fram
     # another seat's report is not this seat's discard; a second report of one is false
     ([report(1, "8p", 1.0), report(1, "2m", 2.0)], [None, "2m", None], 1),
     ([report(0, "8p", 1.0), report(0, "8p", 1.1)], ["8p", None, None], 1),
+    # an earlier discard reported again beside the next one is the false report, not a misread
+    ([report(0, "8p", 1.0), report(0, "8p", 7.9), report(0, "5z", 8.0)], ["8p", None, "5z"], 1),
     # a report past the last counted discard's time is not false (the film was cut there)
     ([report(0, "8p", 1.0), report(2, "1z", 9.5)], ["8p", None, None], 0),
 ])
