@@ -9,8 +9,10 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
-
 from film_reading import pair  # noqa: E402
+
+# bench/ off the path again: its vision.py would shadow the vision package in later imports
+sys.path.remove(str(BENCH))
 
 FPS = 30.0
 
