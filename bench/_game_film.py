@@ -270,8 +270,14 @@ def script_game(events: list[dict], hands: list[int], fps: float = 30.0, seed: i
     return sc, sc.frame(offset), truth
 
 
-def render_film(sc: _Script, frames: int, px_per_mm: float = 2.0):
-    """The frames of a script, one by one (the still table is rendered once per change)."""
+def render_film(sc: _Script, frames: int, px_per_mm: float = 2.0, draw=None, looks: int = 3):
+    """The frames of a script, one by one (the still table is rendered once per change).
+
+    ``draw(state, seed)``: the top-down picture of a still table (default: the flat art on
+    felt, :func:`~vision.synthesis.synthetic.render_state`); ``looks``: pictures drawn of each
+    still table, taken in turn (the felt's grain differs between them)."""
+    if draw is None:
+        draw = lambda state, seed: render_state(state, px_per_mm=px_per_mm, seed=seed)  # noqa: E731
     state = TableState()
     version = 0
     cache: dict[tuple[int, int], np.ndarray] = {}
@@ -280,9 +286,9 @@ def render_film(sc: _Script, frames: int, px_per_mm: float = 2.0):
             fn(state)
             version += 1
             cache.clear()
-        key = (version, i % 3)
+        key = (version, i % looks)
         if key not in cache:
-            cache[key] = render_state(state, px_per_mm=px_per_mm, seed=i)
+            cache[key] = draw(state, i)
         canvas = cache[key].copy()
         hands, tiles = [], []
         for start, end, fn in sc.moves:

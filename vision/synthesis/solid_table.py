@@ -39,10 +39,16 @@ class SolidTable:
 
     ``seed``: the tile set, table top, light and camera. ``px_per_mm``: the top-down view's
     scale. ``size_mm``: the table's side (the state's). ``frame``: the camera's picture size.
+    ``style``: the art's style every face is drawn in (``"Regular"``: dark ink on ivory;
+    ``"Black"``: light ink on a dark face; :data:`vision.synthesis.render.STYLES`).
     """
 
     def __init__(self, seed: int = 0, px_per_mm: float = 2.0, size_mm: float = 800.0,
-                 frame: tuple[int, int] = FRAME, art: TileArt | None = None):
+                 frame: tuple[int, int] = FRAME, art: TileArt | None = None,
+                 style: str = "Regular"):
+        if style not in render.STYLES:
+            raise ValueError(f"style must be one of {render.STYLES}, got {style!r}")
+        self.style = style
         rng = np.random.default_rng(seed)
         self.seed = seed
         self.ppm = float(px_per_mm)
@@ -74,12 +80,12 @@ class SolidTable:
         self._light = None
 
     def _face(self, code: str):
-        """This set's face for ``code``: the art's Regular style on one ivory for every kind
-        (each face is drawn from the same seed)."""
+        """This set's face for ``code``: the art in this table's style on one face colour for
+        every kind (each face is drawn from the same seed)."""
         if code not in self.faces:
             label = code if code != "back" else "1z"    # a face-down tile's face is not seen
             self.faces[code] = render._face_image(np.random.default_rng(self.seed), self.art,
-                                                  label, 84, 113, styles=("Regular",))
+                                                  label, 84, 113, styles=(self.style,))
         return self.faces[code]
 
     def bodies(self, placed) -> list[Body]:

@@ -5,7 +5,8 @@ goes over each event it reports:
 
 - **several frames**: a tile's confidence is the classifier's confidence in its label averaged
   over every frame that saw it, frames that read it otherwise counting zero; a tile read two
-  ways is less sure than one read the same way each time;
+  ways is less sure than one read the same way each time (a fusing tracker's: its fused
+  probability, :meth:`~vision.tracking.tracker.Track.fused`);
 - **no fifth copy**: a tile read as a kind of which four others are already in view cannot be
   that kind: a discard or dora indicator takes the classifier's next likeliest reading that
   the table allows (when the classifier gives probabilities and that reading has some), and
@@ -79,8 +80,11 @@ def _before_in_pond(a: Track, b: Track) -> bool:
 
 
 def track_confidence(track: Track, label: str | None = None) -> float:
-    """The classifier's confidence in ``label`` (the track's) over every frame that saw it."""
+    """The classifier's confidence in ``label`` (the track's) over every frame that saw it:
+    its fused probability when the tracker fuses (:meth:`Track.fused`)."""
     label = label or track.label
+    if track.evidence is not None and not track.face_down:
+        return track.fused(label)
     total = sum(track.votes.values())
     return track.conf[label] / total if total else 0.0
 
@@ -270,10 +274,7 @@ class WeighedTracker:
         found = [t for t in self._confirmed() if t.zone.kind == zone and t.label == reading.get(
             "tile") and (zone == "dora" or t.zone.seat == reading.get("seat"))]
         if found:
-            track = max(found, key=lambda t: t.first_ns)
-            seen = sum(track.votes.values())
-            track.votes = Counter({tile: seen})
-            track.conf[tile] = float(seen)
+            max(found, key=lambda t: t.first_ns).read_as(tile)
 
 
 def _assign(tiles: list[str], tracks: list[Track]) -> list[Track | None]:

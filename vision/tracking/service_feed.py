@@ -7,7 +7,9 @@ and classifier read only the zones that changed (:mod:`vision.tracking.schedule`
 ``[camera]`` keys: ``source`` (``picamera`` by default; ``cam:N``, a video or a folder),
 ``calibration`` (the file ``riichi-referee calibrate`` wrote), ``model`` (the .onnx tile
 model, default the shipped one), ``tileset`` (the set ``riichi-referee enroll`` wrote),
-``threads``, ``stable_frames``, ``finder`` (:data:`FINDERS`); and ``[service]
+``threads``, ``stable_frames``, ``finder`` (:data:`FINDERS`), ``fuse`` (true: each tile's
+reading fused over its frames, :class:`~vision.tracking.tracker.TableTracker`; off by default,
+as it gained nothing on ``bench/film_reading.py``); and ``[service]
 confidence_threshold`` (readings below it carry their crop). A live camera that drops out
 mid-game is opened again (:func:`reopening`). Readings are weighed with what the
 game allows (:mod:`vision.tracking.readings`), and a referee's correction is fed back
@@ -56,7 +58,8 @@ def camera_feed(config_path, open_source=None) -> "CameraFeed":
     finder = table_finder(config_path, camera)
     tracker = WeighedTracker(TableTracker(calibration.zones, classifier, calibration.px_per_mm,
                                           stable_frames=int(camera.get("stable_frames", STABLE_READS)),
-                                          finder=finder),
+                                          finder=finder, fuse=bool(camera.get("fuse", False)),
+                                          sure=float(threshold)),
                              float(threshold))
     watch = RecognitionScheduler.for_calibration(tracker, calibration)
     frames = reopening(open_source or open_camera, str(camera.get("source", "picamera")))

@@ -16,6 +16,17 @@ returns the events that became certain with that frame, as dicts in the table-ev
 - ``reveal``: tiles face up in a seat's hand area, once they stop changing; the winning tile is
   the one set apart at the right end (else the last one).
 
+**Many frames, one reading** (``fuse=True``; ``[camera] fuse`` in the table service): what
+the classifier reads of a tile is fused over the frames that saw it in plain view (the label
+their summed log-probabilities favour, its probability averaged over them; frames where a
+hand touches it are never read), instead of trusting the first ones. A tile is still reported after ``stable_frames`` sightings, at the same moment as
+before, when those agree and their fused reading is sure (``sure``); otherwise it is read on,
+for at most ``fuse_reads`` sightings or ``fuse_wait_s`` after its first, and then reported
+with the fused reading, sure only if that is. Its ``t`` is its first frame either way. A
+reported reading is not changed by later frames: it is in the journal and the rules core has
+judged on it; a referee's correction of a check is the table's one way to change it
+(:mod:`referee.checks`).
+
 A hand or arm over the table hides tiles without removing them: a tile that is not seen
 where something else (not a tile) covers the table keeps its place, and nothing new is
 believed until it has been seen clearly ``stable_frames`` times. A tile that is gone while its
@@ -32,12 +43,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.tiles import base, kind
+from referee.tiles import TILE_CODES, base, kind
 from vision.camera.zones import TILE_W_MM, Zone, seat_order_key, zone_at
 from vision.finding.learned import find_tiles_topdown
 
 NOT_A_TILE = "none"
 FACE_DOWN = "back"
+#: The least probability a sighting gives a label when fused: one frame the classifier reads
+#: surely wrong (a glare, a sleeve) weighs as much as about two frames that are sure of the
+#: right reading, not without bound.
+FLOOR = 1e-3
 
 
 @dataclass
@@ -60,18 +75,67 @@ class Track:
     turns: Counter = field(default_factory=Counter)
     conf: defaultdict = field(default_factory=lambda: defaultdict(float))
     confirmed: bool = False
+    #: fused reading (``fuse=True``): the classifier's log-probabilities over ``labels``
+    #: summed over the sightings read afresh (``looks``), its probabilities summed
+    #: (``support``), and each sighting's own best label
+    labels: tuple[str, ...] | None = field(default=None, repr=False)
+    evidence: np.ndarray | None = field(default=None, repr=False)
+    support: np.ndarray | None = field(default=None, repr=False)
+    looks: int = 0
+    tops: Counter = field(default_factory=Counter)
+    #: t_ns of the first sighting (``first_ns`` is the first frame that showed the place)
+    seen_ns: int = 0
+    #: what its first ``stable_frames`` sightings read, by their votes, the confidence
+    #: averaged over them, and the t_ns of the last: the reading without fusion (kept to
+    #: measure fusion by, bench/film_reading.py)
+    early: tuple[str, float, int] | None = None
     thumb: np.ndarray | None = None
     #: the latest crop read (shown to the referee when a reading is unsure)
     crop: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
+        if self.evidence is not None and not self.face_down:
+            # a tracked tile is a tile: the frames read as none or face down were not counted
+            z = self.evidence.copy()
+            for other in (NOT_A_TILE, FACE_DOWN):
+                if other in self.labels:
+                    z[self.labels.index(other)] = -np.inf
+            return self.labels[int(np.argmax(z))]
         return self.votes.most_common(1)[0][0]
 
     @property
     def confidence(self) -> float:
         label = self.label
+        if self.evidence is not None and not self.face_down:
+            return self.fused(label)
         return self.conf[label] / max(self.votes[label], 1)
+
+    def fused(self, label: str) -> float:
+        """The fused confidence in ``label``: its probability averaged over the sightings (0
+        for a label the classifier does not have). The label is the one the summed
+        log-probabilities favour, so one frame that reads the tile surely otherwise outweighs
+        many that are half sure; its confidence is no surer than the frames were on average,
+        one that disagrees counting near zero. (Their renormalised product would be far
+        surer: the frames of a still tile are not independent looks.)"""
+        if self.support is None or label not in self.labels:
+            return 0.0
+        return float(self.support[self.labels.index(label)] / max(self.looks, 1))
+
+    def read_as(self, label: str) -> None:
+        """Believe ``label`` from now on (a referee's correction)."""
+        seen = max(sum(self.votes.values()), 1)
+        self.votes = Counter({label: seen})
+        self.conf[label] = float(seen)
+        if self.evidence is not None:
+            if label not in self.labels:
+                self.evidence = self.support = None
+            else:
+                k = self.labels.index(label)
+                self.evidence = np.full(len(self.labels), np.log(FLOOR) * self.looks)
+                self.evidence[k] = 0.0
+                self.support = np.zeros(len(self.labels))
+                self.support[k] = self.looks
 
     def key(self) -> tuple[float, float]:
         """Reading order for its seat: rows (about a tile deep) top to bottom, then left to
@@ -101,11 +165,17 @@ class TableTracker:
     (None: the felt-colour finder, for flat printed tiles; the table service and the demo
     give it the learned one unless the config's ``[camera] finder`` says ``"felt"``;
     vision/README.md).
+    ``fuse``: fuse each tile's readings over its frames in plain view (the module docstring);
+    False reads it by its first ``stable_frames`` sightings' votes. ``sure``: a fused reading
+    at least this probable, every sighting agreeing, is reported without waiting (the table's
+    confidence threshold). ``fuse_reads``, ``fuse_wait_s``: a reading not yet sure is read on
+    for at most this many sightings, or this long after its first (table clock).
     """
 
     def __init__(self, zones: list[Zone], classifier, px_per_mm: float = 2.0,
                  stable_frames: int = 3, gone_frames: int = 3, min_confidence: float = 0.3,
-                 report_first_dora: bool = False, finder=None):
+                 report_first_dora: bool = False, finder=None, fuse: bool = False,
+                 sure: float = 0.8, fuse_reads: int = 5, fuse_wait_s: float = 0.6):
         self.zones = list(zones)
         self.classifier = classifier
         self.px_per_mm = float(px_per_mm)
@@ -114,6 +184,12 @@ class TableTracker:
         self.min_confidence = float(min_confidence)
         self.report_first_dora = report_first_dora
         self.finder = finder
+        self.fuse = bool(fuse)
+        self.sure = float(sure)
+        self.fuse_reads = int(fuse_reads)
+        self.fuse_wait_ns = int(fuse_wait_s * 1e9)
+        self._vocabulary: tuple[str, ...] | None = None
+        self._held_out: list[dict] = []
         #: ``onset(rect_mm, t_ns) -> t_ns | None``: the first frame that showed a place as it
         #: looked at ``t_ns`` (:meth:`vision.tracking.change.ChangeDetector.onset`); a new tile is
         #: stamped with it rather than with the frame recognition happened to run on.
@@ -166,10 +242,11 @@ class TableTracker:
                 continue   # touching a hand: not a clear view
             candidates.append((tile, zone))
         thumbs = [_thumb(tile.crop) for tile, _ in candidates]
-        labels = self._classify(candidates, thumbs)
+        labels, probabilities = self._classify(candidates, thumbs)
         events: list[dict] = []
         matched: set[int] = set()
-        for (tile, zone), thumb, (label, conf) in zip(candidates, thumbs, labels):
+        for (tile, zone), thumb, (label, conf), p in zip(candidates, thumbs, labels,
+                                                         probabilities):
             if label == NOT_A_TILE or conf < self.min_confidence:
                 continue
             cx, cy = tile.centre
@@ -177,7 +254,7 @@ class TableTracker:
             track = self._match(zone, x, y, label == FACE_DOWN, matched)
             if track is None:
                 track = Track(next(self._ids), zone, x, y, tile.across, label == FACE_DOWN,
-                              self._first_seen(tile, t_ns), t_ns)
+                              self._first_seen(tile, t_ns), t_ns, seen_ns=t_ns)
                 self.tracks.append(track)
             else:
                 track.seen += 1
@@ -189,13 +266,29 @@ class TableTracker:
             track.turns[bool(tile.across)] += 1
             track.across = track.turns.most_common(1)[0][0]
             track.conf[label] += conf
+            if p is not None and not track.confirmed:
+                # a reported reading stays as reported: only the frames before it are fused
+                track.labels = self._vocabulary
+                if track.evidence is None:
+                    track.evidence, track.support = np.zeros(len(p)), np.zeros(len(p))
+                track.evidence += np.log(np.maximum(p, FLOOR))
+                track.support += p
+                track.looks += 1
+                track.tops[label] += 1
             track.thumb = thumb
             track.crop = tile.crop
             matched.add(track.id)
-            if not track.confirmed and track.seen >= self.stable_frames:
+            if track.early is None and track.seen >= self.stable_frames:
+                first = track.votes.most_common(1)[0][0]
+                track.early = (first, track.conf[first] / sum(track.votes.values()), t_ns)
+            if not track.confirmed and track.seen >= self.stable_frames and \
+                    self._decided(track, t_ns):
                 track.confirmed = True
                 events += self._on_confirmed(track)
+        events += self._read_long_enough(t_ns, matched)
+        self._held_out = []
         events += self._age(matched, hidden, zones)
+        events += self._held_out
         events += self._groups()
         events.sort(key=lambda e: e["t"])
         return events
@@ -212,6 +305,28 @@ class TableTracker:
         out |= {z for z in self.zones if (z.kind, z.seat) in seats}
         return out
 
+    def _decided(self, track: Track, t_ns: int) -> bool:
+        """Whether a tile seen ``stable_frames`` times is to be reported now: always without
+        fusion; with it, when its sightings agree and their fused reading is sure, or it has
+        been read long enough (``fuse_reads``, ``fuse_wait_s``)."""
+        if not self.fuse or track.face_down or track.evidence is None:
+            return True
+        if len(track.tops) == 1 and track.confidence >= self.sure:
+            return True
+        return track.looks >= self.fuse_reads or t_ns - track.seen_ns >= self.fuse_wait_ns
+
+    def _read_long_enough(self, t_ns: int, matched: set[int]) -> list[dict]:
+        """Report the tiles held for a surer reading whose time is up, though not seen in
+        this frame (a hand over them, a frame that missed them): with what they have."""
+        events = []
+        for track in self.tracks:
+            if not track.confirmed and track.id not in matched and \
+                    track.seen >= self.stable_frames and \
+                    t_ns - track.seen_ns >= self.fuse_wait_ns:
+                track.confirmed = True
+                events += self._on_confirmed(track)
+        return events
+
     def _first_seen(self, tile, t_ns: int) -> int:
         """When ``tile`` (seen at ``t_ns``) first showed: the change detector's onset of its
         place when there is one, else ``t_ns``."""
@@ -221,11 +336,13 @@ class TableTracker:
         first = self.onset((x1, y1, x2, y2), t_ns)
         return t_ns if first is None else min(int(first), t_ns)
 
-    def _classify(self, candidates, thumbs) -> list[tuple[str, float]]:
-        """Labels for the candidates; a confirmed tile whose crop (``thumbs``: the candidates'
-        thumbnails) has not changed keeps its label without asking the classifier again (most
-        of a table is still)."""
+    def _classify(self, candidates, thumbs):
+        """Labels for the candidates, and (when fusing) the classifier's probabilities over
+        its labels for each crop it read (None for the rest); a confirmed tile whose crop
+        (``thumbs``: the candidates' thumbnails) has not changed keeps its label without
+        asking the classifier again (most of a table is still)."""
         out: list[tuple[str, float] | None] = [None] * len(candidates)
+        probabilities: list[np.ndarray | None] = [None] * len(candidates)
         ask, ask_idx = [], []
         for i, (tile, zone) in enumerate(candidates):
             cx, cy = tile.centre
@@ -241,10 +358,35 @@ class TableTracker:
             if out[i] is None:
                 ask.append(tile.crop)
                 ask_idx.append(i)
-        if ask:
+        if ask and self.fuse:
+            labels, p = self._probabilities(ask)
+            for i, row in zip(ask_idx, p):
+                k = int(np.argmax(row))
+                out[i] = (labels[k], float(row[k]))
+                probabilities[i] = row
+        elif ask:
             for i, result in zip(ask_idx, self.classifier.classify(ask)):
                 out[i] = (str(result[0]), float(result[1]))
-        return out  # type: ignore[return-value]
+        return out, probabilities  # type: ignore[return-value]
+
+    def _probabilities(self, crops) -> tuple[tuple[str, ...], np.ndarray]:
+        """The classifier's labels and its probabilities for ``crops`` (N x labels). A
+        classifier that gives only its best label and confidence (a test's art matcher) is
+        taken to spread the rest evenly over its other labels."""
+        read = getattr(self.classifier, "probabilities", None)
+        if read is not None:
+            self._vocabulary = tuple(self.classifier.labels)
+            return self._vocabulary, np.asarray(read(crops), np.float64)
+        if self._vocabulary is None:
+            own = getattr(self.classifier, "labels", ())
+            self._vocabulary = tuple(dict.fromkeys([*own, *TILE_CODES, FACE_DOWN, NOT_A_TILE]))
+        vocab = self._vocabulary
+        p = np.empty((len(crops), len(vocab)))
+        for row, (label, conf) in zip(p, self.classifier.classify(crops)):
+            conf = float(conf)
+            row[:] = (1.0 - conf) / (len(vocab) - 1)
+            row[vocab.index(str(label))] = conf
+        return vocab, p
 
     def _match(self, zone, x, y, face_down, taken) -> Track | None:
         """The track of the tile seen at (x, y) mm: the nearest one within half a tile's
@@ -285,8 +427,15 @@ class TableTracker:
                 keep.append(track)          # under a hand: still there as far as we know
                 continue
             track.missing += 1
-            if not track.confirmed:
+            if not track.confirmed and track.seen < self.stable_frames:
                 continue                    # a glimpse never confirmed: forget it
+            if not track.confirmed:
+                # seen enough, held for a surer reading, and now not found: report it with
+                # what it has rather than lose it (it would have been reported already)
+                track.confirmed = True
+                self._held_out += self._on_confirmed(track)
+                keep.append(track)
+                continue
             if track.missing >= self.gone_frames:
                 if track.zone.kind == "pond" and not track.face_down and \
                         latest.get(track.zone.seat) is not track:

@@ -1,0 +1,519 @@
+"""Per-discard reading through a film of real play: what the tracker reads of each discard
+from its first good frames (as it did before fusion) against what it reads fused over every
+frame where the tile lies in plain view.
+
+    python bench/film_reading.py [--hands 1,2] [--seconds S] [--quick] [--out PATH]
+
+The film is the one :mod:`bench/_game_film.py <_game_film>` scripts for
+``bench/discard_timing.py`` (real Tenhou hands: draws that reach across the table, discards
+brought by a hand and laid, calls, hands passing over the table), drawn with solid tiles as a
+camera over a real table sees them (:class:`vision.synthesis.solid_table.SolidTable`), the
+odd hands in the art's Regular style (dark ink on ivory), even ones in its Black style (light
+ink on dark faces). Over it, frame by frame, what real play adds
+(:class:`Disturbances`, all drawn from ``--seed``):
+
+- **sleeves** of cloth passing over a pond soon after a discard lands (a quarter of them),
+  and the discarding **hand resting** partly over its tile for its first half second or more
+  (one in six);
+- an **arm resting** on the table across a pond's outer rows for a few seconds now and then;
+- **moving glare**: a bright spot over the newest tile a third of the time it comes, half of
+  them sliding past at 15-50 mm/s, half drifting at 2-6 mm/s for 3-8 s;
+- **auto-exposure steps**: the whole picture brighter or darker by up to 12%, changed over
+  three frames, every 6-14 s;
+- **camera shake**: bursts of 1-2 camera pixels of jitter (someone knocks the table), with
+  the motion blur of the shake;
+- **motion blur** on a tile for the two frames after it lands (the hand lifting away);
+- the sensor's noise.
+
+Every frame goes through the table service's own path: change detection, the scheduler, the
+zone finder, the learned finder and classifier, the tracker fusing its readings and the
+readings weighed with the game (:class:`vision.tracking.readings.WeighedTracker`). Time is
+emulated on the Pi 5 budget of ``bench/discard_timing.py --virtual`` (each read holds one
+emulated core for its CPU time here x 6.25, detection on every frame first), so the lag does
+not depend on this machine's load; it does depend on which frames the core was free for, so
+two runs of one film differ by a few discards.
+
+Single frame against fused, on the same frames: for every discard the fusing tracker reports,
+the reading its first sightings gave by their votes (what a tracker that does not fuse
+reports: :attr:`vision.tracking.tracker.Track.early`), reported when the read that gave the
+last of them ended. ``--unfused`` (on by default) plays the film through a tracker that does
+not fuse as well, with its own scheduling: its reports and lag are under ``unfused``.
+
+A reported discard is paired with the true one of its seat (:func:`pair`). Prints the figures
+and writes bench/results/film_reading.json: ``discards``; ``read_fused`` and
+``read_single_frame`` (the right tile, of ``discards``); ``misread_sure`` (a report of the
+wrong tile, or of none, at or above the table's confidence threshold; fused) and
+``misread_sure_single_frame``; ``lag_p95_ms`` (from a discard's first frame to its report,
+fused) and ``lag_p95_ms_single_frame``; all of it per hand and style under ``by_hand``.
+``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+# bench/vision.py would shadow the vision package: the checkout's root goes first
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _game_film import _pond_place, render_film, script_game  # noqa: E402 - bench/ is on sys.path
+from _results import write_results  # noqa: E402
+from discard_timing import PI5_SLOWDOWN, _hands, _pct, virtual  # noqa: E402
+
+from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD  # noqa: E402
+from vision.camera.zones import TILE_H_MM, TILE_W_MM, to_seat  # noqa: E402
+from vision.synthesis.render import STYLES  # noqa: E402
+
+#: One camera pixel in the top-down view at 2 px/mm: the solid table's camera sees the table
+#: at about 1.1 px/mm (``SolidTable``: 0.9-0.95 of 960 px for 800 mm).
+CAMERA_PX = 2.0 / 1.1
+CLOTH = ((60, 45, 40), (95, 90, 85), (40, 40, 120), (150, 150, 150), (70, 100, 40))
+
+
+class Disturbances:
+    """What real play adds to a rendered film (see the module docstring), planned once from
+    the script's truth and drawn onto each frame by :meth:`apply`.
+
+    ``truth``: the film's truth (:func:`_game_film.script_game`); ``frames``: its length;
+    ``fps``, ``px_per_mm``: the film's; ``seed``: every draw.
+    """
+
+    KINDS = ("sleeves", "resting", "arms", "glare", "exposure", "shake", "blur", "noise")
+
+    def __init__(self, truth: dict, frames: int, fps: float, px_per_mm: float, seed: int,
+                 without=()):
+        rng = np.random.default_rng(seed)
+        self.without = set(without)
+        self.ppm = px_per_mm
+        self.size = int(round(800 * px_per_mm))
+        f = lambda s: int(round(s * fps))  # noqa: E731 - seconds to frames
+        slots = [(d, _slot(truth, d)) for d in truth["discards"]]
+        self.sleeves, self.rests, self.glares, self.blurs = [], [], [], []
+        for d, (x, y) in slots:
+            land = d["frame"]
+            self.blurs.append((land, land + 2, x, y, float(rng.uniform(0, np.pi))))
+            if rng.random() < 0.25:      # a sleeve over the pond, soon after the discard
+                seat = int((d["seat"] + rng.integers(1, 4)) % 4)
+                start = land + f(rng.uniform(0.1, 0.8))
+                self.sleeves.append((start, start + f(rng.uniform(0.5, 1.0)), seat, x, y,
+                                     CLOTH[int(rng.integers(len(CLOTH)))]))
+            if rng.random() < 1 / 6:     # the hand that laid it rests partly over it
+                ux, uy = _towards(d["seat"])
+                cover = rng.uniform(0.3, 0.7) * TILE_H_MM
+                self.rests.append((land + 1, land + f(rng.uniform(0.5, 1.5)), d["seat"],
+                                   x + ux * (cover + 30), y + uy * (cover + 30), 30.0, None))
+            if rng.random() < 1 / 3:     # glare sliding over the newest tile
+                a = rng.uniform(0, 2 * np.pi)
+                # half slide past (someone moves under the lights), half drift slowly and
+                # lie on the tile while it is read
+                slow = rng.random() < 0.5
+                speed = rng.uniform(2, 6) if slow else rng.uniform(15, 50)    # mm/s
+                dur = f(rng.uniform(3.0, 8.0) if slow else rng.uniform(1.0, 3.0))
+                start = land + f(rng.uniform(-0.3, 0.3))
+                r = rng.uniform(10, 22)                     # mm: its bright core about half
+                # centred on the tile halfway through its pass
+                half = dur / fps / 2 * speed
+                self.glares.append((start, start + dur, x - np.cos(a) * half, y - np.sin(a) * half,
+                                    np.cos(a) * speed / fps, np.sin(a) * speed / fps, r,
+                                    rng.uniform(120, 230)))
+        # arms resting on the table's edge over a pond's outer rows
+        t = f(rng.uniform(3, 10))
+        while t < frames:
+            seat = int(rng.integers(4))
+            along = rng.uniform(330, 470)
+            px, py = to_seat(along, 575 + rng.uniform(0, 25), seat, 800.0)
+            self.rests.append((t, t + f(rng.uniform(2, 5)), seat, px, py, 45.0,
+                               CLOTH[int(rng.integers(len(CLOTH)))]))
+            t += f(rng.uniform(8, 20))
+        # auto-exposure: a gain per frame, stepping every 6-14 s
+        self.gain = np.ones(frames + 1, np.float32)
+        t, g = 0, 1.0
+        while t < frames:
+            nxt = t + f(rng.uniform(6, 14))
+            new = float(np.clip(1.0 + rng.uniform(-0.12, 0.12), 0.88, 1.12))
+            ramp = np.linspace(g, new, 4)[1:]
+            self.gain[t:t + 3] = ramp[:len(self.gain[t:t + 3])]
+            self.gain[t + 3:nxt] = new
+            t, g = nxt, new
+        # camera shake: bursts of jitter of 1-2 camera pixels
+        self.shake = np.zeros((frames + 1, 2), np.float32)
+        t = f(rng.uniform(2, 8))
+        while t < frames:
+            n = f(rng.uniform(0.2, 0.6))
+            amp = rng.uniform(1.0, 2.0) * CAMERA_PX
+            self.shake[t:t + n] = rng.uniform(-amp, amp, (len(self.shake[t:t + n]), 2))
+            t += n + f(rng.uniform(5, 15))
+        noise = np.random.default_rng(seed + 1)
+        self.noise = [np.clip(noise.normal(0, 2.5, (self.size, self.size, 3)), -8, 8)
+                      for _ in range(4)]
+        self.noise = [(np.maximum(n, 0).astype(np.uint8), np.maximum(-n, 0).astype(np.uint8))
+                      for n in self.noise]
+        yy, xx = np.mgrid[-1:1:64j, -1:1:64j]
+        self.spot = np.exp(-(xx ** 2 + yy ** 2) * 3.0).astype(np.float32)
+
+    def apply(self, canvas: np.ndarray, i: int) -> np.ndarray:
+        ppm = self.ppm
+        off = self.without
+        for start, end, x, y, a in self.blurs:
+            if start <= i < end and "blur" not in off:
+                _blur_at(canvas, x * ppm, y * ppm, a, 5)
+        for start, end, seat, x, y, colour in self.sleeves:
+            if start <= i < end and "sleeves" not in off:
+                # across the pond and back out: the hand sweeps past the tile
+                u = (i - start) / max(end - start, 1)
+                ox, oy = _towards(seat)
+                side = np.array([-oy, ox]) * (60 * (u - 0.5) * 2)
+                _draw_arm(canvas, seat, x + side[0] + ox * 20, y + side[1] + oy * 20, 40.0,
+                          colour, ppm)
+        for start, end, seat, x, y, r, colour in self.rests:
+            if start <= i < end and ("arms" if colour else "resting") not in off:
+                _draw_arm(canvas, seat, x, y, r, colour, ppm)
+        for start, end, x, y, vx, vy, r, peak in self.glares:
+            if start <= i < end and "glare" not in off:
+                k = i - start
+                self._glare(canvas, (x + vx * k) * ppm, (y + vy * k) * ppm, r * ppm, peak)
+        dx, dy = self.shake[i]
+        if (dx or dy) and "shake" not in off:
+            m = np.float32([[1, 0, dx], [0, 1, dy]])
+            canvas = cv2.warpAffine(canvas, m, (canvas.shape[1], canvas.shape[0]),
+                                    borderMode=cv2.BORDER_REPLICATE)
+            _blur_at(canvas, None, None, float(np.arctan2(dy, dx)), 3)
+        if self.gain[i] != 1.0 and "exposure" not in off:
+            canvas = cv2.convertScaleAbs(canvas, alpha=float(self.gain[i]))
+        if "noise" not in off:
+            up, down = self.noise[i % len(self.noise)]
+            cv2.add(canvas, up, canvas)
+            cv2.subtract(canvas, down, canvas)
+        return canvas
+
+    def _glare(self, canvas, cx, cy, r, peak):
+        size = max(3, int(r * 2))
+        spot = cv2.resize(self.spot, (size, size)) * peak
+        x0, y0 = int(cx - size / 2), int(cy - size / 2)
+        x1, y1 = max(x0, 0), max(y0, 0)
+        x2, y2 = min(x0 + size, canvas.shape[1]), min(y0 + size, canvas.shape[0])
+        if x2 <= x1 or y2 <= y1:
+            return
+        part = canvas[y1:y2, x1:x2].astype(np.float32)
+        part += spot[y1 - y0:y2 - y0, x1 - x0:x2 - x0, None]
+        canvas[y1:y2, x1:x2] = np.clip(part, 0, 255).astype(np.uint8)
+
+
+def _towards(seat: int) -> tuple[float, float]:
+    """The unit vector from the table's middle towards ``seat``."""
+    x, y = to_seat(400.0, 401.0, seat, 800.0)
+    return x - 400.0, y - 400.0
+
+
+def _slot(truth: dict, d: dict) -> tuple[float, float]:
+    """Where a true discard lies (table mm), from the film's state."""
+    return d["x"], d["y"]
+
+
+def _draw_arm(canvas, seat: int, x: float, y: float, r: float, cloth, ppm: float) -> None:
+    """A hand at (x, y) mm and its arm to the ``seat``'s edge, in a sleeve of ``cloth`` (None:
+    bare skin to the elbow)."""
+    skin = (100, 140, 195)
+    ex, ey = to_seat(400.0, 860.0, seat, 800.0)
+    p = lambda a, b: (int(round(a * ppm)), int(round(b * ppm)))  # noqa: E731
+    ux, uy = _towards(seat)
+    wrist = (x + ux * r * 1.2, y + uy * r * 1.2)
+    cv2.line(canvas, p(*wrist), p(ex, ey), cloth or skin, int(2.0 * r * ppm), cv2.LINE_AA)
+    cv2.ellipse(canvas, p(x, y), (int(r * ppm), int(r * 0.75 * ppm)), 90 * seat, 0, 360, skin,
+                -1, cv2.LINE_AA)
+
+
+def _blur_at(canvas, cx, cy, angle: float, length: int) -> None:
+    """Motion blur ``length`` px along ``angle``, of the tile around (cx, cy) px (None: the
+    whole picture)."""
+    k = np.zeros((length, length), np.float32)
+    c = length // 2
+    for j in range(length):
+        t = j - c
+        k[int(round(c + t * np.sin(angle))), int(round(c + t * np.cos(angle)))] = 1
+    k /= k.sum()
+    if cx is None:
+        cv2.filter2D(canvas, -1, k, dst=canvas)
+        return
+    h = int(TILE_H_MM)        # a tile's length in px at 2 px/mm, about half a tile each way
+    x1, y1 = max(int(cx) - h, 0), max(int(cy) - h, 0)
+    x2, y2 = min(int(cx) + h, canvas.shape[1]), min(int(cy) + h, canvas.shape[0])
+    canvas[y1:y2, x1:x2] = cv2.filter2D(canvas[y1:y2, x1:x2], -1, k)
+
+
+def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float):
+    """The table service's camera path (:mod:`vision.tracking.service_feed`), in emulated time."""
+    from vision.camera.zones import default_zones
+    from vision.tracking.change import ChangeDetector, topdown_to_table
+    from vision.tracking.readings import WeighedTracker
+    from vision.tracking.schedule import RecognitionScheduler
+    from vision.tracking.service_feed import STABLE_READS
+    from vision.tracking.tracker import TableTracker
+    from vision.tracking.zone_finder import ZoneFinder
+
+    zones = default_zones()
+    tracker = WeighedTracker(TableTracker(zones, classifier, ppm, stable_frames=STABLE_READS,
+                                          finder=finder, fuse=fuse),
+                             DEFAULT_CONFIDENCE_THRESHOLD)
+    zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
+    size = int(800 * ppm)
+    detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
+    return virtual(RecognitionScheduler, slowdown)(tracker, detector, zone_finder)
+
+
+def pair(truth: list[dict], got: list[tuple[dict, int]], true_ns, end_ns: int):
+    """Each true discard with a report of its seat stamped from half a second before its first
+    frame to half a second before the seat's next discard (a stamp may come late: an exposure
+    step or a hand over the place moves the first frame the place looked as it was read): one
+    of its tile if there is one (an earlier discard reported again beside it is the false
+    one), else the earliest; or None. And the reports paired with none (those stamped after
+    ``end_ns``, past the film's last counted discard, left out)."""
+    left = sorted(got, key=lambda g: g[0]["t"])
+    out = []
+    for k, d in enumerate(truth):
+        t = true_ns(d["frame"])
+        nxt = next((true_ns(e["frame"]) for e in truth[k + 1:] if e["seat"] == d["seat"]),
+                   end_ns + 5e8)
+        near = [g for g in left if g[0]["seat"] == d["seat"] and
+                t - 5e8 <= g[0]["t"] * 1e9 < nxt - 5e8]
+        hit = next((g for g in near if g[0]["tile"] == d["tile"]), near[0] if near else None)
+        if hit is not None:
+            left.remove(hit)
+        out.append((d, hit))
+    return out, [g for g in left if g[0]["t"] * 1e9 < end_ns]
+
+
+def score(paired, false, true_ns, threshold: float) -> dict:
+    """The figures of one tracker over the paired discards."""
+    right = [d for d, g in paired if g is not None and g[0]["tile"] == d["tile"]]
+    wrong = [(d, g) for d, g in paired if g is not None and g[0]["tile"] != d["tile"]]
+    sure = lambda e: e.get("confidence", 1.0) >= threshold  # noqa: E731
+    lags = [(g[1] - true_ns(d["frame"])) / 1e6 for d, g in paired if g is not None]
+    errors = [abs(g[0]["t"] * 1e9 - true_ns(d["frame"])) / 1e6 for d, g in paired if g is not None]
+    return {
+        "read": len(right),
+        "misread": len(wrong),
+        "missed": sum(g is None for _, g in paired),
+        "false": len(false),
+        "misread_sure": sum(sure(g[0]) for _, g in wrong) + sum(sure(e) for e, _ in false),
+        "right_sure": sum(sure(g[0]) for d, g in paired if g is not None and
+                          g[0]["tile"] == d["tile"]),
+        "riichi_wrong": sum(bool(g[0].get("riichi")) != d["riichi"] for d, g in paired
+                            if g is not None),
+        "lag_p50_ms": _pct(lags, 50),
+        "lag_p95_ms": _pct(lags, 95),
+        "lag_max_ms": round(max(lags), 1) if lags else None,
+        # stamped more than 100 ms off its first frame (bench/discard_timing.py's concern)
+        "stamped_late": sum(e > 100 for e in errors),
+    }
+
+
+def play(events, hand: int, style: str, args, classifier, finder) -> dict:
+    """One hand of the film in one style through the fusing tracker (and, with
+    ``args.unfused``, one that does not fuse, beside it); the figures and each discard's
+    readings."""
+    from vision.reading.one_set import DOUBTFUL
+    from vision.synthesis.solid_table import SolidTable
+
+    fps, ppm = args.fps, 2.0
+    sc, frames, truth = script_game(events, [hand], fps, args.seed + hand)
+    if args.seconds is not None:
+        frames = min(frames, int(args.seconds * fps))
+    # a discard in the film's last second is not counted (nor reported as false)
+    truth["discards"] = [d for d in truth["discards"] if d["frame"] < frames - fps]
+    _place_discards(sc, truth, frames)
+    table = SolidTable(args.seed + hand, ppm, style=style)
+    noise = Disturbances(truth, frames, fps, ppm, args.seed + 100 + hand, args.without)
+    runs = {"fused": _pipeline(True, classifier, finder, args.slowdown, ppm)}
+    if args.unfused:
+        runs["unfused"] = _pipeline(False, classifier, finder, args.slowdown, ppm)
+    got = {k: [] for k in runs}
+    # the fusing tracker's first sightings read by their votes, reported when the read that
+    # gave the last of them ended: the reading and the moment of a tracker that does not fuse
+    got["single_frame"] = []
+    ends: dict[int, int] = {}
+    period = 1e9 / fps
+    true_ns = lambda f: round(f * period)  # noqa: E731
+
+    def push(frame, t_ns):
+        for name, run in runs.items():
+            out = run.push_at(frame, t_ns)
+            got[name] += out
+            if name != "fused":
+                continue
+            if run._read_cpu:
+                ends[t_ns] = run.free_at
+            for e, at in out:
+                track = run.tracker._single_track(e) if e["type"] == "discard" else None
+                if track is None or track.early is None:
+                    continue
+                label, conf, early_ns = track.early
+                if "doubt" in e:
+                    conf = min(conf, DOUBTFUL)
+                got["single_frame"].append(({**e, "tile": label, "confidence": round(conf, 3)},
+                                            ends.get(early_ns, at)))
+
+    draw = lambda state, seed: table.render(state)  # noqa: E731
+    last = None
+    render_s = 0.0
+    c = time.process_time()
+    for i, frame in enumerate(render_film(sc, frames, ppm, draw=draw, looks=1)):
+        frame = noise.apply(frame, i)
+        render_s += time.process_time() - c
+        push(frame, true_ns(i))
+        last = frame
+        c = time.process_time()
+    t_ns = true_ns(frames)
+    for _ in range(int(3 * fps)):            # the table stays still a while
+        t_ns += round(period)
+        push(last, t_ns)
+    out = {"hand": hand + 1, "style": style, "frames": frames, "discards": len(truth["discards"]),
+           "render_cpu_s": round(render_s, 1)}
+    per = {}
+    for name in got:
+        reports = [(e, at) for e, at in got[name] if e["type"] == "discard"]
+        paired, false = pair(truth["discards"], reports, true_ns, true_ns(frames - fps))
+        out[name] = score(paired, false, true_ns, DEFAULT_CONFIDENCE_THRESHOLD)
+        if name in runs:
+            runs[name].close()
+            out[name]["cpu_pi_core"] = round(sum(runs[name].used_ns.values()) / t_ns, 3)
+            out[name]["recognitions"] = runs[name].stats["passes"]
+        per[name] = paired
+        out[name]["false_reports"] = [{k: e[k] for k in ("t", "seat", "tile", "confidence")}
+                                      for e, _ in false]
+    out["per_discard"] = [
+        {"frame": d["frame"], "seat": d["seat"], "tile": d["tile"],
+         **{name: (None if per[name][k][1] is None else
+                   [per[name][k][1][0]["tile"], per[name][k][1][0].get("confidence"),
+                    round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1)])
+            for name in got}}
+        for k, d in enumerate(truth["discards"])]
+    return out
+
+
+def _place_discards(sc, truth: dict, frames: int) -> None:
+    """Where each true discard lies (table mm, ``x`` and ``y``), by playing the script's
+    changes to its frame."""
+    from vision.synthesis.synthetic import TableState
+
+    state = TableState()
+    by_frame: dict[int, list[dict]] = {}
+    for d in truth["discards"]:
+        by_frame.setdefault(d["frame"], []).append(d)
+    for i in range(frames):
+        for fn in sc.changes.get(i, []):
+            fn(state)
+        for d in by_frame.get(i, []):
+            d["x"], d["y"] = (float(v) for v in
+                              _pond_place(state, d["seat"], len(state.ponds[d["seat"]]) - 1))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", default="1,2",
+                        help="hands of the game to film (1-based); styles alternate by hand")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="film only each hand's first SECONDS")
+    parser.add_argument("--quick", action="store_true",
+                        help="a short look for the suite: the first 12 s of hands 1 and 2")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--slowdown", type=float, default=PI5_SLOWDOWN,
+                        help="Pi 5 time per unit of this machine's CPU time")
+    parser.add_argument("--unfused", action=argparse.BooleanOptionalAction, default=True,
+                        help="also play the film through a tracker that does not fuse, its "
+                             "own scheduling and all (default on; its figures under "
+                             "'unfused')")
+    parser.add_argument("--second-opinion", action="store_true",
+                        help="crops the table's model doubts read by the second model too, "
+                             "as on a table with a set enrolled (default: no set enrolled, "
+                             "as bench/discard_timing.py)")
+    parser.add_argument("--without", default="",
+                        help="disturbances left out, comma-separated, of: "
+                             + ", ".join(Disturbances.KINDS))
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    args.without = {w for w in args.without.split(",") if w}
+    unknown = args.without - set(Disturbances.KINDS)
+    if unknown:
+        parser.error(f"--without: no disturbance {', '.join(sorted(unknown))}")
+    if args.quick:
+        args.hands, args.seconds = "1,2", 12.0
+    cv2.setNumThreads(1)
+
+    from referee.tenhou import import_log
+    from table.paths import shared_data_dir
+    from vision.finding.learned import TileFinder
+    from vision.reading.tileset import load_classifier
+
+    data = shared_data_dir()
+    if data is None:
+        print("film_reading: ../shared/data not found (set RIICHI_SHARED_DATA)", file=sys.stderr)
+        return 2
+    log = sorted((data / "tenhou" / "mjlog").glob("*.mjlog"))[0]
+    events = import_log(log).events
+    classifier = load_classifier(threads=1)
+    if args.second_opinion:
+        from vision.reading.second_opinion import SecondOpinion
+        from vision.reading.tileset import second_base
+
+        classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
+    finder = TileFinder(threads=1)
+    started = time.monotonic()
+    parts = []
+    for hand in _hands(args.hands):
+        style = STYLES[hand % len(STYLES)]
+        part = play(events, hand, style, args, classifier, finder)
+        parts.append(part)
+        print(f"hand {hand + 1} ({style}): {part['discards']} discards; read from the first "
+              f"frames {part['single_frame']['read']}, fused {part['fused']['read']}" +
+              (f", by the unfused tracker {part['unfused']['read']}" if args.unfused else ""))
+    names = ("single_frame", "fused") + (("unfused",) if args.unfused else ())
+    total = {name: {} for name in names}
+    for name in names:
+        for key in ("read", "misread", "missed", "false", "misread_sure", "right_sure",
+                    "riichi_wrong", "stamped_late"):
+            total[name][key] = sum(p[name][key] for p in parts)
+        lags = [row[name][2] for p in parts for row in p["per_discard"] if row[name]]
+        total[name]["lag_p50_ms"] = _pct(lags, 50)
+        total[name]["lag_p95_ms"] = _pct(lags, 95)
+    discards = sum(p["discards"] for p in parts)
+    fused, single = total["fused"], total["single_frame"]
+    result = {
+        "film": {"log": log.name, "hands": [p["hand"] for p in parts],
+                 "styles": [p["style"] for p in parts], "frames": sum(p["frames"] for p in parts),
+                 "fps": args.fps, "seconds_per_hand": args.seconds, "seed": args.seed},
+        "second_opinion": args.second_opinion,
+        "discards": discards,
+        "read_fused": fused["read"],
+        "read_single_frame": single["read"],
+        "read_fused_share": round(fused["read"] / max(discards, 1), 4),
+        "read_single_frame_share": round(single["read"] / max(discards, 1), 4),
+        "misread_sure": fused["misread_sure"],
+        "misread_sure_single_frame": single["misread_sure"],
+        "lag_p50_ms": fused["lag_p50_ms"],
+        "lag_p95_ms": fused["lag_p95_ms"],
+        "lag_p50_ms_single_frame": single["lag_p50_ms"],
+        "lag_p95_ms_single_frame": single["lag_p95_ms"],
+        "disturbances_left_out": sorted(args.without),
+        "confidence_threshold": DEFAULT_CONFIDENCE_THRESHOLD,
+        "slowdown": round(args.slowdown, 3),
+        "fused": fused,
+        "single_frame": single,
+        "unfused": total.get("unfused"),
+        "by_hand": parts,
+        "wall_s": round(time.monotonic() - started, 1),
+    }
+    for k, v in result.items():
+        if k not in ("by_hand",):
+            print(f"{k}: {v}")
+    write_results("film_reading", result, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

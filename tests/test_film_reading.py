@@ -1,0 +1,73 @@
+"""bench/film_reading.py: each true discard is paired with the report of it, however late its
+stamp, and a short film of real play runs through the table's whole camera path."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+from film_reading import pair  # noqa: E402
+
+# bench/ off the path again: its vision.py would shadow the vision package in later imports
+sys.path.remove(str(BENCH))
+
+FPS = 30.0
+
+
+def true_ns(frame):
+    return round(frame * 1e9 / FPS)
+
+
+def report(seat, tile, t):
+    return ({"type": "discard", "t": t, "seat": seat, "tile": tile, "confidence": 0.9}, 0)
+
+
+TRUTH = [{"seat": 0, "tile": "8p", "frame": 30}, {"seat": 1, "tile": "2m", "frame": 60},
+         {"seat": 0, "tile": "5z", "frame": 240}]
+
+
+@pytest.mark.parametrize("reports, tiles, unpaired", [
+    # on time, each its own
+    ([report(0, "8p", 1.0), report(1, "2m", 2.0), report(0, "5z", 8.0)], ["8p", "2m", "5z"], 0),
+    # stamped 3 s late (an exposure step moved its first look): still seat 0's first discard
+    ([report(0, "8p", 4.0), report(1, "2m", 2.0), report(0, "5z", 8.0)], ["8p", "2m", "5z"], 0),
+    # misread: paired, with the wrong tile
+    ([report(0, "7p", 1.0), report(1, "2m", 2.0)], ["7p", "2m", None], 0),
+    # another seat's report is not this seat's discard; a second report of one is false
+    ([report(1, "8p", 1.0), report(1, "2m", 2.0)], [None, "2m", None], 1),
+    ([report(0, "8p", 1.0), report(0, "8p", 1.1)], ["8p", None, None], 1),
+    # an earlier discard reported again beside the next one is the false report, not a misread
+    ([report(0, "8p", 1.0), report(0, "8p", 7.9), report(0, "5z", 8.0)], ["8p", None, "5z"], 1),
+    # a report past the last counted discard's time is not false (the film was cut there)
+    ([report(0, "8p", 1.0), report(2, "1z", 9.5)], ["8p", None, None], 0),
+])
+def test_each_true_discard_is_paired_with_its_report(reports, tiles, unpaired):
+    paired, false = pair(TRUTH, reports, true_ns, true_ns(270))
+    assert [None if g is None else g[0]["tile"] for _, g in paired] == tiles
+    assert len(false) == unpaired
+
+
+def test_a_short_film_of_real_play_runs_through_the_whole_camera_path(shared_data, tmp_path):
+    out = tmp_path / "film_reading.json"
+    run = subprocess.run([sys.executable, str(BENCH / "film_reading.py"), "--quick",
+                          "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    r = json.loads(out.read_text())
+    assert r["film"]["styles"] == ["Regular", "Black"]
+    assert r["discards"] > 4
+    for name in ("fused", "single_frame", "unfused"):
+        f = r[name]
+        assert f["read"] + f["misread"] + f["missed"] == r["discards"]
+    assert (r["read_fused"], r["read_single_frame"]) == (r["fused"]["read"],
+                                                        r["single_frame"]["read"])
+    assert 0 < r["lag_p50_ms"] <= r["lag_p95_ms"]
+    # the reading from the first frames is never reported after the fused one
+    for hand in r["by_hand"]:
+        for row in hand["per_discard"]:
+            if row["fused"] and row["single_frame"]:
+                assert row["single_frame"][2] <= row["fused"][2]
+    # the Regular art on ivory the reader knows: no sure misread there
+    assert r["by_hand"][0]["fused"]["misread_sure"] == 0
