@@ -37,7 +37,7 @@ def test_the_build_asks_for_a_setuptools_that_reads_it():
 # A stand-in for python, so ./dev's install step runs in a moment: `-m venv DIR` makes
 # DIR/bin/python (this script) and a DIR/bin/riichi-referee that says how it was called,
 # `-m pip` prints a build backend's banner (and fails when PIP_FAILS is set), `-m pytest`
-# says it ran.
+# says it ran and where bytecode goes.
 STUB_PYTHON = """#!/bin/sh
 case "$1 $2" in
     "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" &&
@@ -45,7 +45,8 @@ case "$1 $2" in
                chmod +x "$3/bin/riichi-referee" ;;
     "-m pip") echo "BuildBackendWarning: Editable installation. !! careful !!" >&2
               [ -z "$PIP_FAILS" ] ;;
-    "-m pytest") echo "pytest ran" ;;
+    "-m pytest") echo "pytest ran"
+                 echo "no bytecode: [$PYTHONDONTWRITEBYTECODE] prefix: [$PYTHONPYCACHEPREFIX]" ;;
 esac
 """
 
@@ -75,6 +76,17 @@ def test_dev_shows_pips_output_when_the_install_fails(tmp_path):
     assert "pytest ran" not in done.stdout
     assert "Editable installation" in done.stderr and "installing into .venv failed" in done.stderr
     assert not (tmp_path / ".venv" / ".installed").exists()
+
+
+def test_dev_test_keeps_bytecode_in_the_venv_where_the_checkout_is_to_have_none(tmp_path):
+    # Each process the suite starts would compile every module it imports; the bytecode goes
+    # to .venv, not beside the sources.
+    done = run_dev(tmp_path, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX="")
+    assert done.returncode == 0, done.stderr
+    assert f"no bytecode: [] prefix: [{tmp_path / '.venv' / 'pycache'}]" in done.stdout
+    # where bytecode may go beside the sources, nothing changes
+    done = run_dev(tmp_path, PYTHONDONTWRITEBYTECODE="", PYTHONPYCACHEPREFIX="")
+    assert "no bytecode: [] prefix: []" in done.stdout
 
 
 def test_dev_runs_any_command_of_the_readme_without_activating_the_environment(tmp_path):
