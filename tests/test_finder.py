@@ -229,13 +229,23 @@ def test_tiles_laid_down_askew_are_found_and_read(classifier, turns):
 
 # -- scenes of solid tiles, as a camera sees them ---------------------------------------------------
 
+@pytest.fixture(scope="module")
+def art(shared_data):
+    """The tile art, loaded once (0.6 s a time): a bank only reads it (read-only here, so a
+    write would fail loudly rather than carry over into the next test's faces)."""
+    from vision.synthesis.render import TileArt
+    art = TileArt()
+    for image in [*art.backs.values(), *(f for faces in art.faces.values() for f in faces.values())]:
+        image.flags.writeable = False
+    return art
+
+
 @pytest.fixture
-def bank(shared_data):
+def bank(art):
     """A fresh bank for each test: the faces a bank draws depend on what was drawn from it
     before, and a scene must not change with the tests that ran first."""
-    from vision.synthesis.render import TileArt
     from vision.synthesis.faces import FaceBank
-    return FaceBank(TileArt())
+    return FaceBank(art)
 
 
 def _found(scene, scale=1.0):
