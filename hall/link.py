@@ -68,12 +68,13 @@ class HallLink:
     ``on_health(ok, text)``: told when the link starts or stops working (the table shows it as
     health ``hall``). ``window``: events and rulings in flight (unacknowledged) at most.
     ``on_round(event) -> bool``: journal and judge the hall's round start (see the module
-    docstring); None: the link does not listen for it.
+    docstring); None: the link does not listen for it. ``retry``: (first, longest) pause in
+    seconds before trying a lost broker again, doubling from the first to the longest, each
+    pause cut by up to half at random so that a hall's tables do not all come back at once.
     """
 
     SAVE_EVERY = 1.0
     REFUSED_PAUSE = 30.0
-    RETRY_MAX = 4.0
     STATE_EVERY = 0.1
     HEALTH_EVERY = 5.0
 
@@ -81,7 +82,8 @@ class HallLink:
                  clock: Callable[[], float] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
                  window: int = 200, poll: float = 0.25, connect_timeout: float = 5.0,
-                 on_round: Callable[[dict], bool] | None = None):
+                 on_round: Callable[[dict], bool] | None = None,
+                 retry: tuple[float, float] = (0.5, 4.0)):
         self.path = Path(journal_path)
         self.settings = settings
         self.hub = hub
@@ -91,6 +93,7 @@ class HallLink:
         self.poll = poll
         self.connect_timeout = connect_timeout
         self.on_round = on_round
+        self.retry = retry
         self.prefix = topics.table_prefix(settings.hall, settings.table)
         b = settings.broker
         self.mark_key = f"hall_acked {b.host}:{b.port}/{settings.hall}/{settings.table}"
@@ -185,7 +188,7 @@ class HallLink:
         journal = None
         sub = None
         next_try = 0.0
-        delay = 0.5
+        delay = self.retry[0]
         try:
             try:
                 journal = Journal(self.path)
@@ -204,13 +207,13 @@ class HallLink:
                     next_try = time.monotonic() + delay
                 if self._client is None and time.monotonic() >= next_try:
                     if self._connect(journal):
-                        delay = 0.5
+                        delay = self.retry[0]
                     else:
                         # A hall's tables all lose the broker at once: spread their retries.
                         pause = self.REFUSED_PAUSE if self._refused else \
                             delay * random.uniform(0.5, 1.0)
                         next_try = time.monotonic() + pause
-                        delay = min(delay * 2, self.RETRY_MAX)
+                        delay = min(delay * 2, self.retry[1])
                 if self.connected:
                     self._pump(journal)
                     if self._refused:

@@ -17,10 +17,13 @@ from paho.mqtt.properties import Properties
 from .config import BrokerSettings
 
 
-def make_client(broker: BrokerSettings, client_id: str, *, reconnect: bool) -> mqtt.Client:
+def make_client(broker: BrokerSettings, client_id: str, *, reconnect: bool,
+                reconnect_delay: tuple[float, float] = (1.0, 2.0)) -> mqtt.Client:
     """A paho client for ``broker``. ``reconnect``: let paho's network thread reconnect by
     itself (the hall's subscriber); the table's link makes a fresh client instead, so that
-    nothing paho queued in memory is sent beside what the journal says is due."""
+    nothing paho queued in memory is sent beside what the journal says is due.
+    ``reconnect_delay``: (first, longest) seconds paho waits before reconnecting, doubling
+    from the first up to the longest."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                          protocol=mqtt.MQTTv5, reconnect_on_failure=reconnect)
     if broker.username:
@@ -30,7 +33,7 @@ def make_client(broker: BrokerSettings, client_id: str, *, reconnect: bool) -> m
                        certfile=str(broker.tls_cert) if broker.tls_cert else None,
                        keyfile=str(broker.tls_key) if broker.tls_key else None,
                        cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    client.reconnect_delay_set(min_delay=reconnect_delay[0], max_delay=reconnect_delay[1])
     return client
 
 

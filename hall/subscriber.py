@@ -34,15 +34,19 @@ class HallSubscriber:
     """Keeps ``board`` fed from ``broker`` (paho's network thread; it reconnects by itself).
 
     ``client_id``: the hall's session on the broker (one per hall server).
+    ``reconnect_delay``: (first, longest) seconds between tries to reach a lost broker, the
+    pause doubling from the first to the longest.
     """
 
-    def __init__(self, board: Board, broker: BrokerSettings, client_id: str | None = None):
+    def __init__(self, board: Board, broker: BrokerSettings, client_id: str | None = None,
+                 reconnect_delay: tuple[float, float] = (1.0, 2.0)):
         self.board = board
         self.broker = broker
         self.client_id = client_id or f"riichi-hall-{board.hall}"
         self.subscribed = threading.Event()
         self._refused: dict[int, str] = {}
-        self.client = make_client(broker, self.client_id, reconnect=True)
+        self.client = make_client(broker, self.client_id, reconnect=True,
+                                  reconnect_delay=reconnect_delay)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_subscribe = self._on_subscribe

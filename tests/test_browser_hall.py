@@ -21,6 +21,7 @@ import pytest
 from hall.board import Board
 from hall.mosquitto import LocalBroker, find_mosquitto
 from hall.subscriber import HallSubscriber
+from testkit.hall import SUBSCRIBER_RETRY
 from web import serve
 from web.hall import create_hall_app
 from web.pin import hash_pin
@@ -56,7 +57,7 @@ KUIKAE_SEQ = 6
 def hall(tmp_path):
     broker = LocalBroker(tmp_path / "broker", "open", ["t1", "t2"]).start()
     board = Board("open", "Spring Open")
-    sub = HallSubscriber(board, broker.settings("hall")).start()
+    sub = HallSubscriber(board, broker.settings("hall"), reconnect_delay=SUBSCRIBER_RETRY).start()
     assert sub.subscribed.wait(5)
     app = create_hall_app(board, pin_hash=hash_pin(PIN), secret_key="hall-tests")
     server = serve(app, "127.0.0.1", 0)

@@ -28,6 +28,7 @@ from table.config import ConfigError
 from table.journal import Journal
 from table.referee_calls import call_event
 from table.service import ResumableTable
+from testkit.hall import LINK_RETRY, SUBSCRIBER_RETRY
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None,
                                 reason="mosquitto not installed (apt-get install mosquitto)")
@@ -46,6 +47,7 @@ class Table:
     """A table service's journal and rules core, publishing to the hall through a HallLink."""
 
     def __init__(self, folder, broker, name, settings=None, **link):
+        link.setdefault("retry", LINK_RETRY)
         self.path = folder / f"{name}.sqlite"
         self.journal = Journal(self.path)
         self.table = ResumableTable(self.journal)
@@ -67,7 +69,8 @@ class Table:
 
 def hall(broker, client_id=None):
     board = Board("h")
-    sub = HallSubscriber(board, broker.settings("hall"), client_id=client_id).start()
+    sub = HallSubscriber(board, broker.settings("hall"), client_id=client_id,
+                         reconnect_delay=SUBSCRIBER_RETRY).start()
     assert sub.subscribed.wait(5), board.broker_text
     return board, sub
 
@@ -236,9 +239,11 @@ def test_a_healthy_table_is_never_catching_up_and_one_back_from_an_outage_is(bro
     shows as catching up. One that comes back from an outage with more than it may have in
     flight at once does, until it has sent it all."""
     board = StatesBoard("h")
-    sub = HallSubscriber(board, broker.settings("hall")).start()
+    sub = HallSubscriber(board, broker.settings("hall"), reconnect_delay=SUBSCRIBER_RETRY).start()
     assert sub.subscribed.wait(5), board.broker_text
-    t = Table(tmp_path, broker, "t3", window=4)
+    # poll: with 4 in flight at most, the link sends the next four when it next looks (a
+    # PUBACK does not wake it): every 0.25 s by default, 2.5 s for this backlog
+    t = Table(tmp_path, broker, "t3", window=4, poll=0.02)
     game = simulate(seed=8, hands=1)
     for e in game[:40]:
         t.table.submit(e)
@@ -362,7 +367,8 @@ def test_over_the_hall_ca_a_table_publishes_with_tls_and_nothing_else_gets_in(tm
         # nor does a hall server told to trust another CA: its page says why
         other = Board("h")
         stranger = HallSubscriber(other, dataclasses.replace(
-            b.settings("hall"), tls_ca=tmp_path / "other" / "ca.crt")).start()
+            b.settings("hall"), tls_ca=tmp_path / "other" / "ca.crt"),
+            reconnect_delay=SUBSCRIBER_RETRY).start()
         try:
             deadline = time.monotonic() + 10
             while "certificate" not in (other.broker_text or "") and time.monotonic() < deadline:

@@ -22,6 +22,7 @@ from referee.errors import RefereeError
 from table.clock import TableClock
 from table.journal import Journal, JournalError
 from table.service import ResumableTable, TableService
+from testkit.hall import LINK_RETRY, SUBSCRIBER_RETRY
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None,
                                 reason="mosquitto not installed (apt-get install mosquitto)")
@@ -52,7 +53,8 @@ class Table:
     def _link(self):
         return HallLink(self.path, LinkSettings("h", self.name, self.broker.settings(self.name)),
                         hub=self.table.hub, clock=self.clock,
-                        on_round=lambda e: self.service.submit(e, "hall") is not None).start()
+                        on_round=lambda e: self.service.submit(e, "hall") is not None,
+                        retry=LINK_RETRY).start()
 
     def restart_link(self):
         self.link.stop()
@@ -78,7 +80,7 @@ def broker(tmp_path):
 
 def hall(broker):
     board = Board("h")
-    sub = HallSubscriber(board, broker.settings("hall")).start()
+    sub = HallSubscriber(board, broker.settings("hall"), reconnect_delay=SUBSCRIBER_RETRY).start()
     assert sub.subscribed.wait(5), board.broker_text
     return board, sub
 
