@@ -47,9 +47,10 @@ def foreground_mask(image: np.ndarray, threshold: float = 16.0,
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     if bg is None:
         bg = background_colour(lab)
-    ref = np.empty_like(lab)
-    ref[:] = np.clip(np.round(bg), 0, 255).astype(np.uint8)
-    diff = cv2.absdiff(lab, ref)
+    # against the colour as a scalar: filling a whole picture with it took 6 ms of the 25 a
+    # tracker's frame spends here (800 x 800), the difference itself 0.4
+    ref = np.clip(np.round(bg), 0, 255).astype(np.uint8)
+    diff = cv2.absdiff(lab, (float(ref[0]), float(ref[1]), float(ref[2]), 0.0))
     l, a, b = cv2.split(diff)
     dist = cv2.add(cv2.add(a, b), cv2.multiply(l, 0.5, dtype=cv2.CV_8U))
     # the L1 distance runs about 1.3x the Euclidean one
