@@ -40,7 +40,19 @@ def wait_for_port(port: int, proc, log, timeout: float = 30.0) -> None:
 
 def stop(proc, log) -> str:
     """Stop the server as systemd does (SIGTERM, then SIGKILL after 15 s); what it logged."""
-    proc.send_signal(signal.SIGTERM)
+    return stop_all([(proc, log)])[0]
+
+
+def stop_all(servers) -> list[str]:
+    """Stop each ``(process, log)`` of ``servers`` as :func:`stop` does, all at once: each
+    takes a second or two (gunicorn's gevent worker looks at its signal once a second, then
+    once a second for its open connections); what each logged."""
+    for proc, _ in servers:
+        proc.send_signal(signal.SIGTERM)
+    return [_stopped(proc, log) for proc, log in servers]
+
+
+def _stopped(proc, log) -> str:
     try:
         proc.wait(15)
     except subprocess.TimeoutExpired:

@@ -67,7 +67,7 @@ def dashboards(tmp_path, hall):
             gunicorn.wait_for_port(port, proc, log)
         yield http_port, https_port
     finally:
-        logs = [gunicorn.stop(proc, log) for proc, log in servers]
+        logs = gunicorn.stop_all(servers)
     for text in logs:
         assert "Traceback" not in text, text
 
