@@ -5,9 +5,17 @@ models' convolutions (uint8 activations times int8 weights) with ``VPMADDUBSW`` 
 processor with AVX2 but without VNNI, and that instruction saturates the sum of two products
 at 32767: on such a machine the shipped finder scored the tiles of a real hand photo about 0.5
 instead of 0.9 and lost two of its nine tiles, where a Pi (ARM's dot products) and an x86
-processor with VNNI compute the products exactly. There the quantized steps are run unfused
-(``session.disable_quant_qdq``): the same eight-bit numbers through float kernels, exact, a
-little slower. See :func:`int8_is_exact`.
+processor with VNNI compute the products exactly. See :func:`int8_is_exact`.
+
+There onnxruntime is asked for its x86 precision fix (``session.x64quantprecision``): a layer
+whose eight-bit weights reach outside -64..63 has them stored as unsigned bytes and multiplied
+with 16-bit products that cannot saturate, and the layers whose weights all lie inside it cannot
+saturate either (255 x 64 x 2 < 32767). The eight-bit kernels then compute exactly and stay fused.
+The quantized steps used to be run unfused (``session.disable_quant_qdq``: the same eight-bit
+numbers through float kernels); the fused exact kernels give the same readings (the classifier's
+logits within 0.02 of the unfused ones, the finder's heat within 1e-4; the same boxes and names on
+the held-out solid tables) in two thirds of the time: a full table's 96 faces 100 -> 66 ms of
+CPU, the finder's network 93 -> 66 ms, on this 2-core AVX2 machine under load.
 """
 from __future__ import annotations
 
@@ -58,5 +66,5 @@ def session_options(threads: int | None = None):
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
     if not int8_is_exact():
-        opts.add_session_config_entry("session.disable_quant_qdq", "1")
+        opts.add_session_config_entry("session.x64quantprecision", "1")
     return opts
