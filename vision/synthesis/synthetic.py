@@ -55,7 +55,14 @@ def _placeholder(code: str) -> np.ndarray:
     return img
 
 
-@functools.lru_cache(maxsize=None)
+#: Full-size faces kept at once. A face is 800 x 600 BGRA, 1.9 MB: kept for all 38 codes they
+#: held 67 MB of the demo's memory (bench/service.py), and each is only ever shrunk into the
+#: sprites, which are cached themselves; a sprite not cached yet reads its face again (some
+#: 10 ms, once per code and size).
+FACES_KEPT = 4
+
+
+@functools.lru_cache(maxsize=FACES_KEPT)
 def tile_face(code: str) -> np.ndarray:
     """The full-size BGRA image of a tile lying face up (or its back), upright."""
     d = regular_art_dir()
@@ -213,16 +220,23 @@ class TableState:
 
 @functools.lru_cache(maxsize=4)
 def _felt(size_px: tuple[int, int], seed: int) -> np.ndarray:
+    # one channel at a time, the distance from the centre broadcast from a row and a column:
+    # the same numbers as a whole float picture and a full grid of coordinates, which made a
+    # 1600 x 1600 table's felt pass through 100 MB (the demo's memory keeps what it once held)
     w, h = size_px
     rng = np.random.default_rng(seed)
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = FELT_BGR
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    r = np.sqrt(((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2)
-    img *= (1.1 - 0.35 * r)[:, :, None]
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    shade = 1.1 - 0.35 * np.sqrt(((xs - w / 2) / w) ** 2 + ((ys - h / 2) / h) ** 2)
     small = rng.normal(0, 6, (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
-    img += cv2.resize(small, (w, h))[:, :, None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+    grain = cv2.resize(small, (w, h))
+    out = np.empty((h, w, 3), np.uint8)
+    for c in range(3):
+        layer = np.float32(FELT_BGR[c]) * shade
+        layer += grain
+        np.clip(layer, 0, 255, out=layer)
+        out[:, :, c] = layer
+    return out
 
 
 def felt(size_px: tuple[int, int], seed: int = 0) -> np.ndarray:
