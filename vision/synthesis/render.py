@@ -12,6 +12,7 @@ The art is read only at training and test time (here, and by :mod:`vision.synthe
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,7 +165,11 @@ def background(rng, h: int, w: int, family: str = "train") -> np.ndarray:
     return np.clip(img + 3 * _noise(rng, (h, w, 3)), 0, 255)
 
 
-_NOISE_BANK = np.random.default_rng(20240611).standard_normal((512, 512, 3), dtype=np.float32)
+@functools.cache
+def _noise_bank() -> np.ndarray:
+    # drawn when first used, not on import: the table service and the demo import this module
+    # for the art's names and never draw noise, and the bank is 3 MB
+    return np.random.default_rng(20240611).standard_normal((512, 512, 3), dtype=np.float32)
 
 
 def _noise(rng, shape) -> np.ndarray:
@@ -173,7 +178,7 @@ def _noise(rng, shape) -> np.ndarray:
     if h > 512 or w > 512:
         return rng.standard_normal(shape, dtype=np.float32)
     y, x = rng.integers(0, 513 - h), rng.integers(0, 513 - w)
-    win = _NOISE_BANK[y:y + h, x:x + w]
+    win = _noise_bank()[y:y + h, x:x + w]
     if rng.random() < 0.5:
         win = win[::-1]
     return win[..., 0] if len(shape) == 2 else win
