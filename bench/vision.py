@@ -262,6 +262,62 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     return out
 
 
+def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None = None,
+                        finder_model: Path | None = None) -> dict:
+    """Median ms of the table service's work for the frame in which a discard lands, as
+    :class:`vision.tracking.schedule.RecognitionScheduler` does it on a table it already
+    knows: the change detector on the whole frame (every frame has that), then the changed
+    pond alone warped from the camera frame and searched (:class:`ZoneFinder`), and the
+    tracker reading the tiles it does not know (the new discard). Timed over the frames that
+    read the discard until it is believed (``stable_frames``), each repeat on a table known
+    afresh."""
+    from vision.finding.learned import TileFinder
+    from vision.tracking.change import ChangeDetector
+    from vision.tracking.tracker import TableTracker
+    from vision.tracking.zone_finder import ZoneFinder
+
+    before, _ = full_table_frame()
+    after, _ = full_table_frame(discard="7z")
+    finder = TileFinder(finder_model, threads=threads)
+    tracker = TableTracker(cal.zones, table_classifier(model, None, threads), cal.px_per_mm,
+                           finder=finder)
+    layout = cal.layout
+    zones = ZoneFinder(cal.px_per_mm, (layout.width_mm, layout.height_mm),
+                       to_topdown=cal.topdown_matrix(), find=tracker.find_tiles)
+    pond = next(z for z in cal.zones if z.kind == "pond" and z.seat == 0)
+    view = cal.warp(before)
+    parts = {"detector": [], "finder": [], "tracker": []}
+    reported = 0
+    t_ns = 0
+    for _ in range(repeats + 1):
+        tracker.new_hand()
+        detector = ChangeDetector(cal.zones, cal.homography, cal.image_size)
+        for _ in range(tracker.stable_frames):     # the table as it was, known
+            t_ns += 33_000_000
+            detector.update(before, t_ns)
+            tracker.update(view, t_ns)
+        times = {k: [] for k in parts}
+        for _ in range(tracker.stable_frames):
+            t_ns += 33_000_000
+            t0 = time.perf_counter()
+            detector.update(after, t_ns)
+            t1 = time.perf_counter()
+            finding = zones(after, [pond])
+            t2 = time.perf_counter()
+            events = tracker.update(None, t_ns, finding=finding, zones=[pond])
+            t3 = time.perf_counter()
+            reported += sum(1 for e in events if e["type"] == "discard")
+            for k, a, b in (("detector", t0, t1), ("finder", t1, t2), ("tracker", t2, t3)):
+                times[k].append(b - a)
+        if _:       # the first repeat warms up
+            for k in parts:
+                parts[k] += times[k]
+    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
+    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
+            "frames": len(parts["tracker"]), "discards_reported": reported,
+            "repeats": repeats + 1}
+
+
 def main(argv=None) -> int:
     from vision.finding.learned import DEFAULT_MODEL as FINDER_MODEL
     from vision.finding.learned import TileFinder
@@ -451,6 +507,13 @@ def main(argv=None) -> int:
         print(f"  the same with the felt-colour finder ([camera] finder = \"felt\"): "
               f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
               f"{by_felt['classifier']})")
+        pond = changed_pond_timing(cal, threads, model=args.model, finder_model=args.finder)
+        results[f"frame_changed_pond_ms_{threads}t"] = pond["total"]
+        results[f"frame_changed_pond_parts_{threads}t"] = pond
+        print(f"  the frame a discard lands in, on a table already known (change detector, the "
+              f"changed pond found and its new tile read): {pond['total']:.1f} ms (detector "
+              f"{pond['detector']}, finder {pond['finder']}, tracker {pond['tracker']}; "
+              f"{pond['discards_reported']} of {pond['repeats']} discards reported)")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
     write_results("vision", results, args.out)
     return 0

@@ -17,9 +17,10 @@ PX_PER_MM = 2.0                 # the tracker's top-down view (vision.camera.cal
 FRAME = (1280, 960)
 
 
-def full_table_frame():
+def full_table_frame(discard: str | None = None):
     """A 1280x960 camera picture of a full table in play (four ponds with riichi tiles,
-    walls, the dead wall, melds, a revealed hand) and its calibration."""
+    walls, the dead wall, melds, a revealed hand) and its calibration. ``discard``: one tile
+    more at the end of seat 0's pond (the same table a discard later)."""
     from vision.camera.calibration import calibrate
     from vision.synthesis.synthetic import TableState, render_camera, render_state
 
@@ -30,6 +31,8 @@ def full_table_frame():
         state.ponds[seat] = [(codes[(i * 5 + seat) % 18], i == 7) for i in range(16)]
         state.melds[seat] = [(["2s", "3s", "4s"], 0, None)]
     state.hands[2] = codes[:14]
+    if discard is not None:
+        state.ponds[0].append((discard, False))
     frame, _ = render_camera(render_state(state), out_size=FRAME)
     return frame, calibrate(frame)
 
