@@ -217,7 +217,7 @@ class SimulatedCamera:
             self._read_changed.notify_all()
 
     def __iter__(self):
-        from vision.synthesis.synthetic import render_state
+        from vision.synthesis.synthetic import render_state, tile_face
 
         number = 0
         while not self.stop_event.is_set():
@@ -236,6 +236,10 @@ class SimulatedCamera:
                 change(self.state)
             if render and change != "new_hand":
                 frame = render_state(self.state)
+                # Drawn at one scale, each face is shrunk into its sprite once (the sprites are
+                # kept); the full-size art kept for every code held 67 MB of the demo's memory
+                # (bench/service.py). A code first seen later reads its face again (~40 ms).
+                tile_face.cache_clear()
                 # The frames of one change are one picture: the finder would find the same
                 # tiles in each, so it looks once (it is most of a frame's time).
                 finding = self.tracker.find_tiles(frame, self.tracker.px_per_mm)

@@ -55,16 +55,10 @@ def _placeholder(code: str) -> np.ndarray:
     return img
 
 
-#: Full-size faces kept at once. A face is 800 x 600 BGRA, 1.9 MB: kept for all 38 codes they
-#: held 67 MB of the demo's memory (bench/service.py), and each is only ever shrunk into the
-#: sprites, which are cached themselves; a sprite not cached yet reads its face again (some
-#: 10 ms, once per code and size).
-FACES_KEPT = 4
-
-
-@functools.lru_cache(maxsize=FACES_KEPT)
+@functools.lru_cache(maxsize=None)
 def tile_face(code: str) -> np.ndarray:
-    """The full-size BGRA image of a tile lying face up (or its back), upright."""
+    """The full-size BGRA image of a tile lying face up (or its back), upright (800 x 600,
+    1.9 MB; kept: ``tile_face.cache_clear()`` lets them go)."""
     d = regular_art_dir()
     if d is None:
         return _placeholder(code)
