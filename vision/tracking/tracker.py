@@ -348,7 +348,10 @@ class TableTracker:
             cx, cy = tile.centre
             x, y = cx / self.px_per_mm, cy / self.px_per_mm
             for track in self.tracks:
-                if track.confirmed and track.zone == zone and track.thumb is not None and \
+                # zones are compared by identity: a tile's zone is always one of self.zones
+                # (zone_at), and a dataclass's == built two tuples each time, some 45 000 a
+                # frame on a full table (a fifth of a frame that reads one new tile)
+                if track.confirmed and track.zone is zone and track.thumb is not None and \
                         abs(track.x - x) < 4 and abs(track.y - y) < 4:
                     thumb = thumbs[i]
                     if thumb.shape == track.thumb.shape and \
@@ -394,7 +397,7 @@ class TableTracker:
         that close, and a tile seen turned in one frame is the same tile, not a new discard."""
         best, best_d = None, 0.5 * TILE_W_MM
         for track in self.tracks:
-            if track.id in taken or track.zone != zone or \
+            if track.id in taken or track.zone is not zone or \
                     track.face_down != face_down:
                 continue
             d = float(np.hypot(track.x - x, track.y - y))
