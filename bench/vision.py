@@ -26,7 +26,8 @@ Prints the figures and writes them to bench/results/vision.json:
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
   and 2 threads (``frame_ms_1t``, ``frame_ms_2t``; the table camera's default), and the
   same with the felt-colour finder (``frame_felt_ms_1t``, ``frame_felt_ms_2t``; ``[camera]
-  finder = "felt"``);
+  finder = "felt"``); and the frame a discard lands in on a table already known, as the table
+  service reads it, the changed pond alone (``frame_changed_pond_ms_1t``, ``_2t``);
 - model sizes on disk and the memory the two models add.
 
 A photo's faces are read as ``detect`` reads them, each in a few looks, averaged
