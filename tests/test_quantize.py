@@ -171,7 +171,24 @@ def test_the_fused_eight_bit_networks_compute_what_the_unfused_ones_do():
 
 
 ARENA_PROBE = """
+import sys
+
 import numpy as np
+
+if sys.argv[1:] == ["own"]:     # as before: an arena per session, and its memory pattern
+    from vision import runtime
+    made = runtime.session_options
+
+    def session_options(threads=None):
+        opts = made(threads)
+        opts.enable_mem_pattern = True
+        return opts
+
+    runtime._one_arena = lambda: False
+    import vision.finding.learned, vision.reading.classifier
+    vision.finding.learned.session_options = session_options
+    vision.reading.classifier.session_options = session_options
+
 from vision.finding.learned import TileFinder
 from vision.reading.classifier import TileClassifier
 
@@ -192,13 +209,17 @@ print(rss_mb() - before)
 @pytest.mark.skipif(not __import__("pathlib").Path("/proc/self/status").is_file(),
                     reason="reads the process's memory from /proc")
 def test_the_finder_and_the_classifier_work_in_one_arena_of_what_they_need():
-    """What a full table's frame leaves held, numpy's copies of the input included: 148 MB with
-    the quantized steps unfused (float activations), 73-75 MB fused with each session in an
-    arena of its own and its memory pattern, 48-49 MB in one arena without the pattern
-    (measured, three runs each)."""
+    """What a full table's frame leaves held, numpy's copies of the input included, each
+    session in an arena of its own with its memory pattern against one arena without: 73-75
+    against 48-49 MB with the fused eight-bit kernels, 148 against 73 with the quantized steps
+    unfused (measured)."""
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", ARENA_PROBE], capture_output=True, text=True,
-                         check=True, cwd=__import__("pathlib").Path(__file__).parent.parent)
-    assert float(out.stdout.split()[-1]) < 60
+    def held(*args) -> float:
+        out = subprocess.run([sys.executable, "-c", ARENA_PROBE, *args], capture_output=True,
+                             text=True, check=True,
+                             cwd=__import__("pathlib").Path(__file__).parent.parent)
+        return float(out.stdout.split()[-1])
+
+    assert held() < held("own") - 15
