@@ -61,7 +61,7 @@ def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
     with pytest.raises(SystemExit) as stop:
         train.parser().parse_args(["--widths", bad])
     assert stop.value.code == 2
-    assert f"argument --widths: {bad!r}: expected four positive whole numbers" in \
+    assert f"argument --widths: {bad!r}: expected four whole numbers from 1" in \
         capsys.readouterr().err
 
 

@@ -227,27 +227,27 @@ def export(model, out: Path, meta: dict) -> None:
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
-def _widths(text: str) -> tuple[int, ...]:
-    """``--widths``, checked before minutes of rendering rather than after."""
+def _four(text: str, least: int, example: str) -> tuple[int, ...]:
+    """Four whole numbers of ``least`` or more, comma-separated, checked before minutes of
+    rendering rather than after."""
     try:
-        widths = tuple(int(w) for w in text.split(","))
+        numbers = tuple(int(w) for w in text.split(","))
     except ValueError:
-        widths = ()
-    if len(widths) != 4 or min(widths) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected four positive whole numbers, "
-                                         "like 16,32,96,192")
-    return widths
+        numbers = ()
+    if len(numbers) != 4 or min(numbers) < least:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected four whole numbers from {least}, "
+                                         f"like {example}")
+    return numbers
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """``--widths``: the channels of the four conv stages."""
+    return _four(text, 1, "16,32,96,192")
 
 
 def _blocks(text: str) -> tuple[int, ...]:
-    try:
-        blocks = tuple(int(b) for b in text.split(","))
-    except ValueError:
-        blocks = ()
-    if len(blocks) != 4 or min(blocks) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected four whole numbers from 1, "
-                                         "like 1,1,2,2")
-    return blocks
+    """``--blocks``: conv blocks in each of the four stages."""
+    return _four(text, 1, "1,1,2,2")
 
 
 def _share(text: str) -> float:
