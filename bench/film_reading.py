@@ -148,10 +148,17 @@ class Disturbances:
             self.shake[t:t + n] = rng.uniform(-amp, amp, (len(self.shake[t:t + n]), 2))
             t += n + f(rng.uniform(5, 15))
         noise = np.random.default_rng(seed + 1)
-        self.noise = [np.clip(noise.normal(0, 2.5, (self.size, self.size, 3)), -8, 8)
-                      for _ in range(4)]
-        self.noise = [(np.maximum(n, 0).astype(np.uint8), np.maximum(-n, 0).astype(np.uint8))
-                      for n in self.noise]
+        self.noise = []
+        for _ in range(4):
+            # clipped to +-8 and split into what it adds and takes away, in place: the same
+            # values as np.clip and two np.maximum over copies, in a third of the CPU time
+            n = noise.normal(0, 2.5, (self.size, self.size, 3))
+            np.minimum(n, 8, out=n)
+            np.maximum(n, -8, out=n)
+            up = np.maximum(n, 0).astype(np.uint8)
+            np.negative(n, out=n)
+            np.maximum(n, 0, out=n)
+            self.noise.append((up, n.astype(np.uint8)))
         yy, xx = np.mgrid[-1:1:64j, -1:1:64j]
         self.spot = np.exp(-(xx ** 2 + yy ** 2) * 3.0).astype(np.float32)
 
@@ -312,10 +319,11 @@ def score(paired, false, true_ns, threshold: float) -> dict:
     }
 
 
-def play(events, hand: int, style: str, args, classifier, finder) -> dict:
+def play(events, hand: int, style: str, args, classifier, finder, art=None) -> dict:
     """One hand of the film in one style through the fusing tracker (and, with
     ``args.unfused``, one that does not fuse, beside it); the figures and each discard's
-    readings."""
+    readings. ``art``: the tile art (:class:`vision.synthesis.render.TileArt`, both styles;
+    None: loaded for this hand)."""
     from vision.reading.one_set import DOUBTFUL
     from vision.synthesis.solid_table import SolidTable
 
@@ -326,7 +334,7 @@ def play(events, hand: int, style: str, args, classifier, finder) -> dict:
     # a discard in the film's last second is not counted (nor reported as false)
     truth["discards"] = [d for d in truth["discards"] if d["frame"] < frames - fps]
     _place_discards(sc, truth, frames)
-    table = SolidTable(args.seed + hand, ppm, style=style)
+    table = SolidTable(args.seed + hand, ppm, style=style, art=art)
     noise = Disturbances(truth, frames, fps, ppm, args.seed + 100 + hand, args.without)
     runs = {"fused": _pipeline(True, classifier, finder, args.slowdown, ppm)}
     if args.unfused:
@@ -419,7 +427,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=None,
                         help="film only each hand's first SECONDS")
     parser.add_argument("--quick", action="store_true",
-                        help="a short look for the suite: the first 12 s of hands 1 and 2")
+                        help="a short look for the suite: the first 9.5 s of hands 1 and 2 "
+                             "(their first five discards)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--slowdown", type=float, default=PI5_SLOWDOWN,
@@ -442,13 +451,16 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"--without: no disturbance {', '.join(sorted(unknown))}")
     if args.quick:
-        args.hands, args.seconds = "1,2", 12.0
+        # hand 1's discards at 4.0 and 8.3 s, hand 2's at 4.0, 6.0 and 7.3 s, each reported
+        # within the 3 s the table then stays still; the next lands at 9.0 s
+        args.hands, args.seconds = "1,2", 9.5
     cv2.setNumThreads(1)
 
     from referee.tenhou import import_log
     from table.paths import shared_data_dir
     from vision.finding.learned import TileFinder
     from vision.reading.tileset import load_classifier
+    from vision.synthesis.render import TileArt
 
     data = shared_data_dir()
     if data is None:
@@ -463,11 +475,13 @@ def main(argv=None) -> int:
 
         classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
     finder = TileFinder(threads=1)
+    # both styles' art, loaded once for every hand (some 0.9 s of CPU each time)
+    art = TileArt()
     started = time.monotonic()
     parts = []
     for hand in _hands(args.hands):
         style = STYLES[hand % len(STYLES)]
-        part = play(events, hand, style, args, classifier, finder)
+        part = play(events, hand, style, args, classifier, finder, art)
         parts.append(part)
         print(f"hand {hand + 1} ({style}): {part['discards']} discards; read from the first "
               f"frames {part['single_frame']['read']}, fused {part['fused']['read']}" +
