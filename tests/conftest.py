@@ -113,14 +113,18 @@ def _give_memory_back():
 # (20:00 UTC 26 Nov, RIICHI_TEST_COSTS below: the sum of its tests' "wall"), which counts
 # what it waits for (Chromium, a demo's real time, a broker) as the CPU it uses. Only the
 # order changes; files not named here (under 3.5 s) follow, most tests first, as before.
+# Added since: test_film_reading (one process, serially, 26 Nov 23:00, load 2.5: 21-23 s)
+# and test_soak (15.8 s in a whole run at load 8, half of it its real-time game; ~10 quiet).
 SECONDS = {
     "test_enroll.py": 65, "test_finder.py": 57, "test_demo.py": 50,
     "test_browser_dashboard.py": 42, "test_crash.py": 34, "test_discard_timing.py": 29,
     "test_tracker_long_hand.py": 26, "test_second_opinion.py": 26,
-    "test_tracker_tenhou.py": 25, "test_quantize.py": 23, "test_tracker.py": 18,
+    "test_tracker_tenhou.py": 25, "test_quantize.py": 23, "test_film_reading.py": 22,
+    "test_tracker.py": 18,
     "test_round_bench.py": 15, "test_core_flow.py": 15, "test_web_tls.py": 15,
     "test_render.py": 13, "test_browser_hall_page.py": 13, "test_hall_link.py": 12,
     "test_solid_table.py": 12, "test_hall_demo.py": 11, "test_browser_hall.py": 11,
+    "test_soak.py": 10,
     "test_detect.py": 9, "test_service_web.py": 8, "test_classifier.py": 8, "test_web.py": 8,
     "test_browser_round.py": 7, "test_service.py": 6, "test_web_setup.py": 5,
     "test_hall_round.py": 5, "test_hall_cli.py": 4, "test_browser_photo.py": 4,
