@@ -26,3 +26,37 @@ def same_quantized_weights(made, shipped) -> None:
             assert np.array_equal(value, wb[name]), name
         elif name.endswith("output_0_scale"):
             assert np.allclose(value, wb[name], rtol=0.3), name
+
+
+def made_once(folder, name: str, make) -> list[np.ndarray]:
+    """The arrays ``make()`` gives, made once for every process of a test run that shares
+    ``folder`` (pytest's temporary folder above its workers') and read back by the others: the
+    eight-bit checks of the two classifiers (test_quantize.py, test_second_opinion.py, each
+    perhaps in a process of its own) render the same crops, some 3 s of CPU each time. A lock
+    on ``name``.lock makes the others wait for the first; what they read back is the same
+    bytes (``.npz``, uncompressed)."""
+    import fcntl
+    import os
+    from pathlib import Path
+
+    folder = Path(folder)
+    path = folder / f"{name}.npz"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            arrays = list(make())
+            part = folder / f"{name}.part.npz"
+            np.savez(part, *arrays)
+            os.replace(part, path)
+            return arrays
+    with np.load(path) as saved:
+        return [saved[f"arr_{i}"] for i in range(len(saved.files))]
+
+
+def run_folder(tmp_path_factory):
+    """The temporary folder every process of this test run shares (under pytest-xdist each
+    worker's own is one below it)."""
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if "PYTEST_XDIST_WORKER" in os.environ else base

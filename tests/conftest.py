@@ -14,6 +14,44 @@ def shared_data():
     return path
 
 
+@pytest.fixture(scope="session")
+def classifier_calibration(tmp_path_factory):
+    """What ``vision.training.quantize.classifier_batches()`` gives (the classifiers' calibration
+    crops, its defaults), rendered once for the whole run however many processes run it."""
+    from testkit.quantized import made_once, run_folder
+    from vision.training import quantize
+
+    return made_once(run_folder(tmp_path_factory), "classifier-calibration",
+                     quantize.classifier_batches)
+
+
+@pytest.fixture
+def calibrated_once(monkeypatch, classifier_calibration):
+    """Quantizing a classifier in this test calibrates on :func:`classifier_calibration`: the
+    same crops, rendered by the first test of the run that asked."""
+    from vision.training import quantize
+
+    default = quantize.CLASSIFIER_CALIBRATION_PER_LABEL
+
+    def batches(per_label: int = default) -> list:
+        assert per_label == default, "only the default calibration is made once"
+        return list(classifier_calibration)
+
+    monkeypatch.setattr(quantize, "classifier_batches", batches)
+
+
+@pytest.fixture(scope="session")
+def holdout_crops(shared_data, tmp_path_factory):
+    """Two held-out crops of every label (the shared art, seed 11), rendered once for the run:
+    the eight-bit classifiers are each compared with their float models on them."""
+    from testkit.quantized import made_once, run_folder
+    from vision.synthesis.render import TileArt, render_set
+
+    return made_once(run_folder(tmp_path_factory), "holdout-crops", lambda: render_set(
+        TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
+        backgrounds="holdout")[0])
+
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -227,11 +227,12 @@ def test_an_enrolled_real_set_is_read_right_by_the_pair(shared_data):
     assert right(SecondOpinion(first, second)) < right(first)
 
 
-def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_path, shared_data):
+def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_path, shared_data,
+                                                                        calibrated_once,
+                                                                        holdout_crops):
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
     import shutil
 
-    from vision.synthesis.render import TileArt, render_set
     from vision.training.quantize import quantize_classifier
 
     trained = second_opinion.TRAINED_SECOND_MODEL
@@ -240,8 +241,7 @@ def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_pat
     made = quantize_classifier(tmp_path / trained.name)
     same_quantized_weights(made, second_opinion.SECOND_MODEL)
     remade = TileClassifier(made, threads=1)
-    crops, _ = render_set(TileArt(shared_data / "tiles" / "fluffystuff" / "Export"), 2, seed=11,
-                          backgrounds="holdout")
+    crops = holdout_crops
     shipped = TileClassifier(second_opinion.SECOND_MODEL, threads=1)
     # the calibration renders' pixels depend on the machine (see same_quantized_weights): the
     # readings agree, their probabilities within a hundredth (measured 0.003 on an AVX2 machine
