@@ -137,7 +137,7 @@ def test_a_solid_tables_frames_are_lit_as_the_first(monkeypatch):
     table.render(state)
     noise = copy.deepcopy(table._noise)
     second = table.render(state)
-    before = SolidTable(seed=1, frame=(480, 360))
+    before = SolidTable(seed=1, frame=(480, 360), art=table.art)     # (the art loaded once)
     before._noise = noise
     # as SolidTable.picture lit its canvas before: _light, from its effects seed, every frame
     monkeypatch.setattr(render, "lit", lambda img, steps: plain_light(
