@@ -363,3 +363,48 @@ def test_a_discard_the_finder_sees_turned_in_some_frames_is_reported_once():
     got = [e for k in range(len(turned)) for e in tracker.update(blank, k * 100_000_000)]
     assert [(e["type"], e["seat"], e["tile"], e.get("riichi", False)) for e in got] == \
         [("discard", 0, "1p", False)]
+
+
+def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_again():
+    """A dark face on a dark centre panel: the finder finds a seat's latest discard, then
+    misses it on re-reads of the same still picture, then finds it again. The change detector
+    says its place never changed, so it never left (no call took it): one discard. When the
+    place did change while it was missed (a call took it), it left as before."""
+    import numpy as np
+
+    from vision.finding.found import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)
+    x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
+    cx, cy = x1 + 40, y1 + 45
+    box = (cx - 26, cy - 35, cx + 26, cy + 35)
+    quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+    seen = [True] * 4 + [False] * 5 + [True] * 4
+
+    class Finder:
+        frame = 0
+
+        def find(self, image, scale, quick_shrink=False, crop_width=None):
+            found = seen[Finder.frame]
+            Finder.frame += 1
+            tiles = [FoundTile(box, False, np.full((70, 52, 3), 40, np.uint8), quad)] if found else []
+            return Finding(tiles, np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [("4m", 0.97) for _ in crops]
+
+    blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
+    for changed_at, want in ((None, 1), (500_000_000, 2)):
+        Finder.frame = 0
+        tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, gone_frames=3,
+                               finder=Finder())
+        # the place has looked as it does since the tile was laid (t 0), or since 0.5 s
+        # (the frame after the tile was last seen, 0.3 s: something changed it)
+        tracker.onset = lambda rect, t_ns, at=changed_at: 0 if at is None or t_ns < at else at
+        got = [e for k in range(len(seen)) for e in tracker.update(blank, k * 100_000_000)]
+        assert [(e["seat"], e["tile"]) for e in got] == [(0, "4m")] * want
+        assert len(tracker.left_ponds) == want - 1

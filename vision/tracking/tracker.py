@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from referee.tiles import TILE_CODES, base, kind
-from vision.camera.zones import TILE_W_MM, Zone, seat_order_key, zone_at
+from vision.camera.zones import TILE_H_MM, TILE_W_MM, Zone, seat_order_key, zone_at
 from vision.finding.learned import find_tiles_topdown
 
 NOT_A_TILE = "none"
@@ -287,7 +287,7 @@ class TableTracker:
                 events += self._on_confirmed(track)
         events += self._read_long_enough(t_ns, matched)
         self._held_out = []
-        events += self._age(matched, hidden, zones)
+        events += self._age(matched, hidden, zones, t_ns)
         events += self._held_out
         events += self._groups()
         events.sort(key=lambda e: e["t"])
@@ -406,9 +406,11 @@ class TableTracker:
         return best
 
     def _age(self, matched: set[int], hidden: np.ndarray,
-             zones: list[Zone] | None = None) -> list[dict]:
+             zones: list[Zone] | None = None, t_ns: int | None = None) -> list[dict]:
         """Count frames in plain view without each unseen tile; drop the ones gone. Tiles
-        outside ``zones`` (when given) were not looked at."""
+        outside ``zones`` (when given) were not looked at. A reported pond tile whose place
+        looks as it did when it was last seen there (:meth:`_place_unchanged`) is not missing:
+        the finder missed it."""
         ppm = self.px_per_mm
         keep = []
         # A call takes a seat's latest discard; no other tile leaves a pond during a hand. An
@@ -428,6 +430,10 @@ class TableTracker:
             r = int(0.5 * TILE_W_MM * ppm)
             if hidden[max(py - r, 0):py + r, max(px - r, 0):px + r].any():
                 keep.append(track)          # under a hand: still there as far as we know
+                continue
+            if track.confirmed and track.zone.kind == "pond" and \
+                    self._place_unchanged(track, t_ns):
+                keep.append(track)
                 continue
             track.missing += 1
             if not track.confirmed and track.seen < self.stable_frames:
@@ -451,6 +457,21 @@ class TableTracker:
             keep.append(track)
         self.tracks = keep
         return []
+
+    def _place_unchanged(self, track: Track, t_ns: int | None) -> bool:
+        """Whether ``track``'s place has looked as it does at ``t_ns`` since before the tile
+        was last seen there (the change detector's :attr:`onset`): a tile cannot leave without
+        its place changing, so a tile not found there was missed by the finder. Re-reads of a
+        still picture miss a tile the finder missed once (dark faces on a dark centre panel:
+        three misses in a row took a seat's latest discard for called, and it was reported
+        again, sure, when next found). False when nothing can tell (no detector, no look)."""
+        if self.onset is None or t_ns is None:
+            return False
+        w, h = (TILE_H_MM, TILE_W_MM) if track.across else (TILE_W_MM, TILE_H_MM)
+        # the middle of the face: a neighbour laid against it must not count as its change
+        rect = (track.x - w / 4, track.y - h / 4, track.x + w / 4, track.y + h / 4)
+        first = self.onset(rect, t_ns)
+        return first is not None and first <= track.last_ns
 
     # -- events ----------------------------------------------------------------------------
     def _on_confirmed(self, track: Track) -> list[dict]:
