@@ -311,6 +311,30 @@ def test_change_detector_onset_and_settle():
     assert det.changed_zones() == set() and det.first_change() is None
 
 
+def test_a_tile_settled_unseen_is_stamped_with_its_own_first_frame_when_found_later():
+    """A dark tile the finder missed when it was laid: recognition settled its place as bare
+    table, tile and all. The next discard's hand passes over it; found at last in the read
+    that follows, it is stamped with the frame that first showed it, not with the hand's
+    leaving (which is the next discard's time: a right reading under another discard)."""
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    state = TableState(walls=False)
+    empty = render_state(state)
+    x, y = pond_slot(state, 0)
+    state.ponds[0].append(("5s", False))
+    tile = render_state(state)
+    hand = overlay(tile.copy(), (), [Hand(x, y, 0, 45)])
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))
+    for i, f in enumerate([empty] * 2 + [tile] * 4, start=1):
+        det.update(f, t_of(i))
+    det.settle(np.arange(det.n), t_of(6))            # read: the finder did not find the tile
+    for i, f in enumerate([hand] * 3 + [tile] * 4, start=7):
+        det.update(f, t_of(i))
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    assert det.onset(rect, t_of(13)) == t_of(3)          # the tile's first frame
+
+
 @pytest.mark.parametrize("finder", [None, "learned", "felt"])
 def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_path, monkeypatch,
                                                               finder):

@@ -86,6 +86,7 @@ class ChangeDetector:
         k = int(history)
         # looks are (3, n): blue, green, red rows, so per-cell tests run along whole rows
         self.ref = np.zeros((3, n), np.float32)         # settled look
+        self.ref_start = np.full(n, NEVER, np.int64)    # first frame of the settled look
         self.run_look = np.zeros((3, n), np.float32)    # current run's look
         self.run_start = np.full(n, NEVER, np.int64)    # t_ns of the current run's first frame
         self.run_frames = np.zeros(n, np.int32)
@@ -221,6 +222,10 @@ class ChangeDetector:
                 runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy())
                         for s in range(min(int(self.hist_count[c]), k))]
                 runs.append((int(self.run_start[c]), self.run_look[:, c].copy()))
+                if self.ref_start[c] != NEVER:
+                    # the settled look too: a tile the finder missed when it was laid was
+                    # settled as bare table; found later, it showed first back then
+                    runs.append((int(self.ref_start[c]), self.ref[:, c].copy()))
                 runs.sort(key=lambda run: run[0])
                 then = [look for start, look in runs if start <= t_ns]
                 if not then:
@@ -241,6 +246,14 @@ class ChangeDetector:
             cells = np.asarray(cells, np.intp)
             still = cells[self.run_start[cells] <= t_ns]
             self.ref[:, still] = self.run_look[:, still]
+            # since when the place has looked so: its run, or an earlier one like it
+            first = self.run_start[still].copy()
+            for k in range(min(int(self.hist_count[still].max(initial=0)), self.hist_start.shape[0])):
+                like = (k < self.hist_count[still]) & \
+                    (np.abs(self.hist_look[k][:, still] - self.run_look[:, still]).max(axis=0)
+                     <= self.threshold)
+                first = np.where(like, np.minimum(first, self.hist_start[k, still]), first)
+            self.ref_start[still] = first
             self.read[still] = True
             self.left_at[still] = NEVER
             self.hist_count[still] = 0
