@@ -128,8 +128,10 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
              for k, a in enumerate(range(0, n, chunk))] if chunk else [(labels, 0, n, seed, -1, kwargs)])
     t0 = time.monotonic()
     if workers > 1 and len(jobs) > 1:
-        # fork: the processes inherit the art already loaded rather than reading it again
-        ctx = multiprocessing.get_context("fork")
+        # spawn, not fork: a process with threads (onnxruntime's, a test runner's) can fork a
+        # child holding a lock no thread will ever release, and the pool hangs (seen in the
+        # suite); the art goes to each worker pickled, once
+        ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(min(workers, len(jobs)), _art_for_workers, (art,)) as pool:
             parts = pool.map(_render_chunk, jobs, chunksize=1)
     else:
