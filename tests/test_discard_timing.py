@@ -286,7 +286,9 @@ def test_presses_need_not_wait_once_the_ponds_are_settled(settled_table):
     assert scheduler.settled_ns() > t_of(landed)
 
 
-def test_change_detector_onset_and_settle():
+def _a_5s_laid_in_pond0():
+    """A change detector that has read the empty table, and the pictures of seat 0's pond
+    without and with a 5s, and of a hand over that 5s; with the tile's place (x, y)."""
     zones = default_zones()
     det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
     state = TableState(walls=False)
@@ -297,6 +299,11 @@ def test_change_detector_onset_and_settle():
     hand = overlay(tile.copy(), (), [Hand(x, y, 0, 45)])
     det.update(empty, t_of(0))
     det.settle(np.arange(det.n), t_of(0))             # the empty table has been read
+    return zones, det, (x, y), empty, tile, hand
+
+
+def test_change_detector_onset_and_settle():
+    zones, det, (x, y), empty, tile, hand = _a_5s_laid_in_pond0()
     frames = [empty] * 3 + [overlay(empty.copy(), (), [Hand(x, y, 0, 45)])] * 3 + \
         [tile] * 4 + [hand] * 3 + [tile] * 3
     for i, f in enumerate(frames, start=1):
@@ -316,16 +323,7 @@ def test_a_tile_settled_unseen_is_stamped_with_its_own_first_frame_when_found_la
     table, tile and all. The next discard's hand passes over it; found at last in the read
     that follows, it is stamped with the frame that first showed it, not with the hand's
     leaving (which is the next discard's time: a right reading under another discard)."""
-    zones = default_zones()
-    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
-    state = TableState(walls=False)
-    empty = render_state(state)
-    x, y = pond_slot(state, 0)
-    state.ponds[0].append(("5s", False))
-    tile = render_state(state)
-    hand = overlay(tile.copy(), (), [Hand(x, y, 0, 45)])
-    det.update(empty, t_of(0))
-    det.settle(np.arange(det.n), t_of(0))
+    _, det, (x, y), empty, tile, hand = _a_5s_laid_in_pond0()
     for i, f in enumerate([empty] * 2 + [tile] * 4, start=1):
         det.update(f, t_of(i))
     det.settle(np.arange(det.n), t_of(6))            # read: the finder did not find the tile
