@@ -116,3 +116,28 @@ def test_touching_tiles_straight_under_the_camera_make_a_clean_picture(bank):
         scene = draw_scene(rng, bodies, cam, (480, 360), info, tables="holdout", props=False,
                            hand_count=0)
     assert sum(t.status == POSITIVE for t in scene.tiles) == 8
+
+
+
+def test_a_dark_set_prints_every_face_dark_and_the_usual_scenes_are_unchanged(bank):
+    """A real set is printed in one style. A set asked to be dark (the art's Black style) has a
+    dark face for every kind, and no real photograph's light face among them; faces drawn one
+    at a time are mostly light. A scene asked for no dark set is the scene drawn before the
+    option existed, pixel for pixel."""
+    rng = np.random.default_rng(4)
+    real = [(np.full((128, 96, 3), 230, np.uint8), "1m")]
+    photos = FaceBank(bank.art, real)
+
+    def face_grey(styles, code):
+        face, _, _ = photos.face(rng, code, styles=styles)
+        return float(np.median(face.mean(axis=2)))
+    codes = ["1m", "5p", "9s", "1z", "5z", "6z", "7z"] * 6
+    dark = [face_grey(("Black",), c) for c in codes]
+    one_by_one = [face_grey(None, c) for c in codes]
+    assert max(dark) < 80
+    assert np.mean(np.array(one_by_one) > 150) > 0.7
+    scene = render_scene(bank, np.random.default_rng(11), (320, 320), kind="grid", dark_sets=1.0)
+    assert len(scene.tiles) >= 8
+    usual = render_scene(bank, np.random.default_rng(11), (320, 320), kind="grid")
+    same = render_scene(bank, np.random.default_rng(11), (320, 320), kind="grid", dark_sets=0.0)
+    assert np.array_equal(usual.image, same.image) and not np.array_equal(usual.image, scene.image)

@@ -90,11 +90,14 @@ class TileSet:
     back_split: float
     radius: float
     faces: dict = field(default_factory=dict)
+    #: The art styles the set is printed in (None: a face at a time, as :meth:`FaceBank.face`
+    #: draws them). A real set is one style: ``("Black",)`` is a set of dark faces.
+    styles: tuple[str, ...] | None = None
 
     def face(self, rng, bank: FaceBank, code: str):
         """This set's face for ``code`` (see :meth:`FaceBank.face`)."""
         if code not in self.faces or rng.random() < 0.1:
-            self.faces[code] = bank.face(rng, code)
+            self.faces[code] = bank.face(rng, code, styles=self.styles)
         return self.faces[code]
 
 

@@ -32,11 +32,15 @@ class FaceBank:
         self.per_code = per_code
         self.pool: dict[str, list] = {}
 
-    def face(self, rng, code: str, tw: int = 84) -> tuple[np.ndarray, np.ndarray, str]:
+    def face(self, rng, code: str, tw: int = 84,
+             styles: tuple[str, ...] | None = None) -> tuple[np.ndarray, np.ndarray, str]:
         """A face texture (float32 BGR, tw wide, tile-shaped), its body colour, and the code
-        it shows: ``code``, or a real photograph's own (``x`` for no riichi kind)."""
+        it shows: ``code``, or a real photograph's own (``x`` for no riichi kind).
+
+        ``styles``: the art styles this set is printed in (None: any, a face at a time, with
+        real photographs among them); a set printed in one style shows no photograph."""
         th = int(round(tw * 1.35))
-        if self.real and code != "back" and rng.random() < 0.35:
+        if styles is None and self.real and code != "back" and rng.random() < 0.35:
             img, code = self.real[rng.integers(len(self.real))]
             h, w = img.shape[:2]
             m = rng.uniform(0.0, 0.05, 4)
@@ -45,9 +49,11 @@ class FaceBank:
             edge = np.concatenate([face[:3].reshape(-1, 3), face[-3:].reshape(-1, 3)])
             return face, np.median(edge, axis=0), code
         label = code if code in render.LABELS else _CODES[rng.integers(len(_CODES))]
-        pool = self.pool.setdefault(label, [])
+        pool = self.pool.setdefault(label if styles is None else (label, styles), [])
         if len(pool) < self.per_code:
-            pool.append(render._face_image(rng, self.art, label, tw, th, varied=rng.random() < 0.5))
+            kw = {} if styles is None else {"styles": styles}
+            pool.append(render._face_image(rng, self.art, label, tw, th, varied=rng.random() < 0.5,
+                                           **kw))
             return (*pool[-1], label)
         return (*pool[rng.integers(len(pool))], label)
 

@@ -97,13 +97,18 @@ def _camera_for(rng, kind: str, info: dict, ts: TileSet, size: tuple[int, int]) 
 
 
 def render_scene(bank: FaceBank, rng: np.random.Generator, size: tuple[int, int] = (384, 384),
-                 kind: str | None = None, tables: str = "train") -> Scene:
+                 kind: str | None = None, tables: str = "train", dark_sets: float = 0.0) -> Scene:
     """One scene of ``kind`` (see :data:`KINDS`; drawn at random when None) at ``size``
     (w, h) pixels, on ``tables`` of the training or the held-out family
-    (:func:`vision.synthesis.render.background`)."""
+    (:func:`vision.synthesis.render.background`). ``dark_sets``: the share of scenes whose
+    whole set is printed in the art's Black style (light ink on dark faces); the others draw
+    each face's style on its own, as with 0."""
     if kind is None:
         kind = rng.choice(list(KINDS), p=list(KINDS.values()))
     ts = tile_set(rng)
+    # Asked only when wanted, so the scenes drawn without it stay as they were.
+    if dark_sets and rng.random() < dark_sets:
+        ts.styles = ("Black",)
     bodies, info = LAYOUTS[kind](rng, ts, bank)
     cam = _camera_for(rng, kind, info, ts, size)
     return draw_scene(rng, bodies, cam, size, info, tables, props=kind in ("table", "close", "scatter"))

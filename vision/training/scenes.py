@@ -30,7 +30,7 @@ SCENE_SIZE = 320
 
 
 def _render_chunk(args):
-    seed, n, size, path, flat = args
+    seed, n, size, path, flat, dark_sets, real_faces = args
     if path is not None and Path(path).is_file():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
@@ -42,8 +42,8 @@ def _render_chunk(args):
         from vision.synthesis.flat_scene import render_flat_scene
         draw = lambda rng: render_flat_scene(rng, (size, size))
     else:
-        bank = FaceBank(TileArt(), load_real_faces(shared_data_dir()))
-        draw = lambda rng: render_scene(bank, rng, (size, size))
+        bank = FaceBank(TileArt(), load_real_faces(shared_data_dir()) if real_faces else None)
+        draw = lambda rng: render_scene(bank, rng, (size, size), dark_sets=dark_sets)
     rng = np.random.default_rng(seed)
     images, quads, status, owner, hands = [], [], [], [], []
     for i in range(n):
@@ -65,19 +65,24 @@ def _render_chunk(args):
 
 
 def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
-                  size: int = SCENE_SIZE, flat: bool = False) -> dict:
+                  size: int = SCENE_SIZE, flat: bool = False, dark_sets: float = 0.0,
+                  real_faces: bool = True) -> dict:
     """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
     :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the
-    scenes
-    do not depend on the number of workers) and are cached one by one (so an interrupted run
-    picks up where it stopped)."""
+    scenes do not depend on the number of workers) and are cached one by one (so an
+    interrupted run picks up where it stopped). Solid-tile scenes: ``dark_sets`` of them show
+    a whole set of dark faces (:func:`vision.synthesis.scene.render_scene`); ``real_faces``
+    pastes the Camerash photographs' faces among the art's (:class:`FaceBank`)."""
     chunk = 100
     jobs = []
+    # what the scenes were drawn with, in the cache's names when not the old default
+    kind = ("" if not dark_sets else f"-dark{round(dark_sets * 100)}") + ("" if real_faces else "-noreal")
     for k in range((n + chunk - 1) // chunk):
         name = f"flat-seed{seed}-chunk{k}-n{chunk}-s{size}-v{FLAT_VERSION}" if flat else \
-            f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}"
+            f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}{kind}"
         path = None if cache is None else cache / f"{name}.npz"
-        jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat))
+        jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat,
+                     dark_sets, real_faces))
     t0 = time.monotonic()
     parts = []
     if workers > 1:

@@ -269,10 +269,11 @@ def train(args, log=print) -> dict:
     torch.set_num_threads(args.threads)
     t_start = time.monotonic()
     cache = Path(args.cache) if args.cache else None
-    data = render_scenes(args.scenes, args.seed, cache, args.workers, log)
+    drawn = dict(dark_sets=args.dark_sets, real_faces=not args.no_real_faces)
+    data = render_scenes(args.scenes, args.seed, cache, args.workers, log, **drawn)
     if args.flat_scenes:
         data = join(data, render_scenes(args.flat_scenes, args.seed, cache, args.workers, log, flat=True))
-    val = render_scenes(args.val_scenes, args.seed + 1, cache, args.workers, log)
+    val = render_scenes(args.val_scenes, args.seed + 1, cache, args.workers, log, **drawn)
     log(f"scenes: {len(data['images'])} training, {len(val['images'])} validation, "
         f"{int((data['status'] == 1).sum())} tiles to find ({time.monotonic() - t_start:.0f} s)")
     model = build_model(tuple(args.widths))
@@ -355,6 +356,12 @@ def parse_args(argv=None):
     p.add_argument("--flat-scenes", type=int, default=2400,
                    help="scenes of the simulated camera's flat table (vision.synthesis.flat_scene)")
     p.add_argument("--val-scenes", type=int, default=300)
+    p.add_argument("--dark-sets", type=float, default=0.0,
+                   help="share of solid-tile scenes whose whole set has dark faces (the art's Black "
+                        "style); 0: each face's style drawn on its own, as the first finder was")
+    p.add_argument("--no-real-faces", action="store_true",
+                   help="no Camerash photograph among the faces (a finder that never saw those "
+                        "photographs, to measure it on them fairly)")
     p.add_argument("--steps", type=int, default=8000)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--lr", type=float, default=3e-3)
