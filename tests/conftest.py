@@ -171,6 +171,15 @@ SECONDS = {
 
 
 def pytest_configure(config):
+    # Every process of the suite reads tiles on one thread (onnxruntime and OpenCV): the
+    # processes keep the cores busy between them, and threads of one process waiting on each
+    # other's share of a small picture cost CPU and gave nothing. The product keeps its
+    # defaults (a table's service reads on the cores it has).
+    import cv2
+
+    import vision.runtime
+    vision.runtime.DEFAULT_THREADS = 1
+    cv2.setNumThreads(1)
     if getattr(config.option, "dist", "no") == "loadfile":
         # the order of the collection below, not xdist's by number of tests
         config.option.loadscopereorder = False

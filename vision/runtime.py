@@ -25,6 +25,12 @@ from pathlib import Path
 
 from referee.errors import RefereeError
 
+#: The threads a session runs on when its caller names none (None: onnxruntime's choice, one
+#: per core). The test suite sets 1: its two processes already keep both cores busy, and a
+#: second thread in each only made them wait on one another (a tenth more CPU for the same
+#: readings in the vision tests).
+DEFAULT_THREADS: int | None = None
+
 #: x86 processor flags whose eight-bit dot products do not saturate.
 EXACT_INT8_FLAGS = ("avx512_vnni", "avx_vnni", "amx_int8")
 
@@ -51,7 +57,7 @@ def int8_is_exact(machine: str | None = None, cpuinfo: str | None = None) -> boo
 def session_options(threads: int | None = None):
     """onnxruntime ``SessionOptions`` for one of the table's networks.
 
-    ``threads``: the threads one run may use, at least 1 (None: onnxruntime's choice). The threads
+    ``threads``: the threads one run may use, at least 1 (None: :data:`DEFAULT_THREADS`). The threads
     sleep when a run ends instead of spinning for more work: the finder's, the classifier's and
     OpenCV's threads take turns on the same few cores every frame, and spinning ones took the
     next step's cores (a frame of a full table on two threads: 159 ms spinning, 111 ms not).
@@ -61,6 +67,8 @@ def session_options(threads: int | None = None):
     :func:`_one_arena`)."""
     import onnxruntime as ort
 
+    if threads is None:
+        threads = DEFAULT_THREADS
     if threads is not None and threads < 1:
         raise RefereeError(f"threads must be at least 1, got {threads}")
     opts = ort.SessionOptions()
