@@ -163,10 +163,17 @@ def test_held_buttons_on_the_pins_blink_the_seats_light_until_answered(factory):
         lights.show({"type": "claim", "discard_seat": 0, "tile": "1m", "window": 3,
                      "winners": [{"seat": 1, "call": "pon"}], "rejected": []})
         before = len(light.states)
-        time.sleep(0.5)
-        assert len(light.states) - before >= 4          # still blinking at 10 Hz
+        deadline = time.monotonic() + 5      # a failure limit: 0.2 s at 10 Hz
+        while len(light.states) - before < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(light.states) - before >= 4          # still blinking
         lights.show_calls(set())
-        time.sleep(0.15)
-        assert not light.state
+        deadline = time.monotonic() + 5
+        while light.state and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # and it stays off: that nothing happens can only be seen over time (3 blinks' worth)
+        after = len(light.states)
+        time.sleep(0.3)
+        assert not light.state and len(light.states) == after
         for call in ("chii", "kan"):
             buttons.button(3, call).pin.drive_high()

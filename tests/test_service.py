@@ -274,6 +274,15 @@ def test_the_dashboard_sees_camera_and_buttons_working_from_the_start(tmp_path):
         svc.stop()
 
 
+def eventually(condition, timeout=15.0):
+    """``condition()``'s value once it is true, polled until ``timeout`` s (a limit on a
+    failure, not a wait: it returns as soon as the condition holds); its last value if never."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return value
+
+
 def test_a_camera_that_stops_is_reported_while_buttons_keep_working(tmp_path):
     clock = TableClock()
     table = make_table(tmp_path / "j.sqlite", clock=clock)
@@ -290,8 +299,8 @@ def test_a_camera_that_stops_is_reported_while_buttons_keep_working(tmp_path):
                        camera_timeout=0.2, inbox=False)
     svc.start()
     try:
-        time.sleep(0.4)
-        problems = svc.check()
+        # the camera's silence is noticed once it outlasts camera_timeout (0.2 s)
+        problems = eventually(lambda: svc.check() and table.health["camera"]["ok"] is False)
         assert table.health["camera"]["ok"] is False
         assert "no camera frame" in table.health["camera"]["text"]
         assert problems
@@ -322,11 +331,10 @@ def test_a_camera_that_comes_back_clears_the_warning(tmp_path):
     svc = TableService(table, clock=clock, cameras=[camera()], camera_timeout=0.2, inbox=False)
     svc.start()
     try:
-        time.sleep(0.4)
-        svc.check()
+        eventually(lambda: svc.check() and table.health["camera"]["ok"] is False)
         assert table.health["camera"]["ok"] is False
         back.set()
-        time.sleep(0.1)
+        eventually(lambda: svc.check() == [])
         assert svc.check() == []
         assert table.health["camera"]["ok"] is True
     finally:
