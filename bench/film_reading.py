@@ -444,6 +444,9 @@ def main(argv=None) -> int:
     parser.add_argument("--without", default="",
                         help="disturbances left out, comma-separated, of: "
                              + ", ".join(Disturbances.KINDS))
+    parser.add_argument("--finder", type=Path, default=None,
+                        help="the finder to film with (.onnx; default: the shipped one), to "
+                             "compare a newly trained one")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     args.without = {w for w in args.without.split(",") if w}
@@ -474,7 +477,10 @@ def main(argv=None) -> int:
         from vision.reading.tileset import second_base
 
         classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
-    finder = TileFinder(threads=1)
+    if args.finder is not None and not args.finder.is_file():
+        print(f"film_reading: --finder {args.finder}: no such file", file=sys.stderr)
+        return 2
+    finder = TileFinder(args.finder, threads=1)
     # both styles' art, loaded once for every hand (some 0.9 s of CPU each time)
     art = TileArt()
     started = time.monotonic()
@@ -499,6 +505,7 @@ def main(argv=None) -> int:
     fused, single = total["fused"], total["single_frame"]
     result = {
         "film": {"log": log.name, "hands": [p["hand"] for p in parts],
+                 "finder": str(finder.model_path),
                  "styles": [p["style"] for p in parts], "frames": sum(p["frames"] for p in parts),
                  "fps": args.fps, "seconds_per_hand": args.seconds, "seed": args.seed},
         "second_opinion": args.second_opinion,
