@@ -1,4 +1,6 @@
+import fnmatch
 import os
+from pathlib import Path
 
 import pytest
 
@@ -195,6 +197,28 @@ def pytest_collection_modifyitems(config, items):
         per_file[item.path] = per_file.get(item.path, 0) + 1
     # stable: each file's tests keep their order
     items.sort(key=lambda item: (-SECONDS.get(item.path.name, 0), -per_file[item.path]))
+
+
+#: The scope under which `./dev test` hands every browser test file to one process: each process
+#: that runs one keeps a Chromium of its own to the end of the run (the session's `browser`),
+#: some 0.7 GB with its renderers; one is enough for them all, most of whose time is waiting.
+BROWSER_FILES = "test_browser_*.py"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if getattr(config.option, "dist", "no") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneBrowser(LoadFileScheduling):
+        """Whole files to a process, as --dist loadfile, and the browser files together."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return BROWSER_FILES if fnmatch.fnmatch(Path(scope).name, BROWSER_FILES) else scope
+
+    return OneBrowser(config, log)
 
 
 @pytest.hookimpl(trylast=True)
