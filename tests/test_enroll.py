@@ -25,7 +25,7 @@ from vision.reading.tileset import (
     tileset_path,
 )
 from vision.synthesis.sheet_photo import _paste, sheet_photo
-from vision.synthesis.synthetic import tile_face
+from vision.synthesis.synthetic import sized_face
 
 
 def other_inks(canvas, code, cx, cy, w, h, rng):
@@ -34,13 +34,26 @@ def other_inks(canvas, code, cx, cy, w, h, rng):
     if code == "coin":   # something on a place that is not a tile
         cv2.circle(canvas, (int(cx), int(cy)), int(w * 0.3), (60, 140, 200), -1)
         return
-    face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
-    _paste(canvas, face[..., [2, 1, 0, 3]].copy(), cx, cy, rng.uniform(-3, 3))
+    _paste(canvas, sized_face(code, w, h)[..., [2, 1, 0, 3]], cx, cy, rng.uniform(-3, 3))
+
+
+def other_inks_photo(seed: int, laid: dict | None = None, **photo) -> np.ndarray:
+    """``sheet_photo(other_inks, laid, seed=seed, **photo)``, read-only: tests that photograph
+    the set the same way share one drawing of it per test process."""
+    every = tuple(sorted((laid or {c: c for c in PLACE_CODES}).items()))
+    return _other_inks_photo(seed, every, tuple(sorted(photo.items())))
+
+
+@functools.lru_cache(maxsize=None)
+def _other_inks_photo(seed: int, laid: tuple, photo: tuple) -> np.ndarray:
+    shot = sheet_photo(other_inks, dict(laid), seed=seed, **dict(photo))
+    shot.flags.writeable = False
+    return shot
 
 
 @functools.lru_cache(maxsize=None)
 def _read_back(seed: int) -> tuple[np.ndarray, ...]:
-    crops = tuple(r.crop for r in read_sheet(sheet_photo(other_inks, seed=seed)))
+    crops = tuple(r.crop for r in read_sheet(other_inks_photo(seed)))
     for crop in crops:
         crop.flags.writeable = False    # shared by the tests that read this photo
     return crops
@@ -75,7 +88,7 @@ def enrolled(tmp_path_factory, shared_data):
     """The other-inks set enrolled from one photo through the command, as a referee does."""
     folder = tmp_path_factory.mktemp("table")
     photo = folder / "sheet.jpg"
-    cv2.imwrite(str(photo), sheet_photo(other_inks, seed=11))
+    cv2.imwrite(str(photo), other_inks_photo(11))
     config = folder / "table.toml"
     config.write_text("[service]\ncamera_timeout = 5.0\n")
     assert main(["enroll", str(photo), "--config", str(config), "--name", "Hall A set"]) == 0
@@ -193,8 +206,8 @@ def test_the_a4_sheet_is_two_portrait_pages_holding_every_place_once(tmp_path, c
 
 def two_pages(tmp_path, seed=21, side_by_side=False):
     """Photos of both A4 pages with the other-inks set on them: two, or one of both."""
-    shots = [sheet_photo(other_inks, layout=page, seed=seed + k,
-                         size=(640, 960) if side_by_side else (1280, 960))
+    shots = [other_inks_photo(seed + k, layout=page,
+                              size=(640, 960) if side_by_side else (1280, 960))
              for k, page in enumerate(A4_PAGES)]
     if side_by_side:
         shots = [np.hstack(shots)]
@@ -234,7 +247,7 @@ def test_one_a4_page_alone_is_one_line_and_saves_nothing(tmp_path, capsys):
 
 def enroll_lines(tmp_path, capsys, **photo):
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, seed=photo.pop("seed", 14), **photo))
+    cv2.imwrite(str(path), other_inks_photo(photo.pop("seed", 14), **photo))
     config = tmp_path / "table.toml"
     status = main(["enroll", str(path), "--config", str(config)])
     err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:")]
@@ -261,7 +274,7 @@ def test_a_covered_marker_of_an_a4_page_names_the_page(tmp_path, capsys):
     x, y = page.width_mm - page.margin_mm - page.marker_mm, page.margin_mm
     _, second = two_pages(tmp_path)
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, layout=page, seed=14, cover=(
+    cv2.imwrite(str(path), other_inks_photo(14, layout=page, cover=(
         x - 2, y - 2, x + page.marker_mm + 2, y + page.marker_mm + 2)))
     assert main(["enroll", str(path), second, "--config", str(tmp_path / "table.toml")]) == 1
     err = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:")]
@@ -310,8 +323,7 @@ NO_REDS = dict(_0m=None, _0p=None, _0s=None)
 
 def regular(canvas, code, cx, cy, w, h, rng):
     """A set in the art's own inks, red fives red."""
-    face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
-    _paste(canvas, face, cx, cy, rng.uniform(-3, 3))
+    _paste(canvas, sized_face(code, w, h), cx, cy, rng.uniform(-3, 3))
 
 
 def test_a_set_without_red_fives_is_enrolled_with_their_places_empty(tmp_path, capsys, model,
@@ -339,7 +351,7 @@ def test_a_set_without_red_fives_is_enrolled_with_their_places_empty(tmp_path, c
 def ruleset_enroll(tmp_path, capsys, **places):
     """Enroll a photo of the sheet at a table whose ruleset plays without red fives."""
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(**places), seed=16))
+    cv2.imwrite(str(path), other_inks_photo(16, laid(**places)))
     config = tmp_path / "table.toml"
     config.write_text('[service]\nruleset = "ema2016"\n')
     status = main(["enroll", str(path), "--config", str(config)])
@@ -372,7 +384,7 @@ def test_where_the_ruleset_has_no_red_fives_one_red_five_missing_is_one_line(tmp
 
 def test_an_unknown_ruleset_in_the_config_is_one_line_naming_the_config(tmp_path, capsys):
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, seed=16))
+    cv2.imwrite(str(path), other_inks_photo(16))
     config = tmp_path / "table.toml"
     config.write_text('[service]\nruleset = "ema2099"\n')
     assert main(["enroll", str(path), "--config", str(config)]) == 2
@@ -418,7 +430,7 @@ def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without
 
 def test_a_tile_on_a_red_five_place_of_a_set_without_them_is_one_line(tmp_path, capsys):
     path = tmp_path / "sheet.jpg"
-    cv2.imwrite(str(path), sheet_photo(other_inks, laid=laid(_0m=None, _0p=None), seed=16))
+    cv2.imwrite(str(path), other_inks_photo(16, laid(_0m=None, _0p=None)))
     config = tmp_path / "table.toml"
     assert main(["enroll", str(path), "--config", str(config), "--no-red-fives"]) == 1
     err = capsys.readouterr().err.splitlines()

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from test_enroll import other_inks, read_back
+from test_enroll import other_inks_photo, read_back
 
 from app.cli import main
 from referee.errors import RefereeError
@@ -23,7 +23,6 @@ from vision.reading.tileset import (
     load_classifier,
     tileset_path,
 )
-from vision.synthesis.sheet_photo import sheet_photo
 
 LABELS = ("1m", "2m", "3m")
 
@@ -128,7 +127,7 @@ def test_the_table_reads_with_the_pair_its_config_names(tmp_path):
 def enrolled_pair(tmp_path_factory, shared_data):
     folder = tmp_path_factory.mktemp("pair")
     photo = folder / "sheet.jpg"
-    cv2.imwrite(str(photo), sheet_photo(other_inks, seed=11))
+    cv2.imwrite(str(photo), other_inks_photo(11))
     config = paired_config(folder)
     assert main(["enroll", str(photo), "--config", str(config), "--name", "Hall B set"]) == 0
     return config

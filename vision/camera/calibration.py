@@ -203,14 +203,17 @@ def _match_corners(found: dict[int, np.ndarray], layout: TableLayout,
     return np.vstack(img_pts), np.vstack(table_pts)
 
 
-def fit_homography(image: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, float]:
+def fit_homography(image: np.ndarray, layout: TableLayout,
+                   found: dict[int, np.ndarray] | None = None) -> tuple[np.ndarray, float]:
     """The image -> layout-mm homography fitted on the 16 corners of ``layout``'s four markers
-    in ``image``, and its RMS reprojection error in image pixels.
+    in ``image``, and its RMS reprojection error in image pixels. ``found``: what
+    :func:`detect_markers` gives of ``image`` (any ids), when the caller has it already.
 
     Raises RefereeError naming the missing markers when not all four are seen.
     """
     ids = tuple(layout.marker_ids)
-    found = detect_markers(image, ids)
+    found = detect_markers(image, ids) if found is None else \
+        {i: c for i, c in found.items() if i in ids}
     missing = [i for i in ids if i not in found]
     if missing:
         seen = ", ".join(map(str, sorted(found))) or "none"

@@ -28,7 +28,7 @@ from referee.tiles import is_red
 from vision.reading.adapt import features, normalise_rows
 from vision.reading.classifier import softmax
 
-from .sheet import A4_PAGES, pages_in, place_caption, read_sheet
+from .sheet import A4_PAGES, pages_in, place_caption, read_sheet, sheet_markers
 
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
@@ -127,11 +127,12 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
     red_empty: list[str] = []   # problems, unless the set has no red fives
     for where, image in photos:
         try:
-            pages = [layout] if layout is not None else pages_in(image, where)
+            found = sheet_markers(image, layout)    # once for the photo
+            pages = [layout] if layout is not None else pages_in(image, where, found)
             # a page whose markers are only partly seen is in the photo: its problem is the
             # markers, said below, not that no photo shows it
             seen += [page for page in pages if page not in seen]
-            readings = [r for page in pages for r in read_sheet(image, page, where)]
+            readings = [r for page in pages for r in read_sheet(image, page, where, found)]
         except RefereeError as exc:
             out.problems.append(str(exc))
             continue

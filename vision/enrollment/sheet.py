@@ -218,30 +218,44 @@ def draw_sheet(layout: SheetLayout, px_per_mm: float) -> np.ndarray:
 
 # -- reading a photo of it ----------------------------------------------------------------
 
+def sheet_markers(image: np.ndarray, layout: SheetLayout | None = None) -> dict[int, np.ndarray]:
+    """The markers of the page ``layout`` (None: of every sheet, :data:`LAYOUTS`) seen in
+    ``image``, as :func:`vision.camera.calibration.detect_markers` gives them: found once, a
+    photo's pages are told and located from them (a camera photo of 12 megapixels takes a
+    while, and each page was looked for three times)."""
+    layouts = LAYOUTS if layout is None else (layout,)
+    return detect_markers(image, [i for page in layouts for i in page.marker_ids])
+
+
 def locate(image: np.ndarray, layout: SheetLayout | None = None,
-           where: str = "photo") -> np.ndarray:
-    """The photo -> page homography (3x3, to page mm), from the page's four markers.
+           where: str = "photo", found: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """The photo -> page homography (3x3, to page mm), from the page's four markers;
+    ``found``: :func:`sheet_markers` of ``image``, when the caller has them.
 
     Raises one line naming the markers not seen in ``where``."""
     layout = layout or A3_SHEET
     ids = layout.marker_ids
-    found = detect_markers(image, ids)
+    found = detect_markers(image, ids) if found is None else \
+        {i: c for i, c in found.items() if i in ids}
     missing = [i for i in ids if i not in found]
     if missing:
         of = "" if layout.pages == 1 else f" of {layout.name}"
         names = ", ".join(f"{i} ({CORNER_NAMES[ids.index(i)]}{of})" for i in missing)
         raise RefereeError(f"{where}: sheet marker{'s' if len(missing) > 1 else ''} {names} "
                            "not found: the whole sheet must be in the picture, flat and lit")
-    return fit_homography(image, layout.table_layout())[0]
+    return fit_homography(image, layout.table_layout(), found)[0]
 
 
-def pages_in(image: np.ndarray, where: str = "photo") -> list[SheetLayout]:
+def pages_in(image: np.ndarray, where: str = "photo",
+             found: dict[int, np.ndarray] | None = None) -> list[SheetLayout]:
     """The pages of any sheet (:data:`LAYOUTS`) of which ``image`` shows a marker: a photo may
-    hold the A3 sheet, one A4 page or both side by side.
+    hold the A3 sheet, one A4 page or both side by side. ``found``: :func:`sheet_markers` of
+    ``image``, when the caller has them.
 
     Raises one line when it shows none."""
     ids = [i for layout in LAYOUTS for i in layout.marker_ids]
-    found = detect_markers(image, ids)
+    if found is None:
+        found = sheet_markers(image)
     pages = [layout for layout in LAYOUTS if any(i in found for i in layout.marker_ids)]
     if not pages:
         raise RefereeError(f"{where}: no marker of the enrollment sheet found (ArUco ids "
@@ -332,12 +346,16 @@ def _scale_at(homography: np.ndarray, place: Place) -> float:
 
 
 def read_sheet(image: np.ndarray, layout: SheetLayout | None = None,
-               where: str = "photo") -> list[PlaceReading]:
+               where: str = "photo", found: dict[int, np.ndarray] | None = None
+               ) -> list[PlaceReading]:
     """Every place of the page ``layout`` photographed in ``image``, in its order; without a
-    layout, every place of every page the photo shows (:func:`pages_in`), page by page."""
-    pages = [layout] if layout is not None else pages_in(image, where)
+    layout, every place of every page the photo shows (:func:`pages_in`), page by page.
+    ``found``: :func:`sheet_markers` of ``image``, when the caller has them."""
+    if found is None:
+        found = sheet_markers(image, layout)    # once for the photo, not once a page and step
+    pages = [layout] if layout is not None else pages_in(image, where, found)
     out = []
     for page in pages:
-        homography = locate(image, page, where)
+        homography = locate(image, page, where, found)
         out += [read_place(image, homography, p) for p in page.places()]
     return out

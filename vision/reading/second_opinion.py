@@ -100,10 +100,16 @@ class SecondOpinion:
         return best(self.labels, self.probabilities(crops))
 
     def _learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
-        self.first.learn(crop, label, save=False)
         refit = getattr(self.second, "refit", None)
-        if refit is not None and getattr(self.second, "tileset", None) is self.first.tileset:
-            refit()
+        if refit is None or getattr(self.second, "tileset", None) is not self.first.tileset:
+            self.first.learn(crop, label, save=False)
+        else:
+            # both models learn the set from the same variations of its crops (as
+            # TileSet.fit does): made once, not once a model
+            self.first.learn(crop, label, save=False, refit=False)
+            augmented = self.first.tileset.augmented()
+            self.first.refit(augmented)
+            refit(augmented)
         if save:
             self.first.save()
 

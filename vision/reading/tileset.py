@@ -89,12 +89,16 @@ class TileSet:
             np.zeros((0, KEEP_SIZE[1], KEEP_SIZE[0], 3), np.uint8)
         ts = cls(kept, list(labels), name, now_text(), list(photos), red_fives=red_fives)
         # both models learn the set from the same variations of its crops: made once
-        augmented = augmented_set(list(ts.crops), ts.labels, np.random.default_rng(seed)) \
-            if second is not None else None
+        augmented = ts.augmented(seed) if second is not None else None
         ts.refit(base, seed, augmented=augmented)
         if second is not None:
             ts.refit(second, seed, second=True, augmented=augmented)
         return ts
+
+    def augmented(self, seed: int = 0):
+        """The variations of the kept crops that a fit with ``seed`` learns the set from
+        (:func:`vision.reading.adapt.augmented_set`): made once where two models are fitted."""
+        return augmented_set(list(self.crops), self.labels, np.random.default_rng(seed))
 
     def refit(self, base: TileClassifier, seed: int = 0, second: bool = False,
               augmented=None) -> None:
@@ -290,22 +294,25 @@ class EnrolledClassifier:
         """The ``k`` likeliest labels of each crop, best first."""
         return ranked(self, crops, k)
 
-    def learn(self, crop: np.ndarray, label: str, save: bool = True) -> None:
+    def learn(self, crop: np.ndarray, label: str, save: bool = True, refit: bool = True) -> None:
         """A referee's correction fed back: ``crop`` is ``label``; it joins the enrolled
-        crops, the set is fitted again, and saved when it has a file."""
+        crops, the set is fitted again (``refit``; False: the caller fits it, as a pair of
+        models does, :mod:`vision.reading.second_opinion`), and saved when it has a file."""
         ts = self.tileset
         ts.crops = np.concatenate([ts.crops, TileSet.keep(crop)[None]])
         ts.labels.append(label)
         ts.corrections += 1
         if is_red(label):
             ts.red_fives = True   # the referee says this set has a red five
-        self.refit()
+        if refit:
+            self.refit()
         if save:
             self.save()
 
-    def refit(self) -> None:
-        """Fit this model's adaptation again on the set's crops as they now are."""
-        self.tileset.refit(self.base, second=self.second)
+    def refit(self, augmented=None) -> None:
+        """Fit this model's adaptation again on the set's crops as they now are;
+        ``augmented``: as for :func:`vision.reading.adapt.fit_prototypes`."""
+        self.tileset.refit(self.base, second=self.second, augmented=augmented)
 
     def save(self) -> None:
         """Store the set where it was read from (nothing when it has no file)."""

@@ -28,11 +28,10 @@ Drawer = Callable[[np.ndarray, str, float, float, int, int, np.random.Generator]
 def sprite_drawer() -> Drawer:
     """Tiles as :func:`vision.synthesis.synthetic.tile_face` draws them (the Regular art, or a coloured
     code on an ivory body when the art is absent), turned a few degrees."""
-    from .synthetic import tile_face
+    from .synthetic import sized_face
 
     def draw(canvas, code, cx, cy, w, h, rng):
-        face = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
-        _paste(canvas, face, cx, cy, rng.uniform(-3, 3))
+        _paste(canvas, sized_face(code, w, h), cx, cy, rng.uniform(-3, 3))
     return draw
 
 

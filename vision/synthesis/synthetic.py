@@ -77,6 +77,16 @@ def tile_face(code: str) -> np.ndarray:
     return out.astype(np.uint8)
 
 
+@functools.lru_cache(maxsize=256)
+def sized_face(code: str, w: int, h: int) -> np.ndarray:
+    """:func:`tile_face` shrunk to ``w`` x ``h`` pixels (BGRA, read-only): a photo of the
+    enrollment sheet lays every tile at one size, and shrinking the full-size art was a third of
+    drawing it (vision.synthesis.sheet_photo)."""
+    img = cv2.resize(tile_face(code), (w, h), interpolation=cv2.INTER_AREA)
+    img.flags.writeable = False     # shared by every photo that lays this tile at this size
+    return img
+
+
 @functools.lru_cache(maxsize=2048)
 def _upright_sprite(code: str, w: int, h: int) -> np.ndarray:
     """BGRA tile ``w`` x ``h`` pixels, upright, with its rim. Apart from the turns and the
