@@ -75,7 +75,20 @@ class TileArt:
 
 
 def _load(path: Path) -> np.ndarray:
-    im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    """The art at ``path`` at the working size, an array of the caller's own."""
+    try:
+        stat = path.stat()
+    except OSError:
+        raise RefereeError(f"{path}: not a BGRA PNG") from None
+    return _decoded(str(path), stat.st_mtime_ns, stat.st_size).copy()
+
+
+@functools.lru_cache(maxsize=4 * len(ART_STEMS))
+def _decoded(path: str, mtime_ns: int, size: int) -> np.ndarray:
+    # Decoding the full-size PNGs is most of a TileArt's 0.6 s of CPU, and a process that
+    # renders (a training run, the test suite) makes one TileArt after another from the same
+    # files; keyed by the file's time and size, so art changed on disk is read again.
+    im = cv2.imread(path, cv2.IMREAD_UNCHANGED)
     if im is None or im.ndim != 3 or im.shape[2] != 4:
         raise RefereeError(f"{path}: not a BGRA PNG")
     return cv2.resize(im, _ART_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
@@ -551,14 +564,22 @@ def camera(rng, img: np.ndarray, harsh: bool = False) -> np.ndarray:
     """Degrade a clean float crop like a Pi or phone camera; returns uint8 BGR.
 
     ``harsh`` adds more noise and lower JPEG quality (see :func:`render_crop`)."""
-    img = img * rng.uniform(0.9, 1.1, 3)[None, None] * rng.uniform(0.6, 1.25)  # white balance, exposure
-    img = np.clip(img, 0, 255)
+    # Each step works in place on the float64 copy the first makes (the caller's picture is
+    # left alone): the same operations in the same order as fresh arrays would give, without
+    # a full-frame temporary per step (a camera frame is 29 MB of float64).
+    img = np.multiply(img, rng.uniform(0.9, 1.1, 3)[None, None])  # white balance, exposure
+    img *= rng.uniform(0.6, 1.25)
+    np.clip(img, 0, 255, out=img)
     if rng.random() < 0.5:
         gamma = rng.uniform(0.7, 1.4)
-        img = 255 * (img / 255) ** gamma
+        img /= 255
+        np.power(img, gamma, out=img)
+        img *= 255
     if rng.random() < 0.3:  # saturation change: cheap sensors and phone processing differ
         grey = img.mean(axis=2, keepdims=True)
-        img = grey + (img - grey) * rng.uniform(0.6, 1.4)
+        img -= grey
+        img *= rng.uniform(0.6, 1.4)
+        img += grey
     r = rng.random()
     if r < 0.4:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
@@ -570,15 +591,21 @@ def camera(rng, img: np.ndarray, harsh: bool = False) -> np.ndarray:
         ker = cv2.warpAffine(ker, rot, (k, k))
         img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
     if rng.random() < 0.2:  # phone-style sharpening halo
-        blur = cv2.GaussianBlur(img, (0, 0), 1.5)
-        img = img + rng.uniform(0.3, 1.0) * (img - blur)
+        halo = cv2.GaussianBlur(img, (0, 0), 1.5)
+        np.subtract(img, halo, out=halo)
+        halo *= rng.uniform(0.3, 1.0)
+        img += halo
     sigma = rng.uniform(0, 10 if harsh else 8)
-    img = img + _noise(rng, img.shape) * sigma * np.sqrt(np.clip(img, 1, 255) / 128)
+    grain = np.clip(img, 1, 255)
+    grain /= 128
+    np.sqrt(grain, out=grain)
+    np.multiply(_noise(rng, img.shape) * sigma, grain, out=grain)
+    img += grain
     if rng.random() < 0.3:  # chroma noise, blotchy
         h, w = img.shape[:2]
         c = cv2.resize(_noise(rng, (max(1, h // 4), max(1, w // 4), 3)), (w, h)) * rng.uniform(2, 8)
-        img = img + c
-    out = np.clip(img, 0, 255).astype(np.uint8)
+        img += c
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if rng.random() < 0.7:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25 if harsh else 35, 95))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
