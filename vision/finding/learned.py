@@ -586,6 +586,9 @@ def one_box_a_tile(tiles: list[FoundTile]) -> list[FoundTile]:
     quads = np.array([t.quad for t in tiles], np.float32)
     areas = np.array([abs(cv2.contourArea(q)) for q in quads])
     lo, hi = quads.min(axis=1), quads.max(axis=1)
+    # which pairs' bounding boxes meet, all at once (as lists): a photo of a table has some
+    # 150 boxes, and asking numpy pair by pair was most of this function's time
+    meet = (~((hi[:, None] < lo[None]).any(axis=2) | (hi[None] < lo[:, None]).any(axis=2))).tolist()
     order = sorted(range(len(tiles)), key=lambda k: -tiles[k].score)
     dropped: set[int] = set()
     for a, i in enumerate(order):
@@ -594,7 +597,7 @@ def one_box_a_tile(tiles: list[FoundTile]) -> list[FoundTile]:
         if i in dropped:
             continue
         for j in order[a + 1:]:
-            if j in dropped or (hi[i] < lo[j]).any() or (hi[j] < lo[i]).any():
+            if j in dropped or not meet[i][j]:
                 continue
             shared, _ = cv2.intersectConvexConvex(quads[i], quads[j])
             if shared < ONE_TILE_OVERLAP * min(areas[i], areas[j]):
