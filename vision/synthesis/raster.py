@@ -43,7 +43,10 @@ def _warp_onto(canvas, alpha_acc, texture, mask, src_quad, dst_quad, ids=None, i
     tex = cv2.warpPerspective(texture, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     a = cv2.warpPerspective(mask, M, size, flags=cv2.INTER_LINEAR, borderValue=0)[..., None]
     region = canvas[y0:y1, x0:x1]
-    region[:] = region * (1 - a) + tex * a
+    # region * (1 - a) + tex * a, in place (tex is this call's own)
+    region *= 1 - a
+    tex *= a
+    region += tex
     if ids is not None:
         idr = ids[y0:y1, x0:x1]
         idr[a[..., 0] > 0.5] = ident
@@ -127,4 +130,5 @@ def draw_body(canvas, ids, cam: Camera, body: Body, ident: int, light, ambient, 
         if (z <= 1).any():
             continue
         ident_face = ident if axis == 2 else -1
-        _warp_onto(canvas, None, texture.astype(np.float32), mask, src, pts, ids, ident_face)
+        _warp_onto(canvas, None, texture.astype(np.float32, copy=False), mask, src, pts, ids,
+                   ident_face)
