@@ -18,9 +18,26 @@ def _table():
     return st
 
 
-def test_detect_json_on_a_top_down_table(shared_data, tmp_path, capsys):
-    path = tmp_path / "top.png"
+@pytest.fixture(scope="module")
+def top_png(tmp_path_factory):
+    """The table of :func:`_table` drawn top down, written once for the module's tests (each
+    only reads it)."""
+    path = tmp_path_factory.mktemp("top") / "top.png"
     cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    return path
+
+
+@pytest.fixture(scope="module")
+def camera_png(tmp_path_factory):
+    """The same table as a camera above it sees it (no markers), written once likewise."""
+    image, _ = render_camera(render_state(_table(), px_per_mm=2.0), out_size=(1600, 1200))
+    path = tmp_path_factory.mktemp("camera") / "camera.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_detect_json_on_a_top_down_table(shared_data, top_png, capsys):
+    path = top_png
     # the learned finder's faces, cut with a margin of table, are read by the shipped model
     assert main(["detect", str(path), "--px-per-mm", "2", "--json"]) == 0
     tiles = json.loads(capsys.readouterr().out)
@@ -32,12 +49,11 @@ def test_detect_json_on_a_top_down_table(shared_data, tmp_path, capsys):
     assert all(0 < t["confidence"] <= 1 for t in tiles)
 
 
-def test_detect_text_marks_each_unsure_reading_and_says_what_the_mark_means(shared_data, tmp_path,
+def test_detect_text_marks_each_unsure_reading_and_says_what_the_mark_means(shared_data, top_png,
                                                                            capsys):
     """Without --json a referee reads the codes: the unsure ones carry a ?, and a line says
     what it means; a picture read surely shows neither."""
-    path = tmp_path / "top.png"
-    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    path = top_png
     assert main(["detect", str(path), "--px-per-mm", "2", "--json"]) == 0
     tiles = json.loads(capsys.readouterr().out)
     confidences = sorted({t["confidence"] for t in tiles})
@@ -77,12 +93,11 @@ def test_the_drawn_picture_has_a_legend_for_its_two_colours():
     assert (legend.max(axis=1) < 60).sum() > 100       # and its words, in black
 
 
-def test_detect_finder_felt_reads_a_top_down_table_with_the_felt_colour_finder(shared_data, tmp_path,
+def test_detect_finder_felt_reads_a_top_down_table_with_the_felt_colour_finder(shared_data, top_png,
                                                                                 capsys):
     """``--finder felt`` brings back the old finder for a flat printed table, which the art
     matcher reads as the felt finder cuts it."""
-    path = tmp_path / "top.png"
-    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+    path = top_png
     assert main(["detect", str(path), "--px-per-mm", "2", "--finder", "felt", "--classifier", "art",
                  "--json"]) == 0
     tiles = json.loads(capsys.readouterr().out)
@@ -108,7 +123,7 @@ def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
 
 @pytest.mark.parametrize("finder", [None, "learned", "felt", "sideways"])
 def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
-        shared_data, tmp_path, capsys, monkeypatch, finder):
+        shared_data, camera_png, tmp_path, capsys, monkeypatch, finder):
     """A referee checking a camera picture with the table's config sees what the table sees:
     the finder its ``[camera] finder`` names (the learned one unless it says otherwise)."""
     from vision.finding.learned import TileFinder
@@ -116,9 +131,7 @@ def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
     looks = []
     find = TileFinder.find
     monkeypatch.setattr(TileFinder, "find", lambda self, *a, **k: looks.append(1) or find(self, *a, **k))
-    image, _ = render_camera(render_state(_table(), px_per_mm=2.0), out_size=(1600, 1200))
-    path = tmp_path / "camera.png"
-    cv2.imwrite(str(path), image)
+    path = camera_png
     config = tmp_path / "table.toml"
     config.write_text("[camera]\n" + (f'finder = "{finder}"\n' if finder else ""))
     code = main(["detect", str(path), "--config", str(config), "--json"])
@@ -132,9 +145,9 @@ def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
     assert bool(looks) == (finder != "felt")
 
 
-def test_detect_with_a_config_whose_camera_is_no_table_is_one_line(shared_data, tmp_path, capsys):
-    path = tmp_path / "camera.png"
-    cv2.imwrite(str(path), render_state(_table(), px_per_mm=2.0))
+def test_detect_with_a_config_whose_camera_is_no_table_is_one_line(shared_data, top_png, tmp_path,
+                                                                    capsys):
+    path = top_png
     config = tmp_path / "table.toml"
     config.write_text("camera = 5\n")
     assert main(["detect", str(path), "--config", str(config)]) == 2
