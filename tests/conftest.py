@@ -172,7 +172,28 @@ SECONDS = {
 }
 
 
+def _keep_freed_frames_for_reuse():
+    """glibc maps a block over its mmap threshold afresh for each allocation and gives a freed
+    one back to the system at once, and trims the heap's top past its trim threshold (both
+    thresholds start small and follow what was freed, up to 32 MB): each full-size float
+    frame the renderers make (a camera frame is 29 MB in float64, a top-down view 61 MB) was
+    paged in and zeroed by the kernel again and again, 1-2 s of system time in a file that
+    renders. Here blocks up to 128 MB come from the heap and what is freed stays for the next
+    frame (glibc 2.36 takes a threshold above the 32 MB its manual names; one that refuses it
+    keeps its own); _give_memory_back still trims the heap after each module. Not glibc: as
+    it was."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3
+        libc.mallopt(m_mmap_threshold, 128 * 2 ** 20)
+        libc.mallopt(m_trim_threshold, 2 ** 30)
+    except (OSError, AttributeError):
+        pass
+
+
 def pytest_configure(config):
+    _keep_freed_frames_for_reuse()
     # Every process of the suite reads tiles on one thread (onnxruntime and OpenCV): the
     # processes keep the cores busy between them, and threads of one process waiting on each
     # other's share of a small picture cost CPU and gave nothing. The product keeps its
