@@ -69,12 +69,28 @@ def tile_face(code: str) -> np.ndarray:
         shade = body[:, :, :3].astype(np.float32) / 245.0
         body[:, :, :3][mask] = np.clip(shade[mask] * np.array(BACK_BGR, np.float32), 0, 255)
         return body
-    body = cv2.imread(str(d / "Front.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
-    face = cv2.imread(str(d / f"{ART_STEMS[code]}.png"), cv2.IMREAD_UNCHANGED).astype(np.float32)
-    a = face[:, :, 3:4] / 255.0
+    body = _front(d)
+    face = cv2.imread(str(d / f"{ART_STEMS[code]}.png"), cv2.IMREAD_UNCHANGED)
+    # The face over the body, blended in float32 only where the face is partly clear: where
+    # it is opaque the blend gives the face's own bytes, where clear the body's (a is exactly
+    # 1 or 0 there), and blending the whole 800 x 600 picture in floats was most of the time
+    # the demo's camera spends drawing a code's first sprite (it lets the faces go each frame).
+    alpha = face[:, :, 3]
     out = body.copy()
-    out[:, :, :3] = face[:, :, :3] * a + body[:, :, :3] * (1 - a)
-    return out.astype(np.uint8)
+    np.copyto(out[:, :, :3], face[:, :, :3], where=(alpha == 255)[:, :, None])
+    ys, xs = np.nonzero((alpha > 0) & (alpha < 255))
+    a = face[ys, xs, 3:4].astype(np.float32) / 255.0
+    blend = face[ys, xs, :3].astype(np.float32) * a + body[ys, xs, :3].astype(np.float32) * (1 - a)
+    out[ys, xs, :3] = blend.astype(np.uint8)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _front(d) -> np.ndarray:
+    """The art's blank tile body (BGRA), read once: every face is drawn on it."""
+    body = cv2.imread(str(d / "Front.png"), cv2.IMREAD_UNCHANGED)
+    body.flags.writeable = False
+    return body
 
 
 @functools.lru_cache(maxsize=256)
