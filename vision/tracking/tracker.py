@@ -229,8 +229,11 @@ class TableTracker:
         ppm = self.px_per_mm
         if finding is None:
             finding = self.find_tiles(frame, ppm)
+        # most frames hide nothing: then no tile touches a hand, and widening an empty mask
+        # and looking into it for each tile (some 2.5 ms and 100 means a frame) tells nothing
         hidden = cv2.dilate(finding.occluded, np.ones((int(6 * ppm) | 1, int(6 * ppm) | 1),
-                                                      np.uint8))
+                                                      np.uint8)) \
+            if cv2.countNonZero(finding.occluded) else None
         candidates = []
         for tile in finding.tiles:
             cx, cy = tile.centre
@@ -238,7 +241,7 @@ class TableTracker:
             if zone is None or (zones is not None and zone not in zones):
                 continue
             x1, y1, x2, y2 = tile.box
-            if hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
+            if hidden is not None and hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
                 continue   # touching a hand: not a clear view
             candidates.append((tile, zone))
         thumbs = [_thumb(tile.crop) for tile, _ in candidates]
@@ -405,12 +408,12 @@ class TableTracker:
                 best, best_d = track, d
         return best
 
-    def _age(self, matched: set[int], hidden: np.ndarray,
+    def _age(self, matched: set[int], hidden: np.ndarray | None,
              zones: list[Zone] | None = None, t_ns: int | None = None) -> list[dict]:
         """Count frames in plain view without each unseen tile; drop the ones gone. Tiles
         outside ``zones`` (when given) were not looked at. A reported pond tile whose place
         looks as it did when it was last seen there (:meth:`_place_unchanged`) is not missing:
-        the finder missed it."""
+        the finder missed it. ``hidden``: what hands cover, widened (None: nothing)."""
         ppm = self.px_per_mm
         keep = []
         # A call takes a seat's latest discard; no other tile leaves a pond during a hand. An
@@ -428,7 +431,7 @@ class TableTracker:
                 continue
             px, py = int(track.x * ppm), int(track.y * ppm)
             r = int(0.5 * TILE_W_MM * ppm)
-            if hidden[max(py - r, 0):py + r, max(px - r, 0):px + r].any():
+            if hidden is not None and hidden[max(py - r, 0):py + r, max(px - r, 0):px + r].any():
                 keep.append(track)          # under a hand: still there as far as we know
                 continue
             if track.confirmed and track.zone.kind == "pond" and \
