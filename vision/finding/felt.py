@@ -491,8 +491,11 @@ def find_tiles(image: np.ndarray, tile_w_px: float, tile_h_px: float | None = No
                     tiles.append(_askew_tile(image, corners / scale, (x2 - x1) / scale,
                                              (y2 - y1) / scale, skew, pad))
                 continue
+        # the component's place as Python ints: the same sums and quotients, rounded as
+        # Python floats rather than numpy scalars (some 400 a frame)
+        ix, iy = int(x), int(y)
         for tight, _ in found:
-            x1, y1, x2, y2 = tight[0] + x, tight[1] + y, tight[2] + x, tight[3] + y
+            x1, y1, x2, y2 = tight[0] + ix, tight[1] + iy, tight[2] + ix, tight[3] + iy
             covered[y1:y2, x1:x2] = 255
             X1, Y1 = int(round(x1 / scale)), int(round(y1 / scale))
             X2, Y2 = min(int(round(x2 / scale)), full_w), min(int(round(y2 / scale)), full_h)
