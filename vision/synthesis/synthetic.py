@@ -568,6 +568,32 @@ def demo_hand_frames(fps: float = 10.0):
 
 # -- a classifier that knows the rendered art ---------------------------------------------------
 
+def _template_feature(crop: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A face shrunk to ``size`` (upright; lying across, shrunk the other way and turned)."""
+    size = size if crop.shape[0] >= crop.shape[1] else size[::-1]
+    f = cv2.resize(crop, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    if f.shape[0] < f.shape[1]:
+        f = np.rot90(f)
+    return f.ravel()
+
+
+@functools.lru_cache(maxsize=4)
+def _art_templates(art, size: tuple[int, int]) -> tuple[tuple[str, ...], np.ndarray]:
+    """The labels and templates of :class:`ArtClassifier`: each face of the art at ``art``
+    (None: the placeholders) turned four ways and shrunk. Kept: they depend on the art alone,
+    and each classifier made them again from the 38 full-size faces (some 0.3 s of CPU; a
+    test file of scenes makes one per scene)."""
+    labels, feats = [], []
+    for code in list(TILE_CODES) + ["back"]:
+        img = tile_face(code)[:, :, :3]
+        for k in range(4):
+            labels.append(code)
+            feats.append(_template_feature(np.ascontiguousarray(np.rot90(img, k)), size))
+    out = np.stack(feats)
+    out.flags.writeable = False     # shared by every classifier
+    return tuple(labels), out
+
+
 class ArtClassifier:
     """Recognises tiles drawn from the same art as these renderings, by nearest template.
 
@@ -580,21 +606,11 @@ class ArtClassifier:
 
     def __init__(self, reject: float = 0.25):
         self.reject = reject
-        labels, feats = [], []
-        for code in list(TILE_CODES) + ["back"]:
-            img = tile_face(code)[:, :, :3]
-            for k in range(4):
-                labels.append(code)
-                feats.append(self._feature(np.ascontiguousarray(np.rot90(img, k))))
-        self.labels = labels
-        self.feats = np.stack(feats)
+        labels, self.feats = _art_templates(regular_art_dir(), tuple(self.SIZE))
+        self.labels = list(labels)
 
     def _feature(self, crop: np.ndarray) -> np.ndarray:
-        size = self.SIZE if crop.shape[0] >= crop.shape[1] else self.SIZE[::-1]
-        f = cv2.resize(crop, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-        if f.shape[0] < f.shape[1]:
-            f = np.rot90(f)
-        return f.ravel()
+        return _template_feature(crop, self.SIZE)
 
     def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
         out = []
