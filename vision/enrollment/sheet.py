@@ -235,8 +235,8 @@ def locate(image: np.ndarray, layout: SheetLayout | None = None,
     Raises one line naming the markers not seen in ``where``."""
     layout = layout or A3_SHEET
     ids = layout.marker_ids
-    found = detect_markers(image, ids) if found is None else \
-        {i: c for i, c in found.items() if i in ids}
+    if found is None:
+        found = detect_markers(image, ids)
     missing = [i for i in ids if i not in found]
     if missing:
         of = "" if layout.pages == 1 else f" of {layout.name}"

@@ -344,8 +344,8 @@ def _cut_run(prof: np.ndarray, heights: np.ndarray, sizes: list[float], mixed: b
                 # strokes (a bamboo stick near its edge) must not pull the cut in
                 r = max(1, int(0.05 * size))
                 lo, hi = max(c - r, 1), min(c + r + 1, n - 1)
-                if hi > lo and max(near[lo:hi]) > max(0.5, near[c] + 0.2):
-                    best = max(near[lo:hi])
+                best = max(near[lo:hi]) if hi > lo else None
+                if best is not None and best > max(0.5, near[c] + 0.2):
                     c = lo + near[lo:hi].index(best)    # the first best, as np.argmax
 
             cuts.append(c)
