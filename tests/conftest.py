@@ -226,20 +226,52 @@ def pytest_collection_modifyitems(config, items):
 BROWSER_FILES = "test_browser_*.py"
 
 
+#: Files that spend most of their time waiting, not computing: on a demo's or a game's real
+#: time, on Chromium, on a broker, on services started and killed as processes, on buttons held
+#: for their seconds (RIICHI_TEST_COSTS, one process, 27 Nov: some 225 s of wall time, of which
+#: 70 s their own CPU and their children's). None of them loads the tile models in its own
+#: process.
+WAITING = {
+    "test_demo.py", "test_crash.py", "test_hall_link.py", "test_round_bench.py",
+    "test_hall_demo.py", "test_web_tls.py", "test_service.py", "test_soak.py",
+    "test_service_buttons.py", "test_buttons.py", "test_check_journal.py", "test_hall_round.py",
+    "test_buttons_cli.py", "test_service_faults.py", "test_lights.py", "test_service_web.py",
+    "test_web_crowd.py", "test_systemd.py", BROWSER_FILES,
+}
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     if getattr(config.option, "dist", "no") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class OneBrowser(LoadFileScheduling):
-        """Whole files to a process, as --dist loadfile, and the browser files together."""
+    class Lanes(LoadFileScheduling):
+        """Whole files to a process, as --dist loadfile, and the browser files together.
+
+        With three processes or more, the last is a lane for the files that wait
+        (``WAITING``): it takes those, longest first, and once they are all handed out the
+        smallest files left; the others take the files that compute, longest first, and then
+        what waits. Two processes keep both cores busy with what computes, and the waits
+        overlap them instead of adding to them; the waiting lane holds no tile model, so the
+        third process costs little memory."""
 
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
             return BROWSER_FILES if fnmatch.fnmatch(Path(scope).name, BROWSER_FILES) else scope
 
-    return OneBrowser(config, log)
+        def _assign_work_unit(self, node) -> None:
+            scopes = list(self.workqueue)
+            lanes = len(self.assigned_work)
+            if lanes >= 3 and node.gateway.id == f"gw{lanes - 1}":
+                pick = next((s for s in scopes if Path(s).name in WAITING), scopes[-1])
+            else:
+                pick = next((s for s in scopes if Path(s).name not in WAITING), scopes[0])
+            # the queue's first unit is the one the parent class hands out
+            self.workqueue.move_to_end(pick, last=False)
+            super()._assign_work_unit(node)
+
+    return Lanes(config, log)
 
 
 @pytest.hookimpl(trylast=True)
