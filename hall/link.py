@@ -353,9 +353,22 @@ class HallLink:
         self._publish_health(journal)
         caught_up = self.unsent == 0
         if self._changed or self._state_due or self._last_state is None or \
-                caught_up != self._last_state[3]:
+                caught_up != self._last_state[3] or self._snapshot_moved(journal):
             self._changed = False
             self._publish_state(journal)
+
+    def _snapshot_moved(self, journal: Journal) -> bool:
+        """The table wrote a snapshot after the state last sent: an event is journaled before
+        its rulings and snapshot, so a state sent on reading the event can carry the snapshot
+        before it, and an event that made no ruling (a call press) brings nothing else new
+        to read; its snapshot went unsent until the next event."""
+        if self._game is None or self._last_state is None:
+            return False
+        try:
+            seq = journal.snapshot_seq(self._game)
+        except JournalError:
+            return False
+        return seq is not None and seq != self._last_state[0]
 
     def _publish_retained(self, client, kind: str, body: bytes):
         """A retained message (state, health, online): not part of the outbox, so its PUBACK

@@ -348,6 +348,11 @@ class Journal:
         rows = self._read("SELECT seq, json FROM snapshots WHERE game_id = ?", (game_id,))
         return (rows[0][0], rows[0][1]) if rows else None
 
+    def snapshot_seq(self, game_id: int) -> int | None:
+        """The event the game's last snapshot was written after (None: no snapshot yet)."""
+        rows = self._read("SELECT seq FROM snapshots WHERE game_id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
     def snapshot(self, game_id: int | None = None) -> tuple[int, dict] | None:
         """``(seq, snapshot)`` last written for a game (the current one by default)."""
         if game_id is None:

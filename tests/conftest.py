@@ -74,13 +74,27 @@ def playwright():
         yield p
 
 
-@pytest.fixture(scope="session")
+#: The Chromium of the browser files that run one after another in a process: launched by the
+#: first, kept for the next, closed (``_close_chromium``) when the next file needs none. Kept to
+#: the end of the run, it held some 0.3 GB (PSS) of the run's peak while the process ran other
+#: files for minutes.
+_chromium: dict = {}
+
+
+@pytest.fixture(scope="module")
 def browser(playwright):
-    """Debian's headless Chromium through Playwright, one for the whole session; browser
-    tests skip, saying why, without it."""
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield b
-    b.close()
+    """Debian's headless Chromium through Playwright, one for the browser files that follow
+    each other; browser tests skip, saying why, without it."""
+    b = _chromium.get("browser")
+    if b is None or not b.is_connected():
+        b = _chromium["browser"] = playwright.chromium.launch(executable_path=CHROMIUM,
+                                                             args=CHROMIUM_ARGS)
+    return b
+
+
+def _close_chromium(nextitem) -> None:
+    if "browser" in _chromium and (nextitem is None or "browser" not in nextitem.fixturenames):
+        _chromium.pop("browser").close()
 
 
 class BrowserPages:
@@ -238,9 +252,9 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: (-SECONDS.get(item.path.name, 0), -per_file[item.path]))
 
 
-#: The scope under which `./dev test` hands every browser test file to one process: each process
-#: that runs one keeps a Chromium of its own to the end of the run (the session's `browser`),
-#: some 0.7 GB with its renderers; one is enough for them all, most of whose time is waiting.
+#: The scope under which `./dev test` hands every browser test file to one process, one after
+#: another: one Chromium (`browser`), some 0.7 GB RSS with its renderers, serves them all,
+#: most of whose time is waiting.
 BROWSER_FILES = "test_browser_*.py"
 
 
@@ -249,8 +263,8 @@ BROWSER_FILES = "test_browser_*.py"
 #: for their seconds (RIICHI_TEST_COSTS, one process, 27 Nov: some 225 s of wall time, of which
 #: 70 s their own CPU and their children's). None of them loads the tile models in its own
 #: process. In the order the waiting lane takes them: longest first, but test_web_tls, which
-#: launches a Chromium of its own for one test, before the browser files, whose Chromium then
-#: stays to the end of the run (the two at once were 0.25 GB of the run's peak).
+#: launches a Chromium of its own for one test, before the browser files, so that its Chromium
+#: and theirs are never up at once.
 WAITING = (
     "test_demo.py", "test_crash.py", "test_web_tls.py", BROWSER_FILES, "test_round_bench.py",
     "test_soak.py", "test_hall_link.py", "test_hall_demo.py", "test_buttons.py",
@@ -303,6 +317,7 @@ def pytest_xdist_make_scheduler(config, log):
 def pytest_runtest_teardown(item, nextitem):
     # trylast: after pytest's own teardown has finalized the module's fixtures
     if nextitem is None or nextitem.module is not item.module:
+        _close_chromium(nextitem)
         _give_memory_back()
 
 

@@ -137,6 +137,36 @@ def test_a_table_publishes_what_it_journals_and_retains_where_it_stands(broker, 
     sub.stop()
 
 
+def test_a_snapshot_written_after_its_event_was_sent_still_reaches_the_hall(broker, tmp_path):
+    """The table journals an event, then its rulings and snapshot: a link that reads the event
+    in between sends a state with the snapshot before it. A call press makes no ruling, so
+    nothing else new came to read and the call's state never left (the hall showed the table
+    one step behind until its next event; a busy run of the suite caught it)."""
+    board, sub = hall(broker)
+    t = Table(tmp_path, broker, "t1")
+    game = simulate(seed=3, hands=1)
+    t.play(game[:60])
+    remote = caught_up(board, "t1", t.journal)
+    assert t.link.wait_idle(5)
+    deadline = time.monotonic() + 15
+    while (remote.state or {}).get("seq") != 60 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert remote.state["seq"] == 60
+    # the press, journaled as the service does, and read and sent before its snapshot is
+    press = call_event(2, game[59]["t"] + 0.5)
+    seq = t.journal.append_event(press)
+    caught_up(board, "t1", t.journal)
+    assert t.link.wait_idle(5)
+    assert remote.state["seq"] == 60          # the state sent on reading it: the one before
+    snap = t.table.snapshot()
+    t.journal.record(seq, [], snap)
+    t.table.hub.publish("state", snap)
+    deadline = time.monotonic() + 15
+    while (remote.state or {}).get("seq") != seq and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert remote.state["seq"] == seq, "the call's state never reached the hall"
+
+
 def test_the_acl_refuses_a_table_writing_under_another_tables_name(broker):
     board, sub = hall(broker)
     acks, received = {}, []
