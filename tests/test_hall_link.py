@@ -142,7 +142,7 @@ def test_a_snapshot_written_after_its_event_was_sent_still_reaches_the_hall(brok
     in between sends a state with the snapshot before it. A call press makes no ruling, so
     nothing else new came to read and the call's state never left (the hall showed the table
     one step behind until its next event; a busy run of the suite caught it)."""
-    board, sub = hall(broker)
+    board, _sub = hall(broker)   # the subscriber runs while the test does
     t = Table(tmp_path, broker, "t1")
     game = simulate(seed=3, hands=1)
     t.play(game[:60])
