@@ -72,6 +72,7 @@ def playwright():
         pytest.skip("Python Playwright is not installed (pip install playwright)")
     with sync_playwright() as p:
         yield p
+        _close_chromium(None)   # while the driver still runs: the last file may be a browser's
 
 
 #: The Chromium of the browser files that run one after another in a process: launched by the
@@ -151,6 +152,14 @@ def _give_memory_back():
     learned = sys.modules.get("vision.finding.learned")
     if learned is not None:
         learned.shared_finder.cache_clear()
+    synthetic = sys.modules.get("vision.synthesis.synthetic")
+    if synthetic is not None:
+        # The full-size faces (1.9 MB each, 70 MB for a set) and the felt of the tables
+        # drawn (22 MB): each process that renders kept them to the end of the run, 0.1 GB
+        # beside the run's peak. The sprites made from them stay (small, and what the next
+        # file draws again at the same sizes); a face is read again in 25 ms if it is needed.
+        synthetic.tile_face.cache_clear()
+        synthetic._felt.cache_clear()
     gc.collect()
     try:
         import ctypes
