@@ -306,14 +306,16 @@ def pytest_xdist_make_scheduler(config, log):
             return BROWSER_FILES if fnmatch.fnmatch(Path(scope).name, BROWSER_FILES) else scope
 
         def _assign_work_unit(self, node) -> None:
+            if len(self.assigned_work) <= COMPUTING_LANES:   # no waiting lane: longest first
+                super()._assign_work_unit(node)
+                return
             queued = list(self.workqueue)
             waiting = sorted((s for s in queued if Path(s).name in WAITING),
                              key=lambda s: WAITING.index(Path(s).name))
             computing = [s for s in queued if Path(s).name not in WAITING]
-            lanes = len(self.assigned_work)
-            if lanes > COMPUTING_LANES and int(node.gateway.id[2:]) >= COMPUTING_LANES:
+            if int(node.gateway.id[2:]) >= COMPUTING_LANES:
                 pick = waiting[0] if waiting else queued[-1]
-            else:
+            else:   # what waits, the short ones: the waiting lane is busy with the long ones
                 pick = computing[0] if computing else waiting[-1]
             # the queue's first unit is the one the parent class hands out
             self.workqueue.move_to_end(pick, last=False)
