@@ -169,15 +169,15 @@ def _give_memory_back():
 
 
 # `./dev test` hands whole files to its processes (pytest-xdist --dist loadfile, in the lanes
-# below), and the run lasts as long as the busiest one. xdist hands them out by number of
-# tests, most first, which left the long one-test films (the Tenhou stretch, the long hand,
-# kill -9) to the end, when the other process had nothing left to take. Longest first
-# instead, the short files fill in behind: the seconds each held its process in a run of the suite on a nearly quiet machine
-# (20:00 UTC 26 Nov, RIICHI_TEST_COSTS below: the sum of its tests' "wall"), which counts
-# what it waits for (Chromium, a demo's real time, a broker) as the CPU it uses. Only the
+# below), and the run lasts as long as the busiest one. xdist hands them out by number of tests,
+# most first, which left the long one-test films (the Tenhou stretch, the long hand, kill -9) to
+# the end, when the other process had nothing left to take. Longest first instead, the short
+# files fill in behind: the seconds each held its process in a run of the suite on a nearly
+# quiet machine (20:00 UTC 26 Nov, RIICHI_TEST_COSTS below: the sum of its tests' "wall"), which
+# counts what it waits for (Chromium, a demo's real time, a broker) as the CPU it uses. Only the
 # order changes; files not named here (under 3.5 s) follow, most tests first, as before.
-# Added since: test_film_reading (one process, serially, 26 Nov 23:00, load 2.5: 21-23 s)
-# and test_soak (15.8 s in a whole run at load 8, half of it its real-time game; ~10 quiet).
+# Added since: test_film_reading (one process, serially, 26 Nov 23:00, load 2.5: 21-23 s) and
+# test_soak (15.8 s in a whole run at load 8, half of it its real-time game; ~10 quiet).
 SECONDS = {
     "test_enroll.py": 65, "test_finder.py": 57, "test_demo.py": 50,
     "test_browser_dashboard.py": 42, "test_crash.py": 34, "test_discard_timing.py": 29,
