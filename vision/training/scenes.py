@@ -29,7 +29,7 @@ FLAT_VERSION = 1
 SCENE_SIZE = 320
 
 
-def _render_chunk(args):
+def render_chunk(args):
     seed, n, size, path, flat, dark_sets, real_faces = args
     if path is not None and Path(path).is_file():
         with np.load(path) as z:
@@ -64,15 +64,10 @@ def _render_chunk(args):
     return part
 
 
-def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
-                  size: int = SCENE_SIZE, flat: bool = False, dark_sets: float = 0.0,
-                  real_faces: bool = True) -> dict:
-    """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
-    :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the
-    scenes do not depend on the number of workers) and are cached one by one (so an
-    interrupted run picks up where it stopped). Solid-tile scenes: ``dark_sets`` of them show
-    a whole set of dark faces (:func:`vision.synthesis.scene.render_scene`); ``real_faces``
-    pastes the Camerash photographs' faces among the art's (:class:`FaceBank`)."""
+def scene_jobs(n: int, seed: int, cache: Path | None, size: int = SCENE_SIZE, flat: bool = False,
+               dark_sets: float = 0.0, real_faces: bool = True) -> list[tuple]:
+    """The chunks of :func:`render_scenes` as jobs for :func:`render_chunk` (several sets of
+    scenes can then be rendered by one pool of processes)."""
     chunk = 100
     jobs = []
     # what the scenes were drawn with, in the cache's names when not the old default
@@ -83,17 +78,30 @@ def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print
         path = None if cache is None else cache / f"{name}.npz"
         jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat,
                      dark_sets, real_faces))
+    return jobs
+
+
+def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print,
+                  size: int = SCENE_SIZE, flat: bool = False, dark_sets: float = 0.0,
+                  real_faces: bool = True) -> dict:
+    """``n`` scenes rendered from ``seed`` (``flat``: of the simulated camera's table,
+    :mod:`vision.synthesis.flat_scene`), in chunks of 100 that each have their own seed (so the
+    scenes do not depend on the number of workers) and are cached one by one (so an
+    interrupted run picks up where it stopped). Solid-tile scenes: ``dark_sets`` of them show
+    a whole set of dark faces (:func:`vision.synthesis.scene.render_scene`); ``real_faces``
+    pastes the Camerash photographs' faces among the art's (:class:`FaceBank`)."""
+    jobs = scene_jobs(n, seed, cache, size, flat, dark_sets, real_faces)
     t0 = time.monotonic()
     parts = []
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for i, part in enumerate(pool.imap(_render_chunk, jobs)):
+            for i, part in enumerate(pool.imap(render_chunk, jobs)):
                 parts.append(part)
-                log(f"  scenes {min(n, (i + 1) * chunk)}/{n} ({time.monotonic() - t0:.0f} s)")
+                log(f"  scenes {min(n, (i + 1) * 100)}/{n} ({time.monotonic() - t0:.0f} s)")
     else:
         for i, job in enumerate(jobs):
-            parts.append(_render_chunk(job))
-            log(f"  scenes {min(n, (i + 1) * chunk)}/{n} ({time.monotonic() - t0:.0f} s)")
+            parts.append(render_chunk(job))
+            log(f"  scenes {min(n, (i + 1) * 100)}/{n} ({time.monotonic() - t0:.0f} s)")
     offset = 0
     owners = []
     for p in parts:

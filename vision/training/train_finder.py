@@ -237,22 +237,65 @@ def losses(out, target, heat_w, reg_w):
 
 # --- training ---------------------------------------------------------------------------------------
 
-def batches(rng, data: dict, batch: int):
-    n = len(data["images"])
+def batch_scenes(seed: int, n: int, batch: int):
+    """The scenes of each step's batch: every scene once an epoch, in an order drawn from
+    ``seed``."""
+    rng = np.random.default_rng(seed)
     while True:
         idx = rng.permutation(n)
         for k in range(0, n - batch + 1, batch):
-            xs, ts, hws, rws = [], [], [], []
-            for i in idx[k:k + batch]:
-                hands = cv2.resize(data["hands"][i], data["images"][i].shape[1::-1],
-                                   interpolation=cv2.INTER_LINEAR)
-                img, tiles, hands = augment(rng, data["images"][i], scene_tiles(data, i), hands)
-                t, hw, rw = make_targets(img.shape[:2], tiles, hands)
-                xs.append(img.transpose(2, 0, 1))
-                ts.append(t)
-                hws.append(hw)
-                rws.append(rw)
-            yield (np.stack(xs).astype(np.float32), np.stack(ts), np.stack(hws), np.stack(rws))
+            yield idx[k:k + batch]
+
+
+def make_batch(data: dict, scenes, rng):
+    """One batch: each scene turned, mirrored and cut by :func:`augment`; images as uint8
+    (the network takes 0..255), targets and weights as float32."""
+    xs, ts, hws, rws = [], [], [], []
+    for i in scenes:
+        hands = cv2.resize(data["hands"][i], data["images"][i].shape[1::-1], interpolation=cv2.INTER_LINEAR)
+        img, tiles, hands = augment(rng, data["images"][i], scene_tiles(data, i), hands)
+        t, hw, rw = make_targets(img.shape[:2], tiles, hands)
+        xs.append(img.transpose(2, 0, 1))
+        ts.append(t)
+        hws.append(hw)
+        rws.append(rw)
+    return np.stack(xs), np.stack(ts), np.stack(hws), np.stack(rws)
+
+
+#: The scenes, for the processes that make batches (set before they fork, so they share it).
+_SCENES: dict | None = None
+
+
+def _step_batch(job):
+    step, scenes, seed = job
+    # a generator of its own for each step: the batches do not depend on how many processes
+    # make them
+    return make_batch(_SCENES, scenes, np.random.default_rng([seed, step]))
+
+
+def batches(data: dict, batch: int, seed: int, steps: int, loaders: int = 0):
+    """The ``steps`` training batches, made in this process (``loaders`` 0) or by that many
+    forked processes working ahead (a GPU takes a step faster than one core makes a batch);
+    the same batches either way."""
+    global _SCENES
+    _SCENES = data
+    jobs = ((step, scenes, seed) for step, scenes in zip(range(1, steps + 1),
+                                                          batch_scenes(seed, len(data["images"]), batch)))
+    if loaders <= 0:
+        for job in jobs:
+            yield _step_batch(job)
+        return
+    import collections
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(loaders) as pool:
+        ahead = collections.deque()
+        for job in jobs:
+            ahead.append(pool.apply_async(_step_batch, (job,)))
+            if len(ahead) > 2 * loaders:
+                yield ahead.popleft().get()
+        while ahead:
+            yield ahead.popleft().get()
 
 
 def join(a: dict, b: dict) -> dict:
@@ -267,28 +310,36 @@ def train(args, log=print) -> dict:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
     t_start = time.monotonic()
     cache = Path(args.cache) if args.cache else None
     drawn = dict(dark_sets=args.dark_sets, real_faces=not args.no_real_faces)
     data = render_scenes(args.scenes, args.seed, cache, args.workers, log, **drawn)
     if args.flat_scenes:
         data = join(data, render_scenes(args.flat_scenes, args.seed, cache, args.workers, log, flat=True))
+    if args.dark_scenes:
+        # scenes of their own (their own seed), added to the others rather than drawn in their
+        # place: a finder trained on dark sets drawn instead of a fifth of the light ones lost
+        # light tiles the shipped one finds (vision/README.md)
+        data = join(data, render_scenes(args.dark_scenes, args.seed + 2, cache, args.workers, log,
+                                        dark_sets=1.0, real_faces=not args.no_real_faces))
     val = render_scenes(args.val_scenes, args.seed + 1, cache, args.workers, log, **drawn)
     log(f"scenes: {len(data['images'])} training, {len(val['images'])} validation, "
         f"{int((data['status'] == 1).sum())} tiles to find ({time.monotonic() - t_start:.0f} s)")
-    model = build_model(tuple(args.widths))
+    # the batch makers fork before the model exists (a forked process must not inherit a GPU)
+    it = batches(data, args.batch, args.seed, args.steps, args.loaders)
+    first = next(it)
+    model = build_model(tuple(args.widths)).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.steps
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
                                                 pct_start=0.05)
-    rng = np.random.default_rng(args.seed)
-    it = batches(rng, data, args.batch)
     t0 = time.monotonic()
     running = {}
     for step in range(1, steps + 1):
         model.train()
-        x, t, hw, rw = (torch.from_numpy(a) for a in next(it))
-        out = model(x)
+        x, t, hw, rw = (torch.from_numpy(a).to(device) for a in (first if step == 1 else next(it)))
+        out = model(x.float())
         loss, parts = losses(out, t, hw, rw)
         opt.zero_grad()
         loss.backward()
@@ -301,9 +352,8 @@ def train(args, log=print) -> dict:
                 + f" ({time.monotonic() - t0:.0f} s)")
         if args.checkpoints and step % args.checkpoint_every == 0 and step < steps:
             # a model to look at while training goes on (not the shipped one)
-            model.eval()
             export(model, Path(args.checkpoints) / f"step{step}.onnx", {"step": step})
-    model.eval()
+    model = model.cpu().eval()
     scores = evaluate(model, val)
     log(f"validation scenes: recall {scores['recall']:.4f}, precision {scores['precision']:.4f} "
         f"at IoU 0.5 ({scores['tiles']} tiles)")
@@ -337,11 +387,14 @@ def export(model, out: Path, settings: dict) -> None:
     import torch
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
+    training = model.training
+    device = next(model.parameters()).device
+    model.cpu().eval()
     dummy = torch.zeros(1, 3, 256, 256)
     torch.onnx.export(model, dummy, str(out), input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h", 3: "w"}},
                       opset_version=ONNX_OPSET, dynamo=False)
+    model.to(device).train(training)
     out.with_suffix(".json").write_text(json.dumps(settings, indent=2) + "\n")
 
 
@@ -362,6 +415,8 @@ def parse_args(argv=None):
     p.add_argument("--dark-sets", type=float, default=0.0,
                    help="share of solid-tile scenes whose whole set has dark faces (the art's Black "
                         "style); 0: each face's style drawn on its own, as the first finder was")
+    p.add_argument("--dark-scenes", type=int, default=0,
+                   help="solid-tile scenes added whose whole set has dark faces (the art's Black style)")
     p.add_argument("--no-real-faces", action="store_true",
                    help="no Camerash photograph among the faces (a finder that never saw those "
                         "photographs, to measure it on them fairly)")
@@ -372,6 +427,12 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=1,
                    help="PyTorch threads; the sums' order, and so the model, depends on it")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    p.add_argument("--loaders", type=int, default=0,
+                   help="processes making the training batches ahead (0: this one); the batches "
+                        "are the same for any number")
+    p.add_argument("--device", default="cpu",
+                   help="where PyTorch trains ('cuda' on a GPU machine, to search settings faster; "
+                        "the shipped model is trained on a CPU)")
     p.add_argument("--widths", type=int, nargs=5, default=list(WIDTHS))
     p.add_argument("--cache", default="runs/finder-cache")
     p.add_argument("--checkpoints", default="runs/finder-checkpoints",
@@ -394,7 +455,7 @@ def main(argv=None) -> int:
     except RefereeError as exc:
         raise SystemExit(str(exc))
     settings = {k: v for k, v in vars(args).items()
-                if k not in ("out", "cache", "checkpoints", "checkpoint_every")}
+                if k not in ("out", "cache", "checkpoints", "checkpoint_every", "loaders")}
     settings.update(scene_version=SCENE_VERSION, flat_version=FLAT_VERSION, stride=STRIDE, channels=list(CHANNELS),
                     validation=result["scores"], train_seconds=round(result["seconds"]))
     export(result["model"], Path(args.out), settings)
