@@ -288,7 +288,15 @@ def batches(data: dict, batch: int, seed: int, steps: int, loaders: int = 0):
     import collections
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(loaders) as pool:
+    # OpenCV's own threads are not there in a forked process: its pool is stopped before the
+    # fork, so the batch makers start with none to wait for
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(loaders)
+    finally:
+        cv2.setNumThreads(threads)
+    with pool:
         ahead = collections.deque()
         for job in jobs:
             ahead.append(pool.apply_async(_step_batch, (job,)))
