@@ -140,7 +140,11 @@ def test_the_fused_eight_bit_networks_compute_what_the_unfused_ones_do():
     """On every machine the table's sessions give what the same eight-bit numbers give through
     float kernels (``session.disable_quant_qdq``), which cannot saturate. On an AVX2 processor
     without VNNI the fused kernels alone are off by up to 1.4 in a logit (measured); with the
-    precision fix by 0.02."""
+    precision fix by 0.02. The finder's heat without the fix: 0.89 off in this corner, 4 of
+    its 16 tiles lost (141 of 167 found on the whole view); with it, the two round their
+    sums differently (one step of eight bits here and there): up to 0.019 off in the heat on
+    the whole view for the shipped finder, 0.021 for a retrained one, the same tiles found
+    (measured, 27 Nov)."""
     import onnxruntime as ort
 
     from testkit.tables import full_table_frame
@@ -155,10 +159,11 @@ def test_the_fused_eight_bit_networks_compute_what_the_unfused_ones_do():
     top = cal.warp(frame)
     fast = finder.TileFinder(threads=1)
     small = np.ascontiguousarray(top[:640, :640])
-    heat = fast.maps(small)[0]
+    maps = fast.maps(small)
     x = small.transpose(2, 0, 1)[None].astype(np.float32)
-    exact = unfused(fast.model_path).run(None, {fast.input: x})[0][0][0]
-    assert np.abs(heat - exact).max() < 1e-3
+    exact = unfused(fast.model_path).run(None, {fast.input: x})[0][0]
+    assert np.abs(maps[0] - exact[0]).max() < 0.05
+    assert len(finder.decode(maps)) == len(finder.decode(exact)) > 10
 
     reader = classifier.TileClassifier(threads=1)
     found = finder.find_tiles_topdown(top, cal.px_per_mm, fast, reader.input_width)
