@@ -46,6 +46,9 @@ wrong tile, or of none, at or above the table's confidence threshold; fused) and
 ``misread_sure_single_frame``; ``lag_p95_ms`` (from a discard's first frame to its report,
 fused) and ``lag_p95_ms_single_frame``; all of it per hand and style under ``by_hand``.
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
+``--misses DIR`` films each hand a second time, untimed, to write the camera's picture of what
+went wrong, to look at (:func:`miss_frames`): a second after each discard missed or misread,
+and at the stamp of each report that paired with none.
 """
 from __future__ import annotations
 
@@ -319,6 +322,52 @@ def score(paired, false, true_ns, threshold: float) -> dict:
     }
 
 
+def miss_frames(per_discard: list[dict], false_reports: list[dict], fps: float,
+                hand: int) -> list[tuple[int, str, str]]:
+    """What ``--misses`` writes of one hand (its ``per_discard`` and fused ``false_reports``):
+    (frame, file name, caption) for each discard missed or misread, a second after it landed
+    (the hand gone, the place in plain view), and each report paired with no discard, at its
+    stamp. Seat 0 sits at the bottom of the picture."""
+    out = []
+    for d in per_discard:
+        got = d["fused"]
+        if got is not None and got[0] == d["tile"]:
+            continue
+        t = d["frame"] / fps
+        what = "not reported" if got is None else f"read as {got[0]} ({got[1]})"
+        kind = "missed" if got is None else "misread"
+        out.append((d["frame"] + int(round(fps)), f"hand{hand}-{t:05.1f}s-seat{d['seat']}-{kind}-{d['tile']}.jpg",
+                    f"hand {hand}, seat {d['seat']}: {d['tile']} laid at {t:.1f} s, {what}"))
+    for e in false_reports:
+        out.append((int(round(e["t"] * fps)), f"hand{hand}-{e['t']:05.1f}s-seat{e['seat']}-false-{e['tile']}.jpg",
+                    f"hand {hand}, seat {e['seat']}: {e['tile']} ({e['confidence']}) stamped at "
+                    f"{e['t']:.1f} s, no discard of it"))
+    return sorted(out)
+
+
+def write_misses(folder: Path, sc, frames: int, ppm: float, table, noise, wanted) -> None:
+    """The film played again (the same script, table and disturbances, so the same pictures)
+    up to the last of ``wanted`` (:func:`miss_frames`), each written with its caption."""
+    if not wanted:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    at: dict[int, list] = {}
+    for frame, name, caption in wanted:
+        at.setdefault(min(frame, frames - 1), []).append((name, caption))
+    last = max(at)
+    for i, frame in enumerate(render_film(sc, frames, ppm, draw=lambda state, seed: table.render(state),
+                                          looks=1)):
+        if i in at:
+            picture = noise.apply(frame, i)
+            for name, caption in at[i]:
+                shown = picture.copy()
+                cv2.putText(shown, caption, (12, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 5)
+                cv2.putText(shown, caption, (12, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 255, 255), 2)
+                cv2.imwrite(str(folder / name), shown, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        if i >= last:
+            break
+
+
 def play(events, hand: int, style: str, args, classifier, finder, art=None) -> dict:
     """One hand of the film in one style through the fusing tracker (and, with
     ``args.unfused``, one that does not fuse, beside it); the figures and each discard's
@@ -400,6 +449,9 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
                     round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1)])
             for name in got}}
         for k, d in enumerate(truth["discards"])]
+    if getattr(args, "misses", None) is not None:
+        write_misses(args.misses, sc, frames, ppm, table, noise,
+                     miss_frames(out["per_discard"], out["fused"]["false_reports"], fps, hand + 1))
     return out
 
 
@@ -447,6 +499,9 @@ def main(argv=None) -> int:
     parser.add_argument("--finder", type=Path, default=None,
                         help="the finder to film with (.onnx; default: the shipped one), to "
                              "compare a newly trained one")
+    parser.add_argument("--misses", type=Path, default=None,
+                        help="write the camera's picture of each discard missed or misread, and "
+                             "of each false report, into this folder (films each hand again)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     args.without = {w for w in args.without.split(",") if w}

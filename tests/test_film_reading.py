@@ -9,7 +9,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
-from film_reading import main, pair  # noqa: E402
+from film_reading import main, miss_frames, pair  # noqa: E402
 
 # bench/ off the path again: its vision.py would shadow the vision package in later imports
 sys.path.remove(str(BENCH))
@@ -48,6 +48,24 @@ def test_each_true_discard_is_paired_with_its_report(reports, tiles, unpaired):
     paired, false = pair(TRUTH, reports, true_ns, true_ns(270))
     assert [None if g is None else g[0]["tile"] for _, g in paired] == tiles
     assert len(false) == unpaired
+
+
+def test_the_misses_are_pictured_where_the_place_is_in_plain_view():
+    """--misses: a missed or misread discard a second after it landed, a report of nothing at
+    its own stamp; what was read right is not pictured."""
+    per_discard = [
+        {"frame": 120, "seat": 0, "tile": "4z", "fused": ["4z", 0.94, 518.7]},
+        {"frame": 1170, "seat": 0, "tile": "5z", "fused": None},
+        {"frame": 2655, "seat": 2, "tile": "4p", "fused": ["2p", 0.81, 510.6]},
+    ]
+    false = [{"t": 70.9, "seat": 0, "tile": "8p", "confidence": 0.946}]
+    assert miss_frames(per_discard, false, 30.0, 2) == [
+        (1200, "hand2-039.0s-seat0-missed-5z.jpg", "hand 2, seat 0: 5z laid at 39.0 s, not reported"),
+        (2127, "hand2-070.9s-seat0-false-8p.jpg",
+         "hand 2, seat 0: 8p (0.946) stamped at 70.9 s, no discard of it"),
+        (2685, "hand2-088.5s-seat2-misread-4p.jpg", "hand 2, seat 2: 4p laid at 88.5 s, read as 2p (0.81)"),
+    ]
+    assert miss_frames(per_discard[:1], [], 30.0, 1) == []
 
 
 def test_a_short_film_of_real_play_runs_through_the_whole_camera_path(shared_data, tmp_path):
