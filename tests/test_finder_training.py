@@ -34,7 +34,7 @@ def test_the_batches_are_the_same_however_many_processes_make_them():
         for x, y in zip(a, b):
             assert np.array_equal(x, y)
     # and they are batches: images as the network takes them, tiles to find in the targets
-    images, targets, heat_w, reg_w = alone[0]
+    images, targets, _, _ = alone[0]
     assert images.shape == (4, 3, 256, 256) and images.dtype == np.uint8
     assert targets.shape == (4, 8, 64, 64) and (targets[:, 0] > 0.99).any()
     # every step draws its own turns and windows: no two batches alike
