@@ -366,6 +366,7 @@ def train(args, log=print) -> dict:
         if args.checkpoints and step % args.checkpoint_every == 0 and step < steps:
             # a model to look at while training goes on (not the shipped one)
             export(model, Path(args.checkpoints) / f"step{step}.onnx", {"step": step})
+    it.close()   # the batch makers go now, not when the run ends
     model = model.cpu().eval()
     scores = evaluate(model, val)
     log(f"validation scenes: recall {scores['recall']:.4f}, precision {scores['precision']:.4f} "
