@@ -345,8 +345,8 @@ def miss_frames(per_discard: list[dict], false_reports: list[dict], fps: float,
     return sorted(out)
 
 
-def write_misses(folder: Path, sc, frames: int, ppm: float, table, noise, wanted) -> None:
-    """The film played again (the same script, table and disturbances, so the same pictures)
+def write_misses(folder: Path, sc, frames: int, ppm: float, draw, noise, wanted) -> None:
+    """The film played again (the same script, ``draw`` and disturbances, so the same pictures)
     up to the last of ``wanted`` (:func:`miss_frames`), each written with its caption."""
     if not wanted:
         return
@@ -355,8 +355,7 @@ def write_misses(folder: Path, sc, frames: int, ppm: float, table, noise, wanted
     for frame, name, caption in wanted:
         at.setdefault(min(frame, frames - 1), []).append((name, caption))
     last = max(at)
-    for i, frame in enumerate(render_film(sc, frames, ppm, draw=lambda state, seed: table.render(state),
-                                          looks=1)):
+    for i, frame in enumerate(render_film(sc, frames, ppm, draw=draw, looks=1)):
         if i in at:
             picture = noise.apply(frame, i)
             for name, caption in at[i]:
@@ -449,8 +448,8 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
                     round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1)])
             for name in got}}
         for k, d in enumerate(truth["discards"])]
-    if getattr(args, "misses", None) is not None:
-        write_misses(args.misses, sc, frames, ppm, table, noise,
+    if args.misses is not None:
+        write_misses(args.misses, sc, frames, ppm, draw, noise,
                      miss_frames(out["per_discard"], out["fused"]["false_reports"], fps, hand + 1))
     return out
 

@@ -28,6 +28,9 @@ FLAT_VERSION = 1
 
 SCENE_SIZE = 320
 
+#: Scenes a chunk: each has its own seed and cache file.
+CHUNK = 100
+
 
 def render_chunk(args):
     seed, n, size, path, flat, dark_sets, real_faces = args
@@ -68,15 +71,14 @@ def scene_jobs(n: int, seed: int, cache: Path | None, size: int = SCENE_SIZE, fl
                dark_sets: float = 0.0, real_faces: bool = True) -> list[tuple]:
     """The chunks of :func:`render_scenes` as jobs for :func:`render_chunk` (several sets of
     scenes can then be rendered by one pool of processes)."""
-    chunk = 100
     jobs = []
     # what the scenes were drawn with, in the cache's names when not the old default
     kind = ("" if not dark_sets else f"-dark{round(dark_sets * 100)}") + ("" if real_faces else "-noreal")
-    for k in range((n + chunk - 1) // chunk):
-        name = f"flat-seed{seed}-chunk{k}-n{chunk}-s{size}-v{FLAT_VERSION}" if flat else \
-            f"scenes-seed{seed}-chunk{k}-n{chunk}-s{size}-v{SCENE_VERSION}{kind}"
+    for k in range((n + CHUNK - 1) // CHUNK):
+        name = f"flat-seed{seed}-chunk{k}-n{CHUNK}-s{size}-v{FLAT_VERSION}" if flat else \
+            f"scenes-seed{seed}-chunk{k}-n{CHUNK}-s{size}-v{SCENE_VERSION}{kind}"
         path = None if cache is None else cache / f"{name}.npz"
-        jobs.append(((seed + 7919 * flat) * 100003 + k, min(chunk, n - k * chunk), size, path, flat,
+        jobs.append(((seed + 7919 * flat) * 100003 + k, min(CHUNK, n - k * CHUNK), size, path, flat,
                      dark_sets, real_faces))
     return jobs
 
@@ -97,11 +99,11 @@ def render_scenes(n: int, seed: int, cache: Path | None, workers: int, log=print
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             for i, part in enumerate(pool.imap(render_chunk, jobs)):
                 parts.append(part)
-                log(f"  scenes {min(n, (i + 1) * 100)}/{n} ({time.monotonic() - t0:.0f} s)")
+                log(f"  scenes {min(n, (i + 1) * CHUNK)}/{n} ({time.monotonic() - t0:.0f} s)")
     else:
         for i, job in enumerate(jobs):
             parts.append(render_chunk(job))
-            log(f"  scenes {min(n, (i + 1) * 100)}/{n} ({time.monotonic() - t0:.0f} s)")
+            log(f"  scenes {min(n, (i + 1) * CHUNK)}/{n} ({time.monotonic() - t0:.0f} s)")
     offset = 0
     owners = []
     for p in parts:

@@ -24,6 +24,7 @@ cell, and the chance a hand covers the place. :mod:`vision.finding.learned` deco
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import time
@@ -341,7 +342,7 @@ def train(args, log=print) -> dict:
         f"{int((data['status'] == 1).sum())} tiles to find ({time.monotonic() - t_start:.0f} s)")
     # the batch makers fork before the model exists (a forked process must not inherit a GPU)
     it = batches(data, args.batch, args.seed, args.steps, args.loaders)
-    first = next(it)
+    feed = itertools.chain([next(it)], it)
     model = build_model(tuple(args.widths)).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.steps
@@ -351,7 +352,7 @@ def train(args, log=print) -> dict:
     running = {}
     for step in range(1, steps + 1):
         model.train()
-        x, t, hw, rw = (torch.from_numpy(a).to(device) for a in (first if step == 1 else next(it)))
+        x, t, hw, rw = (torch.from_numpy(a).to(device) for a in next(feed))
         out = model(x.float())
         loss, parts = losses(out, t, hw, rw)
         opt.zero_grad()
