@@ -507,6 +507,12 @@ def main(argv=None) -> int:
     unknown = args.without - set(Disturbances.KINDS)
     if unknown:
         parser.error(f"--without: no disturbance {', '.join(sorted(unknown))}")
+    if args.misses is not None:
+        try:   # before the film, not after minutes of it
+            args.misses.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"film_reading: --misses {args.misses}: {exc.strerror}", file=sys.stderr)
+            return 2
     if args.quick:
         # hand 1's discards at 4.0 and 8.3 s, hand 2's at 4.0, 6.0 and 7.3 s, each reported
         # within the 3 s the table then stays still; the next lands at 9.0 s

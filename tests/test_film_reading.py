@@ -68,6 +68,14 @@ def test_the_misses_are_pictured_where_the_place_is_in_plain_view():
     assert miss_frames(per_discard[:1], [], 30.0, 1) == []
 
 
+def test_a_misses_folder_that_cannot_be_made_is_one_line_before_any_film(tmp_path, capsys):
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    assert main(["--quick", "--misses", str(taken / "misses")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"film_reading: --misses {taken / 'misses'}: ") and err.count("\n") == 1
+
+
 def test_a_short_film_of_real_play_runs_through_the_whole_camera_path(shared_data, tmp_path):
     out = tmp_path / "film_reading.json"
     # the bench's main in this process, as `python bench/film_reading.py --quick` runs it: a

@@ -465,6 +465,13 @@ def main(argv=None) -> int:
         import torch  # noqa: F401
     except ImportError:
         raise SystemExit("training needs PyTorch: pip install -e '.[train]'")
+    if args.device != "cpu":
+        import torch
+
+        try:
+            torch.zeros(1, device=args.device)
+        except (RuntimeError, AssertionError) as exc:   # torch's word for a device not there
+            raise SystemExit(f"--device {args.device}: not usable here ({str(exc).splitlines()[0]})")
     try:
         result = train(args)
     except RefereeError as exc:
