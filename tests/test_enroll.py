@@ -267,6 +267,7 @@ def test_a_marker_not_found_is_one_line(tmp_path, capsys):
     assert lines[0].startswith(f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: ")
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_a_covered_marker_of_an_a4_page_names_the_page(tmp_path, capsys):
     """With page 2 photographed well and page 1 with a marker covered, the one problem is the
     marker: page 1 is in a photo, and is not also said to be missing."""
@@ -297,6 +298,7 @@ def test_an_empty_place_is_one_line(tmp_path, capsys):
         f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place 7p is empty"]
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_something_smaller_than_a_tile_is_one_line(tmp_path, capsys):
     (line,) = enroll_lines(tmp_path, capsys, laid=laid(_2s="coin"))
     assert "place 2s holds something smaller than a tile" in line
@@ -358,6 +360,7 @@ def ruleset_enroll(tmp_path, capsys, **places):
     return status, capsys.readouterr(), config
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_where_the_ruleset_has_no_red_fives_their_empty_places_say_the_set_has_none(
         tmp_path, capsys):
     status, said, config = ruleset_enroll(tmp_path, capsys, **NO_REDS)
@@ -421,6 +424,7 @@ def test_a_bad_ruleset_in_the_config_is_named_before_any_photo_is_read(tmp_path,
     assert len(err) == 1 and "ruleset: unknown ruleset 'ema2099'" in err[0]
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without(tmp_path, capsys):
     lines = enroll_lines(tmp_path, capsys, laid=laid(**NO_REDS), seed=16)
     assert lines == [f"riichi-referee enroll: {tmp_path / 'sheet.jpg'}: place {c} red 5 is empty "
@@ -428,6 +432,7 @@ def test_empty_red_five_places_of_a_set_with_red_fives_say_how_to_enroll_without
                      for c in ("0m", "0p", "0s")]
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_a_tile_on_a_red_five_place_of_a_set_without_them_is_one_line(tmp_path, capsys):
     path = tmp_path / "sheet.jpg"
     cv2.imwrite(str(path), other_inks_photo(16, laid(_0m=None, _0p=None)))

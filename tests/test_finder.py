@@ -363,6 +363,7 @@ def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
     assert [id(b) for b in drop_stray_glints(few)] == [id(b) for b in few]
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
     """Cut once at the classifier's width instead of cut full size and shrunk again: the same
     tiles, narrower faces, and the classifier reads them as before."""

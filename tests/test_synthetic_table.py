@@ -123,6 +123,7 @@ def test_the_light_is_cast_as_before():
     assert shadows > 0
 
 
+@pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_a_solid_tables_frames_are_lit_as_the_first(monkeypatch):
     """The light worked out once for the table lights every later frame as the light worked
     out afresh for each frame did."""
