@@ -238,10 +238,12 @@ def test_an_unsure_reading_is_marked_not_passed_off_as_certain(shared_data):
 
 @pytest.mark.parametrize("name", ["6-1.png", "6-3.png"])
 def test_a_photo_of_one_set_is_read_with_no_fifth_copy(shared_data, tmp_path, capsys, name):
-    """Real photos of one set (36 tiles each, 33 and 36 of riichi kinds): read tile by tile,
-    six 7s or six 5m come out of them and two tiles are misread; read as one set, as
+    """Real photos of one set (36 tiles each, 33 and 36 of riichi kinds): read as one set, as
     ``detect`` reads by default, every kind is there at most four times and all are named
-    right."""
+    right, and never fewer than read tile by tile. (With the shipped models, tile by tile
+    six 7s or six 5m come out of them and two tiles are misread; that is the models' draw,
+    not a behaviour: a finder or reader that misreads less there must not fail this test.
+    tests/test_one_set.py holds the rule itself on readings made up for it.)"""
     from testkit.photos import load_photos, score_photo
     from referee.tiles import base
 
@@ -257,5 +259,5 @@ def test_a_photo_of_one_set_is_read_with_no_fifth_copy(shared_data, tmp_path, ca
 
     most, named = read()
     assert most <= 4 and named == sum(code != "x" for code in photo.codes)
-    most_alone, named_alone = read("--tile-by-tile")
-    assert most_alone > 4 and named_alone < named
+    _, named_alone = read("--tile-by-tile")
+    assert named_alone <= named
