@@ -6,7 +6,7 @@ At a real table discards are laid edge to edge in rows of six (0.6 mm apart in
 table camera reads them in the calibrated view (2 px/mm), where the learned finder looks at
 the picture on a grid of 4 of its pixels: where a tile's edges fall on that grid is fixed by
 where calibration put the table, so one rendered table tests one phase only. Each view is
-therefore read moved by 0 to ``shifts``-1 pixels (a third of that down): ``np.roll`` moves the
+therefore read moved right by a few pixels at a time (a third of that down): ``np.roll`` moves the
 whole view, edges included, and nothing of the ponds leaves it.
 """
 from __future__ import annotations
@@ -94,10 +94,11 @@ def figures(c: Counter, ponds: int, ponds_right: int) -> dict:
 
 
 def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0,
-            styles=STYLES, log=print) -> dict:
+            styles=STYLES, log=print, step: int = 1) -> dict:
     """The figures (see ``bench/solid_ponds.py``) of ``finder`` (a TileFinder) with
     ``classifier`` on ``tables`` tables (SolidTable seeds ``seed``, ``seed`` + 1, ...) in each
-    of ``styles``, each view read at ``shifts`` placements."""
+    of ``styles``, each view read at ``shifts`` placements ``step`` pixels apart (the grid's
+    period is some 6.5 pixels of the view)."""
     from vision.camera.zones import TILE_W_MM
     from vision.finding.learned import find_tiles_topdown
     from vision.synthesis.render import TileArt
@@ -113,7 +114,7 @@ def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0
             view = SolidTable(seed + k, PX_PER_MM, art=art, style=style).render(state)
             truth = pond_truth(state)
             sizes = [len(p) for p in state.ponds]
-            for s in range(shifts):
+            for s in range(0, shifts * step, step):
                 dx, dy = s, s // 3
                 moved = np.roll(view, (dy, dx), axis=(0, 1))
                 tiles = find_tiles_topdown(moved, PX_PER_MM, finder, classifier.input_width).tiles

@@ -104,6 +104,15 @@ def test_detect_finder_felt_reads_a_top_down_table_with_the_felt_colour_finder(s
     assert [t["tile"] for t in tiles][-5:] == ["1m", "2m", "3z", "4s", "5p"]
 
 
+@pytest.mark.parametrize("name, model", [(None, "finder-int8.onnx"), ("dark", "finder-dark-int8.onnx")])
+def test_detect_finder_dark_names_the_finder_for_sets_with_dark_faces(name, model):
+    """A referee checking a photo of a dark-faced set asks for its finder by name, as the
+    table's config does, not by a file's path."""
+    from app.commands.detect import load_finder
+
+    assert load_finder(name).model_path.name == model
+
+
 def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     top = render_state(_table(), px_per_mm=2.0)
     image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)
@@ -121,16 +130,18 @@ def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     assert x1 <= centre[0] <= x2 and y1 <= centre[1] <= y2
 
 
-@pytest.mark.parametrize("finder", [None, "learned", "felt", "sideways"])
+@pytest.mark.parametrize("finder", [None, "learned", "dark", "felt", "sideways"])
 def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
         shared_data, camera_png, tmp_path, capsys, monkeypatch, finder):
     """A referee checking a camera picture with the table's config sees what the table sees:
-    the finder its ``[camera] finder`` names (the learned one unless it says otherwise)."""
-    from vision.finding.learned import TileFinder
+    the finder its ``[camera] finder`` names (the learned one unless it says otherwise; the one
+    for dark faces where it says ``"dark"``)."""
+    from vision.finding.learned import DARK_MODEL, DEFAULT_MODEL, TileFinder
 
     looks = []
     find = TileFinder.find
-    monkeypatch.setattr(TileFinder, "find", lambda self, *a, **k: looks.append(1) or find(self, *a, **k))
+    monkeypatch.setattr(TileFinder, "find",
+                        lambda self, *a, **k: looks.append(self.model_path) or find(self, *a, **k))
     path = camera_png
     config = tmp_path / "table.toml"
     config.write_text("[camera]\n" + (f'finder = "{finder}"\n' if finder else ""))
@@ -138,11 +149,12 @@ def test_detect_with_a_config_reads_a_calibrated_picture_with_the_tables_finder(
     out, err = capsys.readouterr()
     if finder == "sideways":
         assert code == 2 and out == ""
-        assert err.strip().endswith("[camera] finder must be one of learned, felt, got 'sideways'")
+        assert err.strip().endswith("[camera] finder must be one of learned, dark, felt, got 'sideways'")
         assert err.strip().count("\n") == 0
         return
     assert code == 0 and json.loads(out)
     assert bool(looks) == (finder != "felt")
+    assert set(looks) <= {DARK_MODEL if finder == "dark" else DEFAULT_MODEL}
 
 
 def test_detect_with_a_config_whose_camera_is_no_table_is_one_line(shared_data, top_png, tmp_path,

@@ -388,7 +388,7 @@ def test_a_finder_the_service_does_not_know_is_one_line():
 
     with pytest.raises(RefereeError) as err:
         table_finder("table.toml", {"finder": "sideways"})
-    assert str(err.value) == ("config table.toml: [camera] finder must be one of learned, felt, "
+    assert str(err.value) == ("config table.toml: [camera] finder must be one of learned, dark, felt, "
                               "got 'sideways'")
 
 

@@ -64,9 +64,9 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
     """Quantizing is deterministic (fixed calibration renders), so anyone can check that the
     fast models are the trained ones and nothing else."""
     pytest.importorskip("onnx", reason="quantizing needs the onnx package (the test and train extras)")
-    from vision.training.quantize import quantize_classifier, quantize_finder
+    from vision.training.quantize import finder_batches, quantize_classifier, quantize_finder
 
-    for model in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL):
+    for model in (classifier.TRAINED_MODEL, finder.TRAINED_MODEL, finder.TRAINED_DARK_MODEL):
         shutil.copy(model, tmp_path / model.name)
         shutil.copy(model.with_suffix(".json"), tmp_path / model.with_suffix(".json").name)
     made = quantize_classifier(tmp_path / classifier.TRAINED_MODEL.name)
@@ -79,8 +79,11 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
     assert (a.argmax(axis=1) == b.argmax(axis=1)).all()
     assert np.allclose(a, b, atol=1e-2)
 
-    same_quantized_weights(quantize_finder(tmp_path / finder.TRAINED_MODEL.name),
-                           finder.DEFAULT_MODEL)
+    # both finders on one calibration render
+    scenes = finder_batches()
+    for trained, fast in ((finder.TRAINED_MODEL, finder.DEFAULT_MODEL),
+                          (finder.TRAINED_DARK_MODEL, finder.DARK_MODEL)):
+        same_quantized_weights(quantize_finder(tmp_path / trained.name, calibration=scenes), fast)
 
 
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):

@@ -24,6 +24,8 @@ from vision.reading.picture import UNSURE_BELOW, detect, draw
 
 #: ``--finder felt``: the felt-colour finder reads a calibrated view (as ``[camera] finder``).
 FELT = "felt"
+#: ``--finder dark``: the learned finder for a set whose faces are dark (as ``[camera] finder``).
+DARK = "dark"
 
 
 def add_arguments(parser) -> None:
@@ -53,15 +55,17 @@ def add_arguments(parser) -> None:
                              "either way, the readings averaged: surer where right, less sure "
                              "where wrong, three times the reading's time)")
     parser.add_argument("--finder", default=None,
-                        help="path of the .onnx tile finder model, or 'felt' for the felt-colour "
-                             "finder on a calibrated view (default: the config's [camera] "
-                             "finder, else the shipped learned finder)")
+                        help="path of the .onnx tile finder model, 'dark' for the shipped one "
+                             "for sets with dark faces, or 'felt' for the felt-colour finder on a "
+                             "calibrated view (default: the config's [camera] finder, else the "
+                             "shipped learned finder)")
 
 
 def load_finder(model: str | None = None):
-    """The learned finder of ``model`` (None: the shipped one), or None for ``"felt"``."""
-    from vision.finding.learned import TileFinder
-    return None if model == FELT else TileFinder(model)
+    """The learned finder of ``model`` (None: the shipped one; ``"dark"``: the shipped one for
+    dark faces), or None for ``"felt"``."""
+    from vision.finding.learned import DARK_MODEL, TileFinder
+    return None if model == FELT else TileFinder(DARK_MODEL if model == DARK else model)
 
 
 def load_classifier(kind: str, model: str | None = None, config: str | None = None):

@@ -70,9 +70,11 @@ def camera_feed(config_path, open_source=None) -> "CameraFeed":
 #: default) is the learned finder: on rendered tables of solid tiles seen as a camera over a
 #: real table sees them it finds 98% of the face-up tiles, where the felt-colour finder, which
 #: takes the commonest colour for the table, finds 21% (bench/calibrated_tables.py), and it
-#: finds every tile of the labelled real photographs (bench/vision.py). ``"felt"`` is the
+#: finds every tile of the labelled real photographs (bench/vision.py). ``"dark"`` is the
+#: learned finder for a set whose faces are dark with light ink (``DARK_MODEL``): the default
+#: one misses a fifth of such a set's pond tiles (bench/solid_ponds.py). ``"felt"`` is the
 #: felt-colour finder, made for flat printed tiles on plain felt (vision/README.md).
-FINDERS = ("learned", "felt")
+FINDERS = ("learned", "dark", "felt")
 
 
 def table_finder(config_path, camera):
@@ -86,8 +88,8 @@ def table_finder(config_path, camera):
                            f"{', '.join(FINDERS)}, got {kind!r}")
     if kind == "felt":
         return None
-    from vision.finding.learned import shared_finder
-    return shared_finder(threads=camera.get("threads"))
+    from vision.finding.learned import DARK_MODEL, shared_finder
+    return shared_finder(str(DARK_MODEL) if kind == "dark" else None, threads=camera.get("threads"))
 
 
 class CameraFeed:

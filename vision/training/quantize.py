@@ -173,9 +173,13 @@ def quantize_classifier(src: Path, per_label: int = CLASSIFIER_CALIBRATION_PER_L
                     {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"})
 
 
-def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES) -> Path:
-    """The finder at ``src`` quantized beside it (see :func:`int8_path`)."""
-    return quantize(src, int8_path(src), "image", "maps", lambda: finder_batches(scenes),
+def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES,
+                    calibration: list[np.ndarray] | None = None) -> Path:
+    """The finder at ``src`` quantized beside it (see :func:`int8_path`). ``calibration``:
+    what :func:`finder_batches` gives for ``scenes``, if it was rendered already (some 11 s of
+    CPU), e.g. for two finders quantized one after the other."""
+    return quantize(src, int8_path(src), "image", "maps",
+                    lambda: calibration if calibration is not None else finder_batches(scenes),
                     {"calibration": f"{scenes} rendered scenes and {scenes} of the flat table, "
                                     f"seed {CALIBRATION_SEED}"})
 
