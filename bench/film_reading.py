@@ -46,6 +46,9 @@ wrong tile, or of none, at or above the table's confidence threshold; fused) and
 ``misread_sure_single_frame``; ``lag_p95_ms`` (from a discard's first frame to its report,
 fused) and ``lag_p95_ms_single_frame``; all of it per hand and style under ``by_hand``.
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
+The dark-faced hands are read with the finder for dark faces, as a table whose config says
+``[camera] finder = "dark"`` reads its set (``--dark-finder``; ``--one-finder`` reads them
+with the default finder, as a table not told); ``--finder`` sets the one for the ivory hands.
 ``--misses DIR`` films each hand a second time, untimed, to write the camera's picture of what
 went wrong, to look at (:func:`miss_frames`): a second after each discard missed or misread,
 and at the stamp of each report that paired with none.
@@ -496,8 +499,15 @@ def main(argv=None) -> int:
                         help="disturbances left out, comma-separated, of: "
                              + ", ".join(Disturbances.KINDS))
     parser.add_argument("--finder", type=Path, default=None,
-                        help="the finder to film with (.onnx; default: the shipped one), to "
-                             "compare a newly trained one")
+                        help="the finder to film the Regular (ivory) hands with (.onnx; default: "
+                             "the shipped one), to compare a newly trained one")
+    parser.add_argument("--dark-finder", type=Path, default=None,
+                        help="the finder to film the Black (dark-faced) hands with, as a table "
+                             "whose config says [camera] finder = \"dark\" (.onnx; default: the "
+                             "shipped one for dark faces)")
+    parser.add_argument("--one-finder", action="store_true",
+                        help="film every hand with --finder, as a table that was not told its "
+                             "set's faces are dark")
     parser.add_argument("--misses", type=Path, default=None,
                         help="write the camera's picture of each discard missed or misread, and "
                              "of each false report, into this folder (films each hand again)")
@@ -521,7 +531,7 @@ def main(argv=None) -> int:
 
     from referee.tenhou import import_log
     from table.paths import shared_data_dir
-    from vision.finding.learned import TileFinder
+    from vision.finding.learned import DARK_MODEL, TileFinder
     from vision.reading.tileset import load_classifier
     from vision.synthesis.render import TileArt
 
@@ -537,17 +547,23 @@ def main(argv=None) -> int:
         from vision.reading.tileset import second_base
 
         classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
-    if args.finder is not None and not args.finder.is_file():
-        print(f"film_reading: --finder {args.finder}: no such file", file=sys.stderr)
-        return 2
+    for flag, path in (("--finder", args.finder), ("--dark-finder", args.dark_finder)):
+        if path is not None and not path.is_file():
+            print(f"film_reading: {flag} {path}: no such file", file=sys.stderr)
+            return 2
     finder = TileFinder(args.finder, threads=1)
+    # a table is told its set's faces are dark by its config; the film's dark hands are read
+    # as such a table reads them, unless --one-finder
+    finders = {"Regular": finder,
+               "Black": finder if args.one_finder else TileFinder(args.dark_finder or DARK_MODEL, threads=1)}
     # both styles' art, loaded once for every hand (some 0.9 s of CPU each time)
     art = TileArt()
     started = time.monotonic()
     parts = []
     for hand in _hands(args.hands):
         style = STYLES[hand % len(STYLES)]
-        part = play(events, hand, style, args, classifier, finder, art)
+        part = play(events, hand, style, args, classifier, finders[style], art)
+        part["finder"] = str(finders[style].model_path)
         parts.append(part)
         print(f"hand {hand + 1} ({style}): {part['discards']} discards; read from the first "
               f"frames {part['single_frame']['read']}, fused {part['fused']['read']}" +
@@ -566,6 +582,7 @@ def main(argv=None) -> int:
     result = {
         "film": {"log": log.name, "hands": [p["hand"] for p in parts],
                  "finder": str(finder.model_path),
+                 "dark_finder": str(finders["Black"].model_path),
                  "styles": [p["style"] for p in parts], "frames": sum(p["frames"] for p in parts),
                  "fps": args.fps, "seconds_per_hand": args.seconds, "seed": args.seed},
         "second_opinion": args.second_opinion,

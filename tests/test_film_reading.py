@@ -88,6 +88,8 @@ def test_a_short_film_of_real_play_runs_through_the_whole_camera_path(shared_dat
         cv2.setNumThreads(threads)
     r = json.loads(out.read_text())
     assert r["film"]["styles"] == ["Regular", "Black"]
+    # the dark-faced hand is read as a table told its set is dark reads it
+    assert [Path(h["finder"]).name for h in r["by_hand"]] == ["finder-int8.onnx", "finder-dark-int8.onnx"]
     assert r["discards"] > 4
     for name in ("fused", "single_frame", "unfused"):
         f = r[name]
