@@ -1,6 +1,7 @@
 """Ponds of touching solid tiles in the calibrated top-down view, at every phase of the finder's grid.
 
-    python bench/solid_ponds.py [--finder M] [--tables 6] [--shifts 12] [--out bench/results/solid_ponds.json]
+    python bench/solid_ponds.py [--finder M] [--dark-finder M | --one-finder] [--tables 6] [--shifts 12]
+                                [--out bench/results/solid_ponds.json]
 
 Discards at a real table lie edge to edge, and the finder reads the calibrated view on a grid
 of 4 of its pixels, so one rendered table tests one placement only (see
@@ -15,7 +16,10 @@ seat sees it) and ``named`` (turned right and named right by the shipped classif
 ``missed``, ``found_twice``; ``false_boxes``: boxes in the ponds' zones on no tile, which the
 tracker would take for discards. ``ponds_all_right``: the share of ponds (at one shift) whose
 every tile is turned right and named, with no false box in the view. All of it per style under
-``by_style``. ``--finder M`` reads with another finder model.
+``by_style``. The dark-faced sets are read with the finder for dark faces, as a table whose
+config says ``[camera] finder = "dark"`` reads its set (``--dark-finder M``; ``--one-finder``
+reads them with ``--finder``, as a table not told); ``--finder M`` sets the one for the ivory
+sets.
 """
 from __future__ import annotations
 
@@ -34,25 +38,30 @@ from testkit.solid_ponds import measure  # noqa: E402
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--finder", type=Path, default=None,
-                   help="the finder model to read with (default: the shipped eight-bit one, as the table runs)")
+                   help="the finder model for the ivory sets (default: the shipped eight-bit one, as the table runs)")
+    p.add_argument("--dark-finder", type=Path, default=None,
+                   help="the finder model for the dark-faced sets (default: the shipped one for dark faces)")
+    p.add_argument("--one-finder", action="store_true",
+                   help="read the dark-faced sets with --finder too")
     p.add_argument("--tables", type=int, default=6)
     p.add_argument("--shifts", type=int, default=12)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     from referee.errors import RefereeError
-    from vision.finding.learned import DEFAULT_MODEL, TileFinder
+    from vision.finding.learned import DARK_MODEL, DEFAULT_MODEL, TileFinder
     from vision.reading.classifier import TileClassifier
 
-    model = args.finder or DEFAULT_MODEL
     try:
-        finder = TileFinder(model, threads=1)
+        finder = TileFinder(args.finder or DEFAULT_MODEL, threads=1)
+        dark = finder if args.one_finder else TileFinder(args.dark_finder or DARK_MODEL, threads=1)
     except RefereeError as exc:
         raise SystemExit(str(exc))
     t0 = time.monotonic()
-    result = measure(finder, TileClassifier(threads=1), args.tables, args.shifts, args.seed)
-    result.update(finder=str(model), tables=args.tables, shifts=args.shifts, seed=args.seed,
-                  wall_s=round(time.monotonic() - t0, 1))
+    result = measure({"Regular": finder, "Black": dark}, TileClassifier(threads=1), args.tables,
+                     args.shifts, args.seed)
+    result.update(finder=str(finder.model_path), dark_finder=str(dark.model_path), tables=args.tables,
+                  shifts=args.shifts, seed=args.seed, wall_s=round(time.monotonic() - t0, 1))
     print(f"ponds of touching solid tiles, {result['tiles']} tile sightings "
           f"({args.tables} tables x 2 styles x {args.shifts} shifts): found once {result['found_once']:.4f}, "
           f"turned right {result['turned_right']:.4f}, named {result['named']:.4f}; "

@@ -95,8 +95,8 @@ def figures(c: Counter, ponds: int, ponds_right: int) -> dict:
 
 def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0,
             styles=STYLES, log=print, step: int = 1) -> dict:
-    """The figures (see ``bench/solid_ponds.py``) of ``finder`` (a TileFinder) with
-    ``classifier`` on ``tables`` tables (SolidTable seeds ``seed``, ``seed`` + 1, ...) in each
+    """The figures (see ``bench/solid_ponds.py``) of ``finder`` (a TileFinder, or one per
+    style: {style: TileFinder}) with ``classifier`` on ``tables`` tables (SolidTable seeds ``seed``, ``seed`` + 1, ...) in each
     of ``styles``, each view read at ``shifts`` placements ``step`` pixels apart (the grid's
     period is some 6.5 pixels of the view)."""
     from vision.camera.zones import TILE_W_MM
@@ -117,7 +117,8 @@ def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0
             for s in range(0, shifts * step, step):
                 dx, dy = s, s // 3
                 moved = np.roll(view, (dy, dx), axis=(0, 1))
-                tiles = find_tiles_topdown(moved, PX_PER_MM, finder, classifier.input_width).tiles
+                find = finder[style] if isinstance(finder, dict) else finder
+                tiles = find_tiles_topdown(moved, PX_PER_MM, find, classifier.input_width).tiles
                 names = [lab for lab, _ in classifier.classify([t.crop for t in tiles])] if tiles else []
                 got, right = score_view(list(zip(tiles, names)), truth, np.array([dx, dy]), tile_w)
                 c += got
