@@ -503,3 +503,36 @@ def test_a_referee_naming_a_red_five_shows_the_set_has_them(enrolled, model, tmp
     crop = read_back(15)[PLACE_CODES.index("0p")]
     clf.learn(crop, "0p")
     assert TileSet.load(path).red_fives
+
+
+@functools.lru_cache(maxsize=None)
+def _sheet_crops(style: str) -> tuple[np.ndarray, ...]:
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.sheet_photo import art_drawer
+
+    return tuple(r.crop for r in read_sheet(sheet_photo(art_drawer(TileArt(), styles=(style,)), seed=3)))
+
+
+@pytest.mark.parametrize("style, dark", [("Regular", False), ("Black", True)])
+def test_enrolling_tells_a_set_with_dark_faces_from_an_ivory_one(shared_data, style, dark):
+    from vision.enrollment.enroll import dark_faces
+
+    assert dark_faces(list(_sheet_crops(style))) is dark
+
+
+@pytest.mark.parametrize("config_says, told", [(None, True), ('finder = "learned"', True),
+                                               ('finder = "dark"', False)])
+def test_enrolling_a_dark_set_says_to_read_it_with_the_finder_for_dark_faces(
+        shared_data, tmp_path, config_says, told):
+    """The default finder misses a fifth of a dark set's pond tiles (bench/solid_ponds.py):
+    the referee enrolling one is told how to set the table up for it, unless it already is;
+    an ivory set says nothing."""
+    from app.commands.enroll import finder_hint
+
+    config = tmp_path / "table.toml"
+    config.write_text("[camera]\n" + (config_says + "\n" if config_says else ""))
+    hint = finder_hint(list(_sheet_crops("Black")), str(config))
+    assert (hint is not None) is told
+    if told:
+        assert 'finder = "dark"' in hint and str(config) in hint
+    assert finder_hint(list(_sheet_crops("Regular")), str(config)) is None

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from referee.errors import RefereeError
-from vision.enrollment.enroll import enroll
+from vision.enrollment.enroll import dark_faces, enroll
 from vision.enrollment.sheet import PAPERS
 
 #: Exit status when the enrollment has problems (nothing saved).
@@ -64,6 +64,23 @@ def add_arguments(parser) -> None:
                              "(where the config's ruleset plays without them, empty places "
                              "say so without it)")
     parser.add_argument("--dry-run", action="store_true", help="check the photos; save nothing")
+
+
+def finder_hint(crops, config: str) -> str | None:
+    """What to tell the referee enrolling a set whose faces are dark, if the table's config
+    does not read it with the finder for dark faces yet (the default one misses a fifth of such
+    a set's pond tiles: bench/solid_ponds.py); None otherwise."""
+    if not dark_faces(crops):
+        return None
+    camera = {}
+    if Path(config).is_file():
+        from vision.camera.calibration import read_config
+
+        camera = read_config(config).get("camera", {})
+    if isinstance(camera, dict) and camera.get("finder") == "dark":
+        return None
+    return (f'the set\'s faces are dark: put finder = "dark" under [camera] in {config}, so the '
+            "table finds its tiles with the finder for dark faces")
 
 
 def run(args) -> int:
@@ -140,6 +157,9 @@ def run(args) -> int:
     if tileset.adaptation.look != "as_is":
         print(f"the set's crops are shown to the model {tileset.adaptation.look.replace('_', ' ')} "
               "(it reads them better so: dark faces, light ink)")
+    hint = finder_hint(reading.crops, args.config)
+    if hint:
+        print(hint)
     if args.dry_run:
         return 0
     target = save_to_config(tileset, Path(args.config))
