@@ -32,12 +32,16 @@ class PhotoReader:
 
     def _load(self):
         if self._models is None:
-            from vision.finding.learned import shared_finder
+            from vision.camera.calibration import read_config
+            from vision.finding.learned import DARK_MODEL, shared_finder
             from vision.reading.tileset import load_classifier
             # A phone photo is no calibrated view: the learned finder reads it whatever the
-            # table's camera uses.
+            # table's camera uses, the one for dark faces where the table's set has them
+            # (and where the photo shows them: vision.reading.picture.detect)
+            camera = read_config(self.config).get("camera", {}) if self.config else {}
+            dark = isinstance(camera, dict) and camera.get("finder") == "dark"
             self._models = (load_classifier(self.config, threads=self.threads),
-                            shared_finder(threads=self.threads))
+                            shared_finder(str(DARK_MODEL) if dark else None, threads=self.threads))
         return self._models
 
     def __call__(self, data: bytes) -> dict:

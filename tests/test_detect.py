@@ -113,6 +113,41 @@ def test_detect_finder_dark_names_the_finder_for_sets_with_dark_faces(name, mode
     assert load_finder(name).model_path.name == model
 
 
+def test_a_photo_of_a_set_with_dark_faces_is_read_with_the_finder_for_them(shared_data):
+    """A rendered photo of a whole table in a dark-faced set (held-out table top): the
+    default finder finds 12 of its 68 face-up tiles, the one for dark faces 31. ``detect``
+    reads the photo with the default one, sees the faces it found are dark and reads it again
+    with the other."""
+    from vision.finding.learned import find_tiles_photo, match_boxes
+    from vision.reading.classifier import TileClassifier
+    from vision.synthesis.faces import FaceBank
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import POSITIVE, render_scene
+
+    scene = render_scene(FaceBank(TileArt()), np.random.default_rng(1), (640, 480), kind="table",
+                         tables="holdout", dark_sets=1.0)
+    face_up = [t.quad for t in scene.tiles if t.status == POSITIVE and t.code not in ("back", "x")]
+    others = [t.quad for t in scene.tiles if t.status != POSITIVE]
+    alone = match_boxes([t.quad for t in find_tiles_photo(scene.image).tiles], face_up, others)
+    read = detect(scene.image, TileClassifier(threads=1), photo=True)
+    found = match_boxes([np.float32(t["quad"]) for t in read], face_up, others)
+    assert found["tp"] >= 2 * alone["tp"], (found, alone)
+
+
+def test_a_photo_of_an_ivory_set_is_read_with_the_default_finder_only(shared_data, monkeypatch):
+    from testkit.photos import load_photos
+    from vision.finding.learned import DEFAULT_MODEL, TileFinder
+    from vision.reading.classifier import TileClassifier
+
+    looks = []
+    find = TileFinder.find
+    monkeypatch.setattr(TileFinder, "find",
+                        lambda self, *a, **k: looks.append(self.model_path) or find(self, *a, **k))
+    photo = next(p for p in load_photos(shared_data) if p.name == "6-1.png")
+    assert detect(photo.image(), TileClassifier(threads=1), photo=True, looks=None)
+    assert looks and set(looks) == {DEFAULT_MODEL}
+
+
 def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     top = render_state(_table(), px_per_mm=2.0)
     image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)

@@ -515,7 +515,7 @@ def _sheet_crops(style: str) -> tuple[np.ndarray, ...]:
 
 @pytest.mark.parametrize("style, dark", [("Regular", False), ("Black", True)])
 def test_enrolling_tells_a_set_with_dark_faces_from_an_ivory_one(shared_data, style, dark):
-    from vision.enrollment.enroll import dark_faces
+    from vision.reading.dark_faces import dark_faces
 
     assert dark_faces(list(_sheet_crops(style))) is dark
 

@@ -296,3 +296,15 @@ def test_the_referees_production_dashboard_has_the_tables_photo_reader(tmp_path,
     assert reader._models is None          # loaded on the first photo, not at start
     import web.wsgi
     assert web.wsgi.build_app().extensions["riichi_photo"].reader is None
+
+
+@pytest.mark.parametrize("finder, model", [(None, "finder-int8.onnx"), ("learned", "finder-int8.onnx"),
+                                           ("dark", "finder-dark-int8.onnx")])
+def test_a_phone_photo_is_read_with_the_finder_of_the_tables_set(tmp_path, finder, model):
+    """A photo the referee sends is of the table's own set: where the config says its faces
+    are dark, it is read with the finder for dark faces."""
+    from app.photo import PhotoReader
+
+    config = tmp_path / "table.toml"
+    config.write_text("[camera]\n" + (f'finder = "{finder}"\n' if finder else ""))
+    assert PhotoReader(config, threads=1)._load()[1].model_path.name == model

@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from referee.errors import RefereeError
-from vision.enrollment.enroll import dark_faces, enroll
+from vision.enrollment.enroll import enroll
 from vision.enrollment.sheet import PAPERS
+from vision.reading.dark_faces import dark_faces
 
 #: Exit status when the enrollment has problems (nothing saved).
 EXIT_PROBLEMS = 1

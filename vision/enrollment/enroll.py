@@ -16,7 +16,7 @@ fives leaves their three places empty (``--no-red-fives``; where the config's ru
 without them, the sheet says which the set is), and the table never reads a five of it as a
 red one.
 ``riichi-referee enroll --clear --config table.toml`` returns to the shipped model.
-Enrolling a set whose faces are dark with light ink (:func:`dark_faces`), it says to read it
+Enrolling a set whose faces are dark with light ink (:mod:`vision.reading.dark_faces`), it says to read it
 with the finder for dark faces (``[camera] finder = "dark"``) unless the config already does.
 """
 from __future__ import annotations
@@ -32,11 +32,6 @@ from vision.reading.classifier import softmax
 
 from .sheet import A4_PAGES, pages_in, place_caption, read_sheet, sheet_markers
 
-#: A set's faces are dark, with light ink (the art's Black style), when the median of its
-#: enrolled crops' median grey levels is below this. A face is mostly its ground, whatever the
-#: ink: rendered sheet photos gave 172-185 for ivory sets (no crop below 101) and 39-49 for
-#: dark ones (none above 91).
-DARK_FACES_BELOW = 128
 #: Two places whose tiles are this alike (cosine of their features, centred on the sheet) hold,
 #: most likely, two tiles of one kind. Measured on rendered sheets of sets the model knows:
 #: tiles of different kinds stay below 0.3, two tiles of one kind above 0.93.
@@ -184,16 +179,6 @@ def read_photos(photos: list[tuple[str, np.ndarray]], base, layout=None,
     if layout is None:
         out.problems += missing_pages(seen)
     return out
-
-
-def dark_faces(crops: list[np.ndarray]) -> bool:
-    """Whether the enrolled ``crops`` (BGR faces cut from the sheet) are of a set whose faces
-    are dark with light ink, which the table reads with its finder for dark faces
-    (``[camera] finder = "dark"``)."""
-    import cv2
-
-    grey = [float(np.median(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY))) for c in crops if c is not None]
-    return bool(grey) and float(np.median(grey)) < DARK_FACES_BELOW
 
 
 def enroll(photos: list[tuple[str, np.ndarray]], base, name: str, layout=None,
