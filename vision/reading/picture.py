@@ -56,7 +56,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             to_image = np.linalg.inv(cal.topdown_matrix())
         else:
             finding = finders.find_tiles_photo(image, finder=finder)
-            default = finder is None or finder.model_path == finders.DEFAULT_MODEL
+            default = finder is None or getattr(finder, "model_path", None) == finders.DEFAULT_MODEL
             if default and dark_faces([t.crop for t in finding.tiles]):
                 # a photo of a set with dark faces read with the default finder: it finds near
                 # half of such a set's tiles, the one trained for them 0.89
