@@ -261,6 +261,7 @@ class TileFinder:
             raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
         self.input = self.session.get_inputs()[0].name
         self.model_path = path
+        self.threads = threads      # onnxruntime's threads (None: its default)
         self.threshold = float(threshold)
         settings = path.with_suffix(".json")
         self.settings = json.loads(settings.read_text()) if settings.is_file() else {}

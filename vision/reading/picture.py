@@ -60,7 +60,8 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
             if default and dark_faces([t.crop for t in finding.tiles]):
                 # a photo of a set with dark faces read with the default finder: it finds near
                 # half of such a set's tiles, the one trained for them 0.89
-                finding = finders.find_tiles_photo(image, finder=finders.shared_finder(str(finders.DARK_MODEL)))
+                dark = finders.shared_finder(str(finders.DARK_MODEL), getattr(finder, "threads", None))
+                finding = finders.find_tiles_photo(image, finder=dark)
             if looks and len(looks) > 1 and hasattr(classifier, "probabilities"):
                 classifier = ManyLooks(classifier, looks)
     results = read_crops(classifier, [t.crop for t in finding.tiles], one_set)
