@@ -16,8 +16,9 @@ fives leaves their three places empty (``--no-red-fives``; where the config's ru
 without them, the sheet says which the set is), and the table never reads a five of it as a
 red one.
 ``riichi-referee enroll --clear --config table.toml`` returns to the shipped model.
-Enrolling a set whose faces are dark with light ink (:mod:`vision.reading.dark_faces`), it says to read it
-with the finder for dark faces (``[camera] finder = "dark"``) unless the config already does.
+Enrolling a set whose faces are dark with light ink (:mod:`vision.reading.dark_faces`), it
+says to read it with the finder for dark faces (``[camera] finder = "dark"``) unless the
+config already does.
 """
 from __future__ import annotations
 
