@@ -38,7 +38,8 @@ from testkit.solid_ponds import measure  # noqa: E402
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--finder", type=Path, default=None,
-                   help="the finder model for the ivory sets (default: the shipped eight-bit one, as the table runs)")
+                   help="the finder model for the ivory sets (default: the shipped eight-bit one, "
+                        "as the table runs)")
     p.add_argument("--dark-finder", type=Path, default=None,
                    help="the finder model for the dark-faced sets (default: the shipped one for dark faces)")
     p.add_argument("--one-finder", action="store_true",
@@ -65,7 +66,8 @@ def main(argv=None) -> int:
     print(f"ponds of touching solid tiles, {result['tiles']} tile sightings "
           f"({args.tables} tables x 2 styles x {args.shifts} shifts): found once {result['found_once']:.4f}, "
           f"turned right {result['turned_right']:.4f}, named {result['named']:.4f}; "
-          f"missed {result['missed']}, found twice {result['found_twice']}, false boxes {result['false_boxes']}; "
+          f"missed {result['missed']}, found twice {result['found_twice']}, "
+          f"false boxes {result['false_boxes']}; "
           f"ponds all right {result['ponds_all_right']:.4f} of {result['ponds']}")
     write_results("solid_ponds", result, args.out)
     return 0

@@ -96,9 +96,9 @@ def figures(c: Counter, ponds: int, ponds_right: int) -> dict:
 def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0,
             styles=STYLES, log=print, step: int = 1) -> dict:
     """The figures (see ``bench/solid_ponds.py``) of ``finder`` (a TileFinder, or one per
-    style: {style: TileFinder}) with ``classifier`` on ``tables`` tables (SolidTable seeds ``seed``, ``seed`` + 1, ...) in each
-    of ``styles``, each view read at ``shifts`` placements ``step`` pixels apart (the grid's
-    period is some 6.5 pixels of the view)."""
+    style: {style: TileFinder}) with ``classifier`` on ``tables`` tables (SolidTable seeds
+    ``seed``, ``seed`` + 1, ...) in each of ``styles``, each view read at ``shifts``
+    placements ``step`` pixels apart (the grid's period is some 6.5 pixels of the view)."""
     from vision.camera.zones import TILE_W_MM
     from vision.finding.learned import find_tiles_topdown
     from vision.synthesis.render import TileArt
