@@ -33,15 +33,16 @@ class PhotoReader:
     def _load(self):
         if self._models is None:
             from vision.camera.calibration import read_config
-            from vision.finding.learned import DARK_MODEL, shared_finder
+            from vision.finding.learned import SHIPPED, shared_finder
             from vision.reading.tileset import load_classifier
-            # A phone photo is no calibrated view: the learned finder reads it whatever the
+            # A phone photo is no calibrated view: a learned finder reads it whatever the
             # table's camera uses, the one for dark faces where the table's set has them
             # (and where the photo shows them: vision.reading.picture.detect)
             camera = read_config(self.config).get("camera", {}) if self.config else {}
-            dark = isinstance(camera, dict) and camera.get("finder") == "dark"
+            kind = camera.get("finder") if isinstance(camera, dict) else None
+            model = SHIPPED.get(kind) if isinstance(kind, str) else None   # "felt", unset: default
             self._models = (load_classifier(self.config, threads=self.threads),
-                            shared_finder(str(DARK_MODEL) if dark else None, threads=self.threads))
+                            shared_finder(model, threads=self.threads))
         return self._models
 
     def __call__(self, data: bytes) -> dict:

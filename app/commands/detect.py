@@ -24,8 +24,6 @@ from vision.reading.picture import UNSURE_BELOW, detect, draw
 
 #: ``--finder felt``: the felt-colour finder reads a calibrated view (as ``[camera] finder``).
 FELT = "felt"
-#: ``--finder dark``: the learned finder for a set whose faces are dark (as ``[camera] finder``).
-DARK = "dark"
 
 
 def add_arguments(parser) -> None:
@@ -62,10 +60,10 @@ def add_arguments(parser) -> None:
 
 
 def load_finder(model: str | None = None):
-    """The learned finder of ``model`` (None: the shipped one; ``"dark"``: the shipped one for
-    dark faces), or None for ``"felt"``."""
-    from vision.finding.learned import DARK_MODEL, TileFinder
-    return None if model == FELT else TileFinder(DARK_MODEL if model == DARK else model)
+    """The learned finder of ``model`` (a path, None for the shipped one, or a shipped one's
+    name as ``[camera] finder`` gives it: ``"dark"``), or None for ``"felt"``."""
+    from vision.finding.learned import SHIPPED, TileFinder
+    return None if model == FELT else TileFinder(SHIPPED.get(model, model))
 
 
 def load_classifier(kind: str, model: str | None = None, config: str | None = None):

@@ -46,6 +46,9 @@ DEFAULT_MODEL = MODEL_DIR / "finder-int8.onnx"
 #: ivory set keeps the default finder.
 TRAINED_DARK_MODEL = MODEL_DIR / "finder-dark.onnx"
 DARK_MODEL = MODEL_DIR / "finder-dark-int8.onnx"
+#: The shipped learned finders by the name a table's ``[camera] finder`` or ``detect --finder``
+#: gives them.
+SHIPPED = {"learned": DEFAULT_MODEL, "dark": DARK_MODEL}
 STRIDE = 4
 #: A tile's width, in pixels, at which the finder is given a picture whose scale is known.
 TOPDOWN_TILE_PX = 32.0
@@ -324,10 +327,18 @@ class TileFinder:
         return Finding(order_rows(tiles), occluded)
 
 
+def shared_finder(model_path: str | Path | None = None, threads: int | None = None) -> TileFinder:
+    """One finder per model and thread count for the process (loading it takes a while),
+    however the model is named (None is the shipped default)."""
+    return _shared_finder(str(Path(model_path or DEFAULT_MODEL).resolve()), threads)
+
+
 @functools.lru_cache(maxsize=4)
-def shared_finder(model_path: str | None = None, threads: int | None = None) -> TileFinder:
-    """One finder per model and thread count for the process (loading it takes a while)."""
+def _shared_finder(model_path: str, threads: int | None) -> TileFinder:
     return TileFinder(model_path, threads)
+
+
+shared_finder.cache_clear = _shared_finder.cache_clear   # the finders let go (tests/conftest.py)
 
 
 def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder | None = None,

@@ -88,8 +88,8 @@ def table_finder(config_path, camera):
                            f"{', '.join(FINDERS)}, got {kind!r}")
     if kind == "felt":
         return None
-    from vision.finding.learned import DARK_MODEL, shared_finder
-    return shared_finder(str(DARK_MODEL) if kind == "dark" else None, threads=camera.get("threads"))
+    from vision.finding.learned import SHIPPED, shared_finder
+    return shared_finder(SHIPPED[kind], threads=camera.get("threads"))
 
 
 class CameraFeed:
