@@ -43,6 +43,7 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     from .one_set import read_crops
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
+    crops = None        # the faces, where they were cut already
     markers: list[np.ndarray] = []      # no tile lies on one (see _on_a_marker)
     if px_per_mm:
         finding = finders.find_tiles_topdown(image, px_per_mm, finder)
@@ -57,14 +58,18 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
         else:
             finding = finders.find_tiles_photo(image, finder=finder)
             default = finder is None or getattr(finder, "model_path", None) == finders.DEFAULT_MODEL
-            if default and dark_faces([t.crop for t in finding.tiles]):
+            crops = [t.crop for t in finding.tiles]
+            if default and dark_faces(crops):
                 # a photo of a set with dark faces read with the default finder: it finds near
                 # half of such a set's tiles, the one trained for them 0.89
-                dark = finders.shared_finder(str(finders.DARK_MODEL), getattr(finder, "threads", None))
+                dark = finders.shared_finder(finders.DARK_MODEL, getattr(finder, "threads", None))
                 finding = finders.find_tiles_photo(image, finder=dark)
+                crops = [t.crop for t in finding.tiles]
             if looks and len(looks) > 1 and hasattr(classifier, "probabilities"):
                 classifier = ManyLooks(classifier, looks)
-    results = read_crops(classifier, [t.crop for t in finding.tiles], one_set)
+    if crops is None:
+        crops = [t.crop for t in finding.tiles]
+    results = read_crops(classifier, crops, one_set)
     out = []
     for tile, (label, conf) in zip(finding.tiles, results):
         if label == "none":
