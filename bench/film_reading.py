@@ -67,6 +67,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _game_film import _pond_place, render_film, script_game  # noqa: E402 - bench/ is on sys.path
+from _finders import style_finders  # noqa: E402
 from _results import write_results  # noqa: E402
 from discard_timing import PI5_SLOWDOWN, _hands, _pct, virtual  # noqa: E402
 
@@ -531,7 +532,7 @@ def main(argv=None) -> int:
 
     from referee.tenhou import import_log
     from table.paths import shared_data_dir
-    from vision.finding.learned import DARK_MODEL, TileFinder
+    from referee.errors import RefereeError
     from vision.reading.tileset import load_classifier
     from vision.synthesis.render import TileArt
 
@@ -547,15 +548,13 @@ def main(argv=None) -> int:
         from vision.reading.tileset import second_base
 
         classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
-    for flag, path in (("--finder", args.finder), ("--dark-finder", args.dark_finder)):
-        if path is not None and not path.is_file():
-            print(f"film_reading: {flag} {path}: no such file", file=sys.stderr)
-            return 2
-    finder = TileFinder(args.finder, threads=1)
-    # a table is told its set's faces are dark by its config; the film's dark hands are read
-    # as such a table reads them, unless --one-finder
-    finders = {"Regular": finder,
-               "Black": finder if args.one_finder else TileFinder(args.dark_finder or DARK_MODEL, threads=1)}
+    try:
+        # the film's dark hands read as a table told its set's faces are dark reads them
+        finders = style_finders(args.finder, args.dark_finder, args.one_finder)
+    except RefereeError as exc:
+        print(f"film_reading: {exc}", file=sys.stderr)
+        return 2
+    finder = finders["Regular"]
     # both styles' art, loaded once for every hand (some 0.9 s of CPU each time)
     art = TileArt()
     started = time.monotonic()

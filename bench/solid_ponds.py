@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._finders import style_finders  # noqa: E402
 from bench._results import write_results  # noqa: E402
 from testkit.solid_ponds import measure  # noqa: E402
 
@@ -50,17 +51,15 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     from referee.errors import RefereeError
-    from vision.finding.learned import DARK_MODEL, DEFAULT_MODEL, TileFinder
     from vision.reading.classifier import TileClassifier
 
     try:
-        finder = TileFinder(args.finder or DEFAULT_MODEL, threads=1)
-        dark = finder if args.one_finder else TileFinder(args.dark_finder or DARK_MODEL, threads=1)
+        finders = style_finders(args.finder, args.dark_finder, args.one_finder)
     except RefereeError as exc:
-        raise SystemExit(str(exc))
+        raise SystemExit(f"solid_ponds: {exc}")
     t0 = time.monotonic()
-    result = measure({"Regular": finder, "Black": dark}, TileClassifier(threads=1), args.tables,
-                     args.shifts, args.seed)
+    result = measure(finders, TileClassifier(threads=1), args.tables, args.shifts, args.seed)
+    finder, dark = finders["Regular"], finders["Black"]
     result.update(finder=str(finder.model_path), dark_finder=str(dark.model_path), tables=args.tables,
                   shifts=args.shifts, seed=args.seed, wall_s=round(time.monotonic() - t0, 1))
     print(f"ponds of touching solid tiles, {result['tiles']} tile sightings "

@@ -110,6 +110,7 @@ def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0
     ponds_all = ponds_right_all = 0
     for style in styles:
         c, ponds, ponds_right = Counter(), 0, 0
+        find = finder[style] if isinstance(finder, dict) else finder
         for k, state in enumerate(pond_states(tables, seed)):
             view = SolidTable(seed + k, PX_PER_MM, art=art, style=style).render(state)
             truth = pond_truth(state)
@@ -117,7 +118,6 @@ def measure(finder, classifier, tables: int = 6, shifts: int = 12, seed: int = 0
             for s in range(0, shifts * step, step):
                 dx, dy = s, s // 3
                 moved = np.roll(view, (dy, dx), axis=(0, 1))
-                find = finder[style] if isinstance(finder, dict) else finder
                 tiles = find_tiles_topdown(moved, PX_PER_MM, find, classifier.input_width).tiles
                 names = [lab for lab, _ in classifier.classify([t.crop for t in tiles])] if tiles else []
                 got, right = score_view(list(zip(tiles, names)), truth, np.array([dx, dy]), tile_w)

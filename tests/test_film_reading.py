@@ -76,6 +76,13 @@ def test_a_misses_folder_that_cannot_be_made_is_one_line_before_any_film(tmp_pat
     assert err.startswith(f"film_reading: --misses {taken / 'misses'}: ") and err.count("\n") == 1
 
 
+def test_a_finder_that_is_not_there_is_one_line_before_any_film(shared_data, tmp_path, capsys):
+    for flag in ("--finder", "--dark-finder"):
+        assert main(["--quick", flag, str(tmp_path / "none.onnx")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"film_reading: {flag} {tmp_path / 'none.onnx'}: no such file"]
+
+
 def test_a_short_film_of_real_play_runs_through_the_whole_camera_path(shared_data, tmp_path):
     out = tmp_path / "film_reading.json"
     # the bench's main in this process, as `python bench/film_reading.py --quick` runs it: a
