@@ -408,3 +408,92 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
         got = [e for k in range(len(seen)) for e in tracker.update(blank, k * 100_000_000)]
         assert [(e["seat"], e["tile"]) for e in got] == [(0, "4m")] * want
         assert len(tracker.left_ponds) == want - 1
+
+
+def _pond_film(tiles_at, onset):
+    """Seat 0's pond read by a stub finder and reader, one frame every 100 ms: ``tiles_at(k)``
+    lists the (slot, label) the finder finds in frame ``k`` (slots side by side along the
+    row); ``onset(slot, t_ns)``, the change detector's answer for a slot's place. Returns the
+    discards reported and the tracker."""
+    import numpy as np
+
+    from vision.finding.found import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == 0)
+    x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
+    labels = ["4m", "7p", "5z"]
+
+    def found(slot, label):
+        cx, cy = x1 + 40 + 56 * slot, y1 + 45
+        box = (cx - 26, cy - 35, cx + 26, cy + 35)
+        quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
+                           [box[0], box[3]]])
+        # the crop's grey says which tile it is
+        crop = np.full((70, 52, 3), 40 + 20 * labels.index(label), np.uint8)
+        return FoundTile(box, False, crop, quad)
+
+    class Finder:
+        frame = 0
+
+        def find(self, image, scale, quick_shrink=False, crop_width=None):
+            tiles = [found(*t) for t in tiles_at(Finder.frame)]
+            Finder.frame += 1
+            return Finding(tiles, np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [(labels[(int(c[0, 0, 0]) - 40) // 20], 0.97) for c in crops]
+
+    tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, gone_frames=3,
+                           finder=Finder())
+    # the tracker asks about a tile's box in table mm: its slot is where its left edge lies
+    tracker.onset = lambda rect, t_ns: onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
+    blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
+    got = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
+    return [(e["seat"], e["tile"]) for e in got if e["type"] == "discard"], tracker
+
+
+def test_a_latest_discard_lost_while_the_next_is_laid_beside_it_is_not_reported_again():
+    """The finder loses a seat's latest discard (a 4m) while the hand lays the seat's next one
+    (a 7p) beside it, and the hand changed the 4m's look at its edge: the 4m is taken for
+    called. Found again, it lies behind the 7p, where no new discard can land (a call's place
+    takes the seat's next discard, at the pond's end): one 4m, one 7p, nothing called."""
+    def tiles_at(k):
+        return ([(0, "4m")] if k < 4 or k >= 9 else []) + ([(1, "7p")] if k >= 6 else [])
+
+    # the 4m's place changed at 0.5 s (after it was last seen at 0.3 s); the 7p's at 0.6 s
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 and t < 500_000_000
+                              else 500_000_000 if slot == 0 else 600_000_000)
+    assert got == [(0, "4m"), (0, "7p")]
+    assert tracker.left_ponds == []
+
+
+def test_what_is_read_in_the_hole_a_called_tile_left_behind_the_next_discard_is_no_discard():
+    """A call takes seat 0's 4m; its next discard, a 7p, is laid beyond the hole, and then the
+    hole between the tiles is read as a tile (a dark blank: the gap between two dark faces).
+    Nothing new was discarded there: the 4m and the 7p are the seat's two discards, and the
+    4m stays called."""
+    def tiles_at(k):
+        return ([(0, "4m")] if k < 4 else [(0, "5z")] if k >= 10 else []) + \
+            ([(1, "7p")] if k >= 7 else [])
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if t < 400_000_000 else
+                              700_000_000 if slot == 1 else 1_000_000_000)
+    assert got == [(0, "4m"), (0, "7p")]
+    assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "4m")]
+
+
+def test_a_latest_discard_lost_under_glare_and_found_as_it_was_is_not_reported_again():
+    """A glare drifts over a seat's latest discard: the finder loses it and its place looks
+    changed, so it is taken for called. The glare passes and the place looks as it did before
+    the tile was last seen: it never left, and it is not reported again."""
+    def tiles_at(k):
+        return [(0, "4m")] if k < 4 or k >= 9 else []
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 400_000_000 if 400_000_000 <= t <
+                              900_000_000 else 0)
+    assert got == [(0, "4m")]
+    assert tracker.left_ponds == []

@@ -248,6 +248,7 @@ class TableTracker:
         labels, probabilities = self._classify(candidates, thumbs)
         events: list[dict] = []
         matched: set[int] = set()
+        ready: list[Track] = []
         for (tile, zone), thumb, (label, conf), p in zip(candidates, thumbs, labels,
                                                          probabilities):
             if label == NOT_A_TILE or conf < self.min_confidence:
@@ -287,7 +288,11 @@ class TableTracker:
             if not track.confirmed and track.seen >= self.stable_frames and \
                     self._decided(track, t_ns):
                 track.confirmed = True
-                events += self._on_confirmed(track)
+                ready.append(track)
+        # reported once the whole frame is counted: whether a pond tile is a new discard
+        # depends on the seat's other tiles seen in the same frame (_returned)
+        for track in ready:
+            events += self._on_confirmed(track)
         events += self._read_long_enough(t_ns, matched)
         self._held_out = []
         events += self._age(matched, hidden, zones, t_ns)
@@ -455,7 +460,9 @@ class TableTracker:
                     continue
                 if track.zone.kind == "pond" and not track.face_down:
                     self.left_ponds.append({"seat": track.zone.seat, "tile": track.label,
-                                            "t": track.last_ns / 1e9})
+                                            "t": track.last_ns / 1e9, "zone": track.zone,
+                                            "x": track.x, "y": track.y,
+                                            "last_ns": track.last_ns})
                 continue
             keep.append(track)
         self.tracks = keep
@@ -476,12 +483,40 @@ class TableTracker:
         first = self.onset(rect, t_ns)
         return first is not None and first <= track.last_ns
 
+    def _returned(self, track: Track) -> bool:
+        """Whether a pond tile about to be reported lies where one of its seat's tiles left
+        (:attr:`left_ponds`) and is no new discard. A call takes a seat's latest discard, and
+        the seat's next discard is laid in its place at the end of the pond; so a tile found
+        there is not a discard when its place has looked so since before the tile that left
+        was last seen there (it never left: the finder lost it while a hand laid the next
+        discard beside it, say), or when another tile of the seat already lies beyond it in
+        the pond (the tile that left, found again; or what is read in the hole a called tile
+        left). It is kept, silently, as a pond tile; the tile that left, seen again with its
+        reading, is taken off :attr:`left_ponds`."""
+        zone = track.zone
+        for k, left in enumerate(self.left_ponds):
+            if left.get("zone") is not zone or \
+                    np.hypot(left["x"] - track.x, left["y"] - track.y) >= 0.5 * TILE_W_MM:
+                continue
+            place = seat_order_key(zone, left["x"], left["y"])
+            place = (round(place[0] / 30.0), place[1])
+            beyond = any(other is not track and other.zone is zone and not other.face_down and
+                         (other.confirmed or other.seen >= self.stable_frames) and
+                         other.key() > place for other in self.tracks)
+            if track.first_ns <= left["last_ns"] or beyond:
+                if track.label == left["tile"]:
+                    del self.left_ponds[k]
+                return True
+        return False
+
     # -- events ----------------------------------------------------------------------------
     def _on_confirmed(self, track: Track) -> list[dict]:
         if track.face_down:
             return []
         t = track.first_ns / 1e9
         conf = round(track.confidence, 3)
+        if track.zone.kind == "pond" and self._returned(track):
+            return []
         if track.zone.kind == "pond":
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
             if _sideways(track):
