@@ -410,11 +410,12 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
         assert len(tracker.left_ponds) == want - 1
 
 
-def _pond_film(tiles_at, onset):
+def _pond_film(tiles_at, onset, lower=lambda slot: 0):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms: ``tiles_at(k)``
     lists the (slot, label) the finder finds in frame ``k`` (slots side by side along the
-    row); ``onset(slot, t_ns)``, the change detector's answer for a slot's place. Returns the
-    discards reported and the tracker."""
+    row; ``lower(slot)``: pixels a slot's tile lies below the row's line); ``onset(slot,
+    t_ns)``, the change detector's answer for a slot's place. Returns the discards reported
+    and the tracker."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -425,7 +426,7 @@ def _pond_film(tiles_at, onset):
     labels = ["4m", "7p", "5z"]
 
     def found(slot, label):
-        cx, cy = x1 + 40 + 56 * slot, y1 + 45
+        cx, cy = x1 + 40 + 56 * slot, y1 + 45 + lower(slot)
         box = (cx - 26, cy - 35, cx + 26, cy + 35)
         quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
                            [box[0], box[3]]])
@@ -497,3 +498,18 @@ def test_a_latest_discard_lost_under_glare_and_found_as_it_was_is_not_reported_a
                               900_000_000 else 0)
     assert got == [(0, "4m")]
     assert tracker.left_ponds == []
+
+
+def test_the_next_discard_laid_where_a_called_tile_left_is_reported():
+    """A call takes seat 0's third discard (a 4m) and the seat's next discard, a 7p, is laid in
+    its place, at the pond's end. It is reported, though the row's tiles lie a millimetre
+    apart up and down, across the line where a row rounds into the next."""
+    def tiles_at(k):
+        return [(0, "7p"), (1, "5z")] + ([(2, "4m")] if k < 4 else [(2, "7p")] if k >= 8 else [])
+
+    # the row at 525.5 mm and 524.5 mm from the table's top edge (rows are 30 mm: 17.5 rows)
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 or t < 500_000_000 else
+                              500_000_000 if t < 800_000_000 else 800_000_000,
+                              lower=lambda slot: 20 if slot < 2 else 18)
+    assert got == [(0, "7p"), (0, "5z"), (0, "4m"), (0, "7p")]
+    assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "4m")]

@@ -498,11 +498,10 @@ class TableTracker:
             if left.get("zone") is not zone or \
                     np.hypot(left["x"] - track.x, left["y"] - track.y) >= 0.5 * TILE_W_MM:
                 continue
-            place = seat_order_key(zone, left["x"], left["y"])
-            place = (round(place[0] / 30.0), place[1])
             beyond = any(other is not track and other.zone is zone and not other.face_down and
                          (other.confirmed or other.seen >= self.stable_frames) and
-                         other.key() > place for other in self.tracks)
+                         _later_in_pond(zone, (other.x, other.y), (left["x"], left["y"]))
+                         for other in self.tracks)
             if track.first_ns <= left["last_ns"] or beyond:
                 if track.label == left["tile"]:
                     del self.left_ponds[k]
@@ -623,6 +622,18 @@ class TableTracker:
                  "tiles": tiles, "win_tile": win_tile,
                  "confidence": round(min(t.confidence for t in faces), 3),
                  "win_tile_apart": bool(len(gaps) and gaps[-1] > TILE_W_MM + 4)}]
+
+
+def _later_in_pond(zone: Zone, at: tuple[float, float], than: tuple[float, float]) -> bool:
+    """Whether a tile at ``at`` (table mm) lies later in ``zone``'s pond than one at
+    ``than``: in a later row (more than half a tile's depth nearer the seat), or in the same
+    row more than half a tile's width further along it. (Not by :meth:`Track.key`: its rows
+    are rounded, and two tiles of one row can round into two.)"""
+    down, right = seat_order_key(zone, *at)
+    down0, right0 = seat_order_key(zone, *than)
+    if abs(down - down0) < TILE_H_MM / 2:
+        return right > right0 + TILE_W_MM / 2
+    return down > down0
 
 
 def _sideways(track: Track) -> bool:
