@@ -413,7 +413,8 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
 def _pond_film(tiles_at, onset, lower=lambda slot: 0):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms: ``tiles_at(k)``
     lists the (slot, label) the finder finds in frame ``k`` (slots side by side along the
-    row; ``lower(slot)``: pixels a slot's tile lies below the row's line); ``onset(slot,
+    row; ``lower(slot)``: pixels a slot's tile lies below the row's line), or (slot, label,
+    length) for a box shorter than a tile's 70 pixels; ``onset(slot,
     t_ns)``, the change detector's answer for a slot's place. Returns the discards reported
     and the tracker."""
     import numpy as np
@@ -425,9 +426,9 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0):
     x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
     labels = ["4m", "7p", "5z"]
 
-    def found(slot, label):
+    def found(slot, label, length=70):
         cx, cy = x1 + 40 + 56 * slot, y1 + 45 + lower(slot)
-        box = (cx - 26, cy - 35, cx + 26, cy + 35)
+        box = (cx - 26, cy - 35, cx + 26, cy - 35 + length)
         quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
                            [box[0], box[3]]])
         # the crop's grey says which tile it is
@@ -513,3 +514,15 @@ def test_the_next_discard_laid_where_a_called_tile_left_is_reported():
                               lower=lambda slot: 20 if slot < 2 else 18)
     assert got == [(0, "7p"), (0, "5z"), (0, "4m"), (0, "7p")]
     assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "4m")]
+
+
+def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
+    """A hand rests on the lower part of a new discard and the finder, not masking the hand,
+    boxes the part in view (4 fifths of a tile long and less): what that part shows (the top
+    two circles of a 4p are a 2p) is not the tile. The tile is read when the hand has gone and
+    it is seen whole; a whole tile's box a little short (0.84) is read as ever."""
+    def tiles_at(k):
+        return [(0, "7p", 55)] if k < 5 else [(0, "4m")] if k < 10 else [(0, "4m"), (1, "5z", 59)]
+
+    got, _ = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else 1_000_000_000)
+    assert got == [(0, "4m"), (0, "5z")]
