@@ -477,15 +477,18 @@ def test_what_is_read_in_the_hole_a_called_tile_left_behind_the_next_discard_is_
     """A call takes seat 0's 4m; its next discard, a 7p, is laid beyond the hole, and then the
     hole between the tiles is read as a tile (a dark blank: the gap between two dark faces).
     Nothing new was discarded there: the 4m and the 7p are the seat's two discards, and the
-    4m stays called."""
+    4m stays called. The 7p, called in its turn, leaves: the hole is not the seat's latest
+    discard."""
     def tiles_at(k):
         return ([(0, "4m")] if k < 4 else [(0, "5z")] if k >= 10 else []) + \
-            ([(1, "7p")] if k >= 7 else [])
+            ([(1, "7p")] if 7 <= k < 13 else [])
 
+    # the 7p called in turn at 1.3 s: the seat's latest discard is the 7p, not the hole
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if t < 400_000_000 else
-                              700_000_000 if slot == 1 else 1_000_000_000)
+                              700_000_000 if slot == 1 and t < 1_300_000_000 else
+                              1_300_000_000 if slot == 1 else 1_000_000_000)
     assert got == [(0, "4m"), (0, "7p")]
-    assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "4m")]
+    assert [(p["seat"], p["tile"]) for p in tracker.left_ponds] == [(0, "4m"), (0, "7p")]
 
 
 def test_a_latest_discard_lost_under_glare_and_found_as_it_was_is_not_reported_again():

@@ -32,7 +32,11 @@ where something else (not a tile) covers the table keeps its place, and nothing 
 believed until it has been seen clearly ``stable_frames`` times. A tile that is gone while its
 place is in plain view for ``gone_frames`` frames has left (a called discard leaves its pond);
 in a pond only the seat's latest discard can leave (a call takes it), so an older pond tile
-that is not read for a while is still believed there and is never reported twice.
+that is not read for a while is still believed there and is never reported twice. A tile
+found again where a seat's tile left is no new discard when its place looks as it did
+before, or when a newer tile of the seat lies beyond it (the seat's next discard is laid at
+the pond's end). A box well short of a whole tile is a part of one in view (a hand the
+finder did not mask over the rest) and is not read.
 """
 from __future__ import annotations
 
@@ -97,6 +101,9 @@ class Track:
     thumb: np.ndarray | None = None
     #: the latest crop read (shown to the referee when a reading is unsure)
     crop: np.ndarray | None = field(default=None, repr=False)
+    #: found where a called tile left, behind a newer tile of its seat (:meth:`TableTracker.
+    #: _returned`): no discard, and never the seat's latest, which a call could take
+    behind: bool = False
 
     @property
     def label(self) -> str:
@@ -433,7 +440,8 @@ class TableTracker:
         # would report it again as a new discard when it is next read.
         latest: dict[int, Track] = {}
         for track in self.tracks:
-            if track.confirmed and track.zone.kind == "pond" and not track.face_down:
+            if track.confirmed and track.zone.kind == "pond" and not track.face_down and \
+                    not track.behind:
                 seat = track.zone.seat
                 if seat not in latest or track.first_ns >= latest[seat].first_ns:
                     latest[seat] = track
@@ -512,6 +520,7 @@ class TableTracker:
             if track.first_ns <= left["last_ns"] or beyond:
                 if track.label == left["tile"]:
                     del self.left_ponds[k]
+                track.behind = beyond
                 return True
         return False
 
