@@ -411,12 +411,13 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
 
 
 def _pond_film(tiles_at, onset, lower=lambda slot: 0):
-    """Seat 0's pond read by a stub finder and reader, one frame every 100 ms: ``tiles_at(k)``
-    lists the (slot, label) the finder finds in frame ``k`` (slots side by side along the
-    row; ``lower(slot)``: pixels a slot's tile lies below the row's line), or (slot, label,
-    length) for a box shorter than a tile's 70 pixels; ``onset(slot,
-    t_ns)``, the change detector's answer for a slot's place. Returns the discards reported
-    and the tracker."""
+    """Seat 0's pond read by a stub finder and reader, one frame every 100 ms.
+
+    ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
+    along the row, or (slot, label, length) for a box shorter than a tile's 70 pixels.
+    ``onset(slot, t_ns)``: the change detector's answer for a slot's place. ``lower(slot)``:
+    pixels a slot's tile lies below the row's line. Returns the discards reported and the
+    tracker."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -511,7 +512,8 @@ def test_the_next_discard_laid_where_a_called_tile_left_is_reported():
     def tiles_at(k):
         return [(0, "7p"), (1, "5z")] + ([(2, "4m")] if k < 4 else [(2, "7p")] if k >= 8 else [])
 
-    # the row at 525.5 mm and 524.5 mm from the table's top edge (rows are 30 mm: 17.5 rows)
+    # the row at 525.5 mm and 524.5 mm from the table's top edge: Track.key's rows are 30 mm
+    # deep, and 525 mm is where its row 17 rounds into row 18
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 or t < 500_000_000 else
                               500_000_000 if t < 800_000_000 else 800_000_000,
                               lower=lambda slot: 20 if slot < 2 else 18)
@@ -521,7 +523,7 @@ def test_the_next_discard_laid_where_a_called_tile_left_is_reported():
 
 def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
     """A hand rests on the lower part of a new discard and the finder, not masking the hand,
-    boxes the part in view (4 fifths of a tile long and less): what that part shows (the top
+    boxes the part in view (under four fifths of a tile long): what that part shows (the top
     two circles of a 4p are a 2p) is not the tile. The tile is read when the hand has gone and
     it is seen whole; a whole tile's box a little short (0.84) is read as ever."""
     def tiles_at(k):
