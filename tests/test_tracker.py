@@ -410,14 +410,16 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
         assert len(tracker.left_ponds) == want - 1
 
 
-def _pond_film(tiles_at, onset, lower=lambda slot: 0):
+def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * slot):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms.
 
     ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
-    along the row, or (slot, label, length) for a box shorter than a tile's 70 pixels.
-    ``onset(slot, t_ns)``: the change detector's answer for a slot's place. ``lower(slot)``:
-    pixels a slot's tile lies below the row's line. Returns the discards reported and the
-    tracker."""
+    along the row, or (slot, label, length) for a box shorter than a tile's 70 pixels, or
+    (slot, label, 70, True) for one lying across. ``onset(slot, t_ns)``: the change
+    detector's answer for a slot's place. ``lower(slot)``, ``along(slot)``: pixels a slot's
+    tile lies below the row's line and along it (28 mm apart: upright tiles with a 2 mm
+    gap). Returns the discards reported and the tracker (its ``events``: all it
+    reported)."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -427,14 +429,15 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0):
     x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
     labels = ["4m", "7p", "5z"]
 
-    def found(slot, label, length=70):
-        cx, cy = x1 + 40 + 56 * slot, y1 + 45 + lower(slot)
-        box = (cx - 26, cy - 35, cx + 26, cy - 35 + length)
+    def found(slot, label, length=70, across=False):
+        cx, cy = x1 + 40 + along(slot), y1 + 45 + lower(slot)
+        box = (cx - 35, cy - 26, cx + 35, cy + 26) if across else \
+            (cx - 26, cy - 35, cx + 26, cy - 35 + length)
         quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
                            [box[0], box[3]]])
         # the crop's grey says which tile it is
         crop = np.full((70, 52, 3), 40 + 20 * labels.index(label), np.uint8)
-        return FoundTile(box, False, crop, quad)
+        return FoundTile(box, across, crop, quad)
 
     class Finder:
         frame = 0
@@ -455,8 +458,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0):
     # the tracker asks about a tile's box in table mm: its slot is where its left edge lies
     tracker.onset = lambda rect, t_ns: onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
     blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
-    got = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
-    return [(e["seat"], e["tile"]) for e in got if e["type"] == "discard"], tracker
+    tracker.events = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
+    return [(e["seat"], e["tile"]) for e in tracker.events if e["type"] == "discard"], tracker
 
 
 def test_a_latest_discard_lost_while_the_next_is_laid_beside_it_is_not_reported_again():
@@ -531,3 +534,19 @@ def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
 
     got, _ = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else 1_000_000_000)
     assert got == [(0, "4m"), (0, "5z")]
+
+
+@pytest.mark.parametrize("apart_px, riichi", [(56, False), (63, True)])
+def test_a_tile_seen_across_too_close_to_its_neighbour_to_lie_across_is_no_riichi_tile(
+        apart_px, riichi):
+    """A blank white dragon looks alike turned a quarter, and the finder can see it lying
+    across in every frame. Laid 28 mm from the upright tile before it, it cannot be lying
+    across (a tile across reaches 30.5 mm from its neighbour's centre): it is reported
+    upright, no riichi. Laid 31.5 mm from it, it may be, and it is the riichi tile."""
+    def tiles_at(k):
+        return [(0, "4m"), (1, "7p")] + ([(2, "5z", 70, True)] if k >= 4 else [])
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 else 400_000_000,
+                              along=lambda slot: 56 * slot if slot < 2 else 56 + apart_px)
+    assert got == [(0, "4m"), (0, "7p"), (0, "5z")]
+    assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]

@@ -62,6 +62,10 @@ FLOOR = 1e-3
 #: box on a tile), whole tiles' boxes 0.83 and up (1 in 100 under 0.83); the demo's flat art
 #: has a 9p boxed 0.836 long in every frame.
 WHOLE_TILE = 0.8
+#: How much nearer than a tile across can lie to its neighbour (half a length and half a
+#: width) a tile's centre may be found and still be across: the tracker's places of tiles
+#: are good to about a millimetre.
+ACROSS_SLACK_MM = 2.0
 
 
 @dataclass
@@ -524,6 +528,28 @@ class TableTracker:
                 return True
         return False
 
+    def _too_close_to_lie_across(self, track: Track) -> bool:
+        """Whether a pond tile the finder saw lying across lies too close to the seat's tile
+        before it in its row to be lying across: a tile across is a tile's length wide, so
+        its centre lies at least half a length and half the other tile's width (less
+        :data:`ACROSS_SLACK_MM`) from its neighbour's. A face that looks alike turned a
+        quarter (a 1p's circle) can come out of the finder lying across in most frames; its
+        place says it is upright, and it is no riichi tile. (A tile that lies far from its
+        neighbour tells nothing: players leave gaps.)"""
+        down, right = seat_order_key(track.zone, track.x, track.y)
+        before, at = None, -np.inf
+        for other in self.tracks:
+            if other is track or other.zone is not track.zone or not other.confirmed or \
+                    other.face_down or other.behind:
+                continue
+            d, r = seat_order_key(other.zone, other.x, other.y)
+            if abs(d - down) < TILE_H_MM / 2 and at < r < right:
+                before, at = other, r
+        if before is None:
+            return False
+        reach = (TILE_H_MM if _sideways(before) else TILE_W_MM) / 2 + TILE_H_MM / 2
+        return right - at < reach - ACROSS_SLACK_MM
+
     # -- events ----------------------------------------------------------------------------
     def _on_confirmed(self, track: Track) -> list[dict]:
         if track.face_down:
@@ -534,7 +560,7 @@ class TableTracker:
             return []
         if track.zone.kind == "pond":
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
-            if _sideways(track):
+            if _sideways(track) and not self._too_close_to_lie_across(track):
                 ev["riichi"] = True
             ev["confidence"] = conf
             return [ev]
