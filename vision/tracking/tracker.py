@@ -105,8 +105,9 @@ class Track:
     thumb: np.ndarray | None = None
     #: the latest crop read (shown to the referee when a reading is unsure)
     crop: np.ndarray | None = field(default=None, repr=False)
-    #: found where a called tile left, behind a newer tile of its seat (:meth:`TableTracker.
-    #: _returned`): no discard, and never the seat's latest, which a call could take
+    #: found where a called tile left, behind a newer tile of its seat
+    #: (``TableTracker._returned``): no discard, and never the seat's latest, which a call
+    #: could take
     behind: bool = False
 
     @property
