@@ -6,8 +6,8 @@ returns the events that became certain with that frame, as dicts in the table-ev
 (``t`` in seconds on the table clock, plus a ``confidence`` key from the classifier):
 
 - ``discard``: a face-up tile that stayed in a pond for ``stable_frames`` frames; its ``t`` is
-  the first frame that showed it, ``riichi`` when it lies sideways. A face-down tile is not a
-  discard.
+  the first frame that showed it, ``riichi`` when it lies sideways (and not nearer the tile
+  before it in its row than a tile lying across can be). A face-down tile is not a discard.
 - ``meld``: a group of three or four tiles in a seat's meld area, once it has stopped
   changing; the sideways tile is the called one and its place says whom it came from (left
   end: the player on the left...). A pon that gains a fourth tile becomes a ``shouminkan``;
