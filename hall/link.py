@@ -166,11 +166,15 @@ class HallLink:
             return len(self._pending)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
-        """Wait until everything journaled so far is acknowledged (tests, the demo)."""
+        """Wait until everything journaled so far is acknowledged, and the state saying the
+        table is caught up is sent (tests, the demo)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            # The state that says so must be out too: a PUBACK can come back while _pump,
+            # having just sent the last item, has yet to send the state with backlog 0.
+            sent = self._last_state
             if self.connected and self.backlog == 0 and not self._state_due and \
-                    self._journal_caught_up():
+                    sent is not None and sent[3] and self._journal_caught_up():
                 return True
             time.sleep(0.02)
         return False
