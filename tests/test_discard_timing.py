@@ -333,6 +333,40 @@ def test_a_tile_settled_unseen_is_stamped_with_its_own_first_frame_when_found_la
     assert det.onset(rect, t_of(13)) == t_of(3)          # the tile's first frame
 
 
+def _paint_cells(frame, det, cells, colour):
+    for c in cells:
+        cx, cy = det.centres[c] * PPM
+        half = det.cell_mm * PPM / 2
+        frame[int(cy - half):int(cy + half), int(cx - half):int(cx + half)] = colour
+
+
+def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before():
+    """A dark face looks like the dark table in some of its cells: those still look as they
+    did when the bare table was read, the others changed when the tile was laid. Half and
+    half, the tile's time is its landing, a frame the camera saw it in; never a moment between
+    the two (a dark 8p on the film was stamped 2.4 s before it was laid: to a referee, every
+    press on it would have looked late)."""
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    felt = (90, 92, 112)
+    empty = np.full((1600, 1600, 3), felt, np.uint8)
+    pond0 = next(z for z in zones if z.name == "pond0")
+    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    cells = det.cells_in(rect, inset_mm=2)
+    assert len(cells) >= 6 and len(cells) % 2 == 0
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
+    _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))                    # the bare table has been read
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(12)) == t_of(7)
+
+
 @pytest.mark.parametrize("finder", [None, "learned", "felt"])
 def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_path, monkeypatch,
                                                               finder):
