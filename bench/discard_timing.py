@@ -62,11 +62,25 @@ def _pct(values, q):
     return round(float(np.percentile(values, q)), 1) if len(values) else None
 
 
-def virtual(base, slowdown: float):
+#: The CPU time here a repeatable schedule draws (``virtual(costs=)``), in ns: a read of the
+#: changed zones, and one frame's change detection (this machine's range for the film).
+READ_CPU_NS = (15e6, 90e6)
+DETECT_CPU_NS = (0.3e6, 0.8e6)
+
+
+def virtual(base, slowdown: float, costs: np.random.Generator | None = None):
     """``base`` (the scheduler class) run in emulated time: a read starts on a frame only when
     the emulated core is free, and holds it for ``slowdown`` x its CPU time here plus the
     change detection of every frame meanwhile (which goes first); its events come out when it
-    ends. Has :class:`SlowCore`'s figures (``used_ns``, ``pieces``, ``overran``)."""
+    ends. Has :class:`SlowCore`'s figures (``used_ns``, ``pieces``, ``overran``).
+
+    ``costs``: draw each read's and each frame's CPU time from this generator
+    (:data:`READ_CPU_NS`, :data:`DETECT_CPU_NS`) instead of measuring it, so that a run
+    reads the same frames every time it is played: for finding again what one schedule did
+    (a fault seen in one run of ten), not for the lag's figures."""
+
+    def cpu_now() -> int:
+        return 0 if costs is not None else time.thread_time_ns()
 
     class Virtual(base):
         def __init__(self, *args, **kw):
@@ -78,9 +92,9 @@ def virtual(base, slowdown: float):
             self._read_cpu = 0
 
         def _run_job(self):
-            c = time.thread_time_ns()
+            c = cpu_now()
             super()._run_job()
-            self._read_cpu += time.thread_time_ns() - c
+            self._read_cpu += cpu_now() - c if costs is None else int(costs.uniform(*READ_CPU_NS))
 
         def push_at(self, frame, t_ns):
             held = t_ns < self.free_at
@@ -88,9 +102,11 @@ def virtual(base, slowdown: float):
                 with self._lock:
                     self._busy = True       # the core is still reading: no new read
             self._read_cpu = 0
-            c = time.thread_time_ns()
+            c = cpu_now()
             events = self.push(frame, t_ns)
-            cpu = time.thread_time_ns() - c
+            cpu = cpu_now() - c
+            if costs is not None:
+                cpu = self._read_cpu + int(costs.uniform(*DETECT_CPU_NS))
             if held:
                 with self._lock:
                     self._busy = False

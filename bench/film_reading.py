@@ -2,7 +2,8 @@
 from its first good frames (as it did before fusion) against what it reads fused over every
 frame where the tile lies in plain view.
 
-    python bench/film_reading.py [--hands 1,2] [--seconds S] [--quick] [--out PATH]
+    python bench/film_reading.py [--hands 1,2] [--seconds S] [--quick] [--repeatable SEED]
+                                 [--out PATH]
 
 The film is the one :mod:`bench/_game_film.py <_game_film>` scripts for
 ``bench/discard_timing.py`` (real Tenhou hands: draws that reach across the table, discards
@@ -31,7 +32,10 @@ readings weighed with the game (:class:`vision.tracking.readings.WeighedTracker`
 emulated on the Pi 5 budget of ``bench/discard_timing.py --virtual`` (each read holds one
 emulated core for its CPU time here x 6.25, detection on every frame first), so the lag does
 not depend on this machine's load; it does depend on which frames the core was free for, so
-two runs of one film differ by a few discards.
+two runs of one film differ by a few discards. ``--repeatable SEED`` draws each read's CPU
+time from SEED instead of measuring it: the run reads the same frames every time it is
+played, so a fault seen in one run of ten can be found again and traced (its lag is then
+not this machine's).
 
 Single frame against fused, on the same frames: for every discard the fusing tracker reports,
 the reading its first sightings gave by their votes (what a tracker that does not fuse
@@ -259,8 +263,9 @@ def _blur_at(canvas, cx, cy, angle: float, length: int) -> None:
     canvas[y1:y2, x1:x2] = cv2.filter2D(canvas[y1:y2, x1:x2], -1, k)
 
 
-def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float):
-    """The table service's camera path (:mod:`vision.tracking.service_feed`), in emulated time."""
+def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float, costs=None):
+    """The table service's camera path (:mod:`vision.tracking.service_feed`), in emulated time
+    (``costs``: a generator to draw its CPU times from, for a repeatable schedule)."""
     from vision.camera.zones import default_zones
     from vision.tracking.change import ChangeDetector, topdown_to_table
     from vision.tracking.readings import WeighedTracker
@@ -276,7 +281,7 @@ def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float):
     zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
-    return virtual(RecognitionScheduler, slowdown)(tracker, detector, zone_finder)
+    return virtual(RecognitionScheduler, slowdown, costs)(tracker, detector, zone_finder)
 
 
 def pair(truth: list[dict], got: list[tuple[dict, int]], true_ns, end_ns: int):
@@ -388,9 +393,11 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
     _place_discards(sc, truth, frames)
     table = SolidTable(args.seed + hand, ppm, style=style, art=art)
     noise = Disturbances(truth, frames, fps, ppm, args.seed + 100 + hand, args.without)
-    runs = {"fused": _pipeline(True, classifier, finder, args.slowdown, ppm)}
+    costs = lambda k: None if args.repeatable is None else \
+        np.random.default_rng([args.repeatable, hand, k])  # noqa: E731
+    runs = {"fused": _pipeline(True, classifier, finder, args.slowdown, ppm, costs(0))}
     if args.unfused:
-        runs["unfused"] = _pipeline(False, classifier, finder, args.slowdown, ppm)
+        runs["unfused"] = _pipeline(False, classifier, finder, args.slowdown, ppm, costs(1))
     got = {k: [] for k in runs}
     # the fusing tracker's first sightings read by their votes, reported when the read that
     # gave the last of them ended: the reading and the moment of a tracker that does not fuse
@@ -488,6 +495,10 @@ def main(argv=None) -> int:
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--slowdown", type=float, default=PI5_SLOWDOWN,
                         help="Pi 5 time per unit of this machine's CPU time")
+    parser.add_argument("--repeatable", type=int, default=None, metavar="SEED",
+                        help="draw each read's CPU time from SEED instead of measuring it, so "
+                             "the run reads the same frames every time (to find a fault again; "
+                             "the lag is then not this machine's)")
     parser.add_argument("--unfused", action=argparse.BooleanOptionalAction, default=True,
                         help="also play the film through a tracker that does not fuse, its "
                              "own scheduling and all (default on; its figures under "
@@ -599,6 +610,7 @@ def main(argv=None) -> int:
         "disturbances_left_out": sorted(args.without),
         "confidence_threshold": DEFAULT_CONFIDENCE_THRESHOLD,
         "slowdown": round(args.slowdown, 3),
+        "repeatable": args.repeatable,
         "fused": fused,
         "single_frame": single,
         "unfused": total.get("unfused"),
