@@ -48,7 +48,11 @@ and writes bench/results/film_reading.json: ``discards``; ``read_fused`` and
 ``read_single_frame`` (the right tile, of ``discards``); ``misread_sure`` (a report of the
 wrong tile, or of none, at or above the table's confidence threshold; fused) and
 ``misread_sure_single_frame``; ``lag_p95_ms`` (from a discard's first frame to its report,
-fused) and ``lag_p95_ms_single_frame``; all of it per hand and style under ``by_hand``.
+fused) and ``lag_p95_ms_single_frame``; under ``fused``, how far the stamps are from the
+discards' first frames (``stamp_p95_ms``; ``stamped_late``: more than 100 ms off;
+``stamped_early``: more than 100 ms before, when a press on the discard looks later than it
+was); all of it per hand and style under ``by_hand``, with each discard's reading under
+``per_discard`` (tile, confidence, lag and stamp, ms).
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
 The dark-faced hands are read with the finder for dark faces, as a table whose config says
 ``[camera] finder = "dark"`` reads its set (``--dark-finder``; ``--one-finder`` reads them
@@ -328,6 +332,10 @@ def score(paired, false, true_ns, threshold: float) -> dict:
         "lag_max_ms": round(max(lags), 1) if lags else None,
         # stamped more than 100 ms off its first frame (bench/discard_timing.py's concern)
         "stamped_late": sum(e > 100 for e in errors),
+        # of those, stamped before it: a press on it then looks later than it was
+        "stamped_early": sum(g[0]["t"] * 1e9 < true_ns(d["frame"]) - 1e8 for d, g in paired
+                             if g is not None),
+        "stamp_p95_ms": _pct(errors, 95),
     }
 
 
@@ -456,7 +464,8 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
         {"frame": d["frame"], "seat": d["seat"], "tile": d["tile"],
          **{name: (None if per[name][k][1] is None else
                    [per[name][k][1][0]["tile"], per[name][k][1][0].get("confidence"),
-                    round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1)])
+                    round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1),
+                    round((per[name][k][1][0]["t"] * 1e9 - true_ns(d["frame"])) / 1e6, 1)])
             for name in got}}
         for k, d in enumerate(truth["discards"])]
     if args.misses is not None:
@@ -582,8 +591,10 @@ def main(argv=None) -> int:
     total = {name: {} for name in names}
     for name in names:
         for key in ("read", "misread", "missed", "false", "misread_sure", "right_sure",
-                    "riichi_wrong", "stamped_late"):
+                    "riichi_wrong", "stamped_late", "stamped_early"):
             total[name][key] = sum(p[name][key] for p in parts)
+        stamps = [abs(row[name][3]) for p in parts for row in p["per_discard"] if row[name]]
+        total[name]["stamp_p95_ms"] = _pct(stamps, 95)
         lags = [row[name][2] for p in parts for row in p["per_discard"] if row[name]]
         total[name]["lag_p50_ms"] = _pct(lags, 50)
         total[name]["lag_p95_ms"] = _pct(lags, 95)
