@@ -365,6 +365,47 @@ def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before()
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(12)) == t_of(7)
+    assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
+
+
+def test_a_tile_its_hand_rests_on_is_stamped_when_it_landed_not_when_the_hand_left():
+    """The hand that laid a tile rests on two thirds of it for a while (a player's habit): the
+    third in view showed the tile when it landed, the rest only when the hand left. A press
+    between the two, judged against the later, would land on the discard before. And a dark
+    face, most of whose cells look like the dark table: the few its strokes changed date it,
+    not the table's look from before."""
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    felt = (90, 92, 112)
+    empty = np.full((1600, 1600, 3), felt, np.uint8)
+    pond0 = next(z for z in zones if z.name == "pond0")
+    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    cells = det.cells_in(rect, inset_mm=2)
+    shown = cells[: len(cells) // 3]
+    assert len(shown) >= 2
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (200, 210, 220))
+    resting = tile.copy()
+    _paint_cells(resting, det, cells[len(shown):], (120, 160, 210))
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [resting] * 30 + [tile] * 4, start=1):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(40), first_sight=True) == t_of(7)
+    assert det.onset(rect, t_of(40)) == t_of(37)       # has it stayed? Since the hand left
+
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    dark = empty.copy()
+    _paint_cells(dark, det, cells, (95, 100, 105))          # the face: as dark as the felt
+    _paint_cells(dark, det, cells[: (len(cells) + 3) // 4], (60, 120, 200))   # a quarter: strokes
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [dark] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
 
 
 @pytest.mark.parametrize("finder", [None, "learned", "felt"])

@@ -404,7 +404,8 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
                                finder=Finder())
         # the place has looked as it does since the tile was laid (t 0), or since 0.5 s
         # (the frame after the tile was last seen, 0.3 s: something changed it)
-        tracker.onset = lambda rect, t_ns, at=changed_at: 0 if at is None or t_ns < at else at
+        tracker.onset = lambda rect, t_ns, first_sight=False, at=changed_at: \
+            0 if at is None or t_ns < at else at
         got = [e for k in range(len(seen)) for e in tracker.update(blank, k * 100_000_000)]
         assert [(e["seat"], e["tile"]) for e in got] == [(0, "4m")] * want
         assert len(tracker.left_ponds) == want - 1
@@ -456,7 +457,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, gone_frames=3,
                            finder=Finder())
     # the tracker asks about a tile's box in table mm: its slot is where its left edge lies
-    tracker.onset = lambda rect, t_ns: onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
+    tracker.onset = lambda rect, t_ns, first_sight=False: \
+        onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
     blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
     tracker.events = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
     return [(e["seat"], e["tile"]) for e in tracker.events if e["type"] == "discard"], tracker

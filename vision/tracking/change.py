@@ -206,7 +206,7 @@ class ChangeDetector:
         return np.flatnonzero((c[:, 0] >= x1 + inset_mm) & (c[:, 0] <= x2 - inset_mm) &
                               (c[:, 1] >= y1 + inset_mm) & (c[:, 1] <= y2 - inset_mm))
 
-    def onset(self, rect_mm, t_ns: int) -> int | None:
+    def onset(self, rect_mm, t_ns: int, first_sight: bool = False) -> int | None:
         """The first frame, since the place last settled, that showed ``rect_mm`` (table mm) as
         it looked at ``t_ns``: per cell inside it, the earliest run with that look; then the
         median over the cells, so a finger still on the tile's edge does not delay it. The
@@ -215,13 +215,23 @@ class ChangeDetector:
         dark 8p, half of whose cells looked like the dark table from before, half of them
         changed when it was laid, was stamped 2.4 s before it was laid, and every press on it
         would have looked late.
+
+        ``first_sight``: the place is a tile recognition has just found (when did it land?),
+        not one it knew (has it stayed?). A hand resting on part of a tile it has just laid
+        hides those cells until it leaves, seconds at times; the tile landed when the rest
+        showed it, so the time is the lower quartile of the cells, not their median. And of
+        the cells that changed since the place was last settled, when a quarter of them or more
+        did: a cell that still looks as it was settled only says that the tile's face there
+        looks like what was there before (a dark face on the dark table), and its settled
+        time would be long before the tile came. When fewer changed, all count (a tile the
+        finder missed was settled with the table; found later, it showed first back then).
         None when no cell of the place can tell (outside the zones, or lost from the history).
         """
         cells = self.cells_in(rect_mm, inset_mm=min(2.0, self.cell_mm / 3))
         if len(cells) == 0:
             return None
         k = self.hist_start.shape[0]
-        out = []
+        out, moved = [], []
         with self.lock:
             for c in cells:
                 runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy())
@@ -240,8 +250,14 @@ class ChangeDetector:
                             if start <= t_ns and
                             np.abs(other - look).max() <= self.threshold)
                 out.append(first)
+                if first_sight and (self.ref_start[c] == NEVER or
+                                    np.abs(self.ref[:, c] - look).max() > self.threshold):
+                    moved.append(first)
         if not out:
             return None
+        if first_sight:
+            out = sorted(moved if 4 * len(moved) >= len(out) else out)
+            return out[(len(out) - 1) // 4]
         out.sort()
         return out[len(out) // 2]
 

@@ -207,9 +207,10 @@ class TableTracker:
         self.fuse_wait_ns = int(fuse_wait_s * 1e9)
         self._vocabulary: tuple[str, ...] | None = None
         self._held_out: list[dict] = []
-        #: ``onset(rect_mm, t_ns) -> t_ns | None``: the first frame that showed a place as it
-        #: looked at ``t_ns`` (:meth:`vision.tracking.change.ChangeDetector.onset`); a new tile is
-        #: stamped with it rather than with the frame recognition happened to run on.
+        #: ``onset(rect_mm, t_ns, first_sight=False) -> t_ns | None``: the first frame that
+        #: showed a place as it looked at ``t_ns``
+        #: (:meth:`vision.tracking.change.ChangeDetector.onset`); a new tile is stamped with
+        #: it (``first_sight``) rather than with the frame recognition happened to run on.
         self.onset = None
         self._ids = itertools.count(1)
         self.new_hand()
@@ -360,7 +361,7 @@ class TableTracker:
         if self.onset is None:
             return t_ns
         x1, y1, x2, y2 = (v / self.px_per_mm for v in tile.box)
-        first = self.onset((x1, y1, x2, y2), t_ns)
+        first = self.onset((x1, y1, x2, y2), t_ns, first_sight=True)
         return t_ns if first is None else min(int(first), t_ns)
 
     def _classify(self, candidates, thumbs):
