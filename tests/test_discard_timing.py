@@ -408,6 +408,38 @@ def test_a_tile_its_hand_rests_on_is_stamped_when_it_landed_not_when_the_hand_le
     assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
 
 
+def test_the_part_of_a_tile_in_view_read_while_its_hand_rests_on_the_rest_dates_it():
+    """The hand that laid a tile rests on two thirds of it; recognition reads the pond
+    meanwhile, finds no tile, and takes the third in view for settled (twice, and a sleeve
+    passes over it between). When the hand leaves and the tile is found, that third, settled
+    since the place began to change, still dates the tile from its landing."""
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    felt = (90, 92, 112)
+    empty = np.full((1600, 1600, 3), felt, np.uint8)
+    pond0 = next(z for z in zones if z.name == "pond0")
+    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    cells = det.cells_in(rect, inset_mm=2)
+    shown = cells[: len(cells) // 3]
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (200, 210, 220))
+    resting = tile.copy()
+    _paint_cells(resting, det, cells[len(shown):], (120, 160, 210))
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    sleeve = resting.copy()
+    _paint_cells(sleeve, det, shown, (70, 70, 70))
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))
+    frames = [empty] * 3 + [hand] * 3 + [resting] * 18 + [sleeve] * 3 + [resting] * 9 + [tile] * 4
+    for i, f in enumerate(frames, start=1):
+        det.update(f, t_of(i))
+        if i in (12, 20, 32):
+            det.settle(shown, t_of(i))        # read: no tile found, the third in view settled
+    assert det.onset(rect, t_of(40), first_sight=True) == t_of(7)
+
+
 @pytest.mark.parametrize("finder", [None, "learned", "felt"])
 def test_the_service_feed_times_a_discard_in_a_camera_picture(shared_data, tmp_path, monkeypatch,
                                                               finder):

@@ -221,17 +221,19 @@ class ChangeDetector:
         hides those cells until it leaves, seconds at times; the tile landed when the rest
         showed it, so the time is the lower quartile of the cells, not their median. And of
         the cells that changed since the place was last settled, when a quarter of them or more
-        did: a cell that still looks as it was settled only says that the tile's face there
-        looks like what was there before (a dark face on the dark table), and its settled
-        time would be long before the tile came. When fewer changed, all count (a tile the
-        finder missed was settled with the table; found later, it showed first back then).
+        did, and of those settled since they began to change: a cell settled before, that
+        still looks so, only says that the tile's face there looks like what was there before
+        (a dark face on the dark table), and its settled time would be long before the tile
+        came. When fewer changed, all count (a tile the finder missed was settled with the
+        table; found later, it showed first back then).
         None when no cell of the place can tell (outside the zones, or lost from the history).
         """
         cells = self.cells_in(rect_mm, inset_mm=min(2.0, self.cell_mm / 3))
         if len(cells) == 0:
             return None
         k = self.hist_start.shape[0]
-        out, moved = [], []
+        out, moved, settled = [], [], []
+        began = np.iinfo(np.int64).max          # when the place's cells began to change
         with self.lock:
             for c in cells:
                 runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy())
@@ -250,13 +252,22 @@ class ChangeDetector:
                             if start <= t_ns and
                             np.abs(other - look).max() <= self.threshold)
                 out.append(first)
-                if first_sight and (self.ref_start[c] == NEVER or
-                                    np.abs(self.ref[:, c] - look).max() > self.threshold):
+                if self.ref_start[c] == NEVER or \
+                        np.abs(self.ref[:, c] - look).max() > self.threshold:
                     moved.append(first)
+                    began = min(began, int(self.left_at[c]) if self.left_at[c] != NEVER
+                                else first)
+                else:
+                    settled.append((int(self.ref_start[c]), first))
         if not out:
             return None
         if first_sight:
-            out = sorted(moved if 4 * len(moved) >= len(out) else out)
+            if 4 * len(moved) >= len(out):
+                # a cell settled since the place began to change shows what came (a tile
+                # whose part in view was settled while the hand that laid it rested on the
+                # rest); one settled before shows what was there before
+                out = moved + [first for since, first in settled if since >= began]
+            out.sort()
             return out[(len(out) - 1) // 4]
         out.sort()
         return out[len(out) // 2]
@@ -267,9 +278,16 @@ class ChangeDetector:
         with self.lock:
             cells = np.asarray(cells, np.intp)
             still = cells[self.run_start[cells] <= t_ns]
+            # a cell read again looking as it was settled keeps its settled time: its run may
+            # have begun since (a hand passed), and its history went with the last settling
+            kept = (self.ref_start[still] != NEVER) & \
+                (np.abs(self.ref[:, still] - self.run_look[:, still]).max(axis=0)
+                 <= self.threshold)
+            before = self.ref_start[still]
             self.ref[:, still] = self.run_look[:, still]
             # since when the place has looked so: its run, or an earlier one like it
             first = self.run_start[still].copy()
+            first = np.where(kept, np.minimum(first, before), first)
             for k in range(min(int(self.hist_count[still].max(initial=0)), self.hist_start.shape[0])):
                 like = (k < self.hist_count[still]) & \
                     (np.abs(self.hist_look[k][:, still] - self.run_look[:, still]).max(axis=0)
