@@ -333,11 +333,39 @@ def test_a_tile_settled_unseen_is_stamped_with_its_own_first_frame_when_found_la
     assert det.onset(rect, t_of(13)) == t_of(3)          # the tile's first frame
 
 
+def _a_place_on_dark_felt():
+    """A change detector that has read a bare dark table; its picture; a tile's place in
+    seat 0's pond (table mm) and the detector's cells inside it."""
+    zones = default_zones()
+    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    empty = np.full((1600, 1600, 3), (90, 92, 112), np.uint8)
+    pond0 = next(z for z in zones if z.name == "pond0")
+    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
+    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
+    det.update(empty, t_of(0))
+    det.settle(np.arange(det.n), t_of(0))                    # the bare table has been read
+    return det, empty, rect, det.cells_in(rect, inset_mm=2)
+
+
 def _paint_cells(frame, det, cells, colour):
     for c in cells:
         cx, cy = det.centres[c] * PPM
         half = det.cell_mm * PPM / 2
         frame[int(cy - half):int(cy + half), int(cx - half):int(cx + half)] = colour
+
+
+def _a_tile_a_hand_rests_on(det, empty, cells):
+    """The pictures of an ivory tile laid at ``cells``, of it with a hand resting on all but
+    its first third, and of the hand over the whole place; with that third's cells."""
+    shown = cells[: len(cells) // 3]
+    assert len(shown) >= 2
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (200, 210, 220))
+    resting = tile.copy()
+    _paint_cells(resting, det, cells[len(shown):], (120, 160, 210))
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    return shown, tile, resting, hand
 
 
 def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before():
@@ -346,22 +374,13 @@ def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before()
     half, the tile's time is its landing, a frame the camera saw it in; never a moment between
     the two (a dark 8p on the film was stamped 2.4 s before it was laid: to a referee, every
     press on it would have looked late)."""
-    zones = default_zones()
-    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
-    felt = (90, 92, 112)
-    empty = np.full((1600, 1600, 3), felt, np.uint8)
-    pond0 = next(z for z in zones if z.name == "pond0")
-    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
-    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
-    cells = det.cells_in(rect, inset_mm=2)
+    det, empty, rect, cells = _a_place_on_dark_felt()
     assert len(cells) >= 6 and len(cells) % 2 == 0
     hand = empty.copy()
     _paint_cells(hand, det, cells, (120, 160, 210))
     tile = empty.copy()
     _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
     _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
-    det.update(empty, t_of(0))
-    det.settle(np.arange(det.n), t_of(0))                    # the bare table has been read
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(12)) == t_of(7)
@@ -374,35 +393,17 @@ def test_a_tile_its_hand_rests_on_is_stamped_when_it_landed_not_when_the_hand_le
     between the two, judged against the later, would land on the discard before. And a dark
     face, most of whose cells look like the dark table: the few its strokes changed date it,
     not the table's look from before."""
-    zones = default_zones()
-    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
-    felt = (90, 92, 112)
-    empty = np.full((1600, 1600, 3), felt, np.uint8)
-    pond0 = next(z for z in zones if z.name == "pond0")
-    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
-    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
-    cells = det.cells_in(rect, inset_mm=2)
-    shown = cells[: len(cells) // 3]
-    assert len(shown) >= 2
-    tile = empty.copy()
-    _paint_cells(tile, det, cells, (200, 210, 220))
-    resting = tile.copy()
-    _paint_cells(resting, det, cells[len(shown):], (120, 160, 210))
-    hand = empty.copy()
-    _paint_cells(hand, det, cells, (120, 160, 210))
-    det.update(empty, t_of(0))
-    det.settle(np.arange(det.n), t_of(0))
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    _, tile, resting, hand = _a_tile_a_hand_rests_on(det, empty, cells)
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [resting] * 30 + [tile] * 4, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(40), first_sight=True) == t_of(7)
     assert det.onset(rect, t_of(40)) == t_of(37)       # has it stayed? Since the hand left
 
-    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    det, empty, rect, cells = _a_place_on_dark_felt()
     dark = empty.copy()
     _paint_cells(dark, det, cells, (95, 100, 105))          # the face: as dark as the felt
     _paint_cells(dark, det, cells[: (len(cells) + 3) // 4], (60, 120, 200))   # a quarter: strokes
-    det.update(empty, t_of(0))
-    det.settle(np.arange(det.n), t_of(0))
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [dark] * 6, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
@@ -413,25 +414,10 @@ def test_the_part_of_a_tile_in_view_read_while_its_hand_rests_on_the_rest_dates_
     meanwhile, finds no tile, and takes the third in view for settled (twice, and a sleeve
     passes over it between). When the hand leaves and the tile is found, that third, settled
     since the place began to change, still dates the tile from its landing."""
-    zones = default_zones()
-    det = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
-    felt = (90, 92, 112)
-    empty = np.full((1600, 1600, 3), felt, np.uint8)
-    pond0 = next(z for z in zones if z.name == "pond0")
-    x, y = (pond0.rect[0] + pond0.rect[2]) / 2, (pond0.rect[1] + pond0.rect[3]) / 2
-    rect = (x - 13, y - 17.5, x + 13, y + 17.5)
-    cells = det.cells_in(rect, inset_mm=2)
-    shown = cells[: len(cells) // 3]
-    tile = empty.copy()
-    _paint_cells(tile, det, cells, (200, 210, 220))
-    resting = tile.copy()
-    _paint_cells(resting, det, cells[len(shown):], (120, 160, 210))
-    hand = empty.copy()
-    _paint_cells(hand, det, cells, (120, 160, 210))
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    shown, tile, resting, hand = _a_tile_a_hand_rests_on(det, empty, cells)
     sleeve = resting.copy()
     _paint_cells(sleeve, det, shown, (70, 70, 70))
-    det.update(empty, t_of(0))
-    det.settle(np.arange(det.n), t_of(0))
     frames = [empty] * 3 + [hand] * 3 + [resting] * 18 + [sleeve] * 3 + [resting] * 9 + [tile] * 4
     for i, f in enumerate(frames, start=1):
         det.update(f, t_of(i))
