@@ -47,6 +47,18 @@ def csrf(page: str) -> str:
 
 def free_port() -> int:
     """A loopback port free now, to serve the dashboard on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` different loopback ports free now. Asked one at a time, the kernel may give
+    the port it just gave back again: two gunicorns of one test were told the same port, and
+    plain http was sent to the https one (connection reset)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()

@@ -18,8 +18,8 @@ import pytest
 
 from app import cli
 from hall.broker import password_line
-from hall.mosquitto import LocalBroker, find_mosquitto, free_port
-from testkit.browser import Browser, csrf
+from hall.mosquitto import LocalBroker, find_mosquitto
+from testkit.browser import Browser, csrf, free_ports
 from web.pin import hash_pin, write_pin_hash
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +92,7 @@ def test_the_hall_server_serves_https_from_a_broker_over_tls_and_stops_on_sigter
     servers = []
     try:
         (tmp_path / "pw").write_text(broker.passwords["hall"])
-        port, plain_port = free_port(), free_port()
+        port, plain_port = free_ports(2)
         (tmp_path / "hall.toml").write_text(f"""
 [hall]
 name = "open"

@@ -19,7 +19,7 @@ import pytest
 
 from table.journal import Journal
 from testkit import gunicorn
-from testkit.browser import free_port
+from testkit.browser import free_ports
 from web.pin import hash_pin, write_pin_hash
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def dashboards(tmp_path, hall):
     journal.close()
     pin_file = tmp_path / "pin.hash"
     write_pin_hash(pin_file, hash_pin(PIN))
-    http_port, https_port = free_port(), free_port()
+    http_port, https_port = free_ports(2)
     base = {k: v for k, v in os.environ.items() if not k.startswith("RIICHI_")}
     base.update(RIICHI_JOURNAL=str(tmp_path / "journal.sqlite"),
                 RIICHI_PIN_HASH_FILE=str(pin_file), RIICHI_WEB_CA_CERT=str(hall["ca"]),
@@ -70,6 +70,12 @@ def dashboards(tmp_path, hall):
         logs = gunicorn.stop_all(servers)
     for text in logs:
         assert "Traceback" not in text, text
+
+
+def test_ports_asked_for_together_are_all_different():
+    """The two dashboards of one test were once told the same port: plain http went to the
+    https one, and the test failed on a connection reset."""
+    assert len(set(free_ports(200))) == 200
 
 
 def _request(conn, method, path, body=None, cookie=None):
