@@ -528,10 +528,10 @@ def test_the_next_discard_laid_where_a_called_tile_left_is_reported():
 
 @pytest.mark.parametrize("doubled_from", [0, 4])
 def test_a_tile_the_finder_boxes_twice_is_one_discard(doubled_from):
-    """The finder boxes a 3m twice in some frames, the second box 10 mm off the first (the
-    film, one schedule of six: reported twice, sure both times). No two tiles' centres lie
-    within half a tile's width, so the second box is the same tile, from its first sighting
-    on or once it is reported."""
+    """The finder boxes a tile twice in some frames, the second box 10 mm off the first
+    (the film's 3m, in one schedule of six: reported twice, sure both times). No two tiles'
+    centres lie within half a tile's width, so the second box is the same tile, from its
+    first sighting on or once it is reported."""
     got, _ = _pond_film(lambda k: [(0, "4m")] + ([(0.35, "4m")] if k >= doubled_from else []),
                         lambda slot, t_ns: 0)
     assert got == [(0, "4m")]
