@@ -79,8 +79,9 @@ def virtual(base, slowdown: float, costs: np.random.Generator | None = None):
     reads the same frames every time it is played: for finding again what one schedule did
     (a fault seen in one run of ten), not for the lag's figures."""
 
-    def cpu_now() -> int:
-        return 0 if costs is not None else time.thread_time_ns()
+    def spent(since: int, drawn: tuple[float, float]) -> int:
+        """CPU ns this thread spent since ``since``, or drawn from ``costs`` in ``drawn``."""
+        return time.thread_time_ns() - since if costs is None else int(costs.uniform(*drawn))
 
     class Virtual(base):
         def __init__(self, *args, **kw):
@@ -92,9 +93,9 @@ def virtual(base, slowdown: float, costs: np.random.Generator | None = None):
             self._read_cpu = 0
 
         def _run_job(self):
-            c = cpu_now()
+            c = time.thread_time_ns()
             super()._run_job()
-            self._read_cpu += cpu_now() - c if costs is None else int(costs.uniform(*READ_CPU_NS))
+            self._read_cpu += spent(c, READ_CPU_NS)
 
         def push_at(self, frame, t_ns):
             held = t_ns < self.free_at
@@ -102,15 +103,14 @@ def virtual(base, slowdown: float, costs: np.random.Generator | None = None):
                 with self._lock:
                     self._busy = True       # the core is still reading: no new read
             self._read_cpu = 0
-            c = cpu_now()
+            c = time.thread_time_ns()
             events = self.push(frame, t_ns)
-            cpu = cpu_now() - c
-            if costs is not None:
-                cpu = self._read_cpu + int(costs.uniform(*DETECT_CPU_NS))
+            # the reads' CPU came out of the push's: what is left is the change detection
+            detect_cpu = spent(c + self._read_cpu, DETECT_CPU_NS)
             if held:
                 with self._lock:
                     self._busy = False
-            detect = int(slowdown * (cpu - self._read_cpu))
+            detect = int(slowdown * detect_cpu)
             self.used_ns["detect"] += detect
             self.pieces["detect"].append(detect / 1e6)
             if self._read_cpu:

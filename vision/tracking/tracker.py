@@ -57,10 +57,14 @@ FACE_DOWN = "back"
 #: surely wrong (a glare, a sleeve) weighs as much as about two frames that are sure of the
 #: right reading, not without bound.
 FLOOR = 1e-3
+#: Two sightings nearer than this (table mm) are of one tile: no two tiles' centres lie
+#: within half a tile's width (side by side they are a tile's width apart, a riichi tile more).
+SAME_PLACE_MM = TILE_W_MM / 2
 #: A found tile's outline shorter than this share of a tile's length in the calibrated view is
 #: part of a tile. On the film the parts read were 0.59-0.79 (a hand over the rest, a second
 #: box on a tile), whole tiles' boxes 0.83 and up (1 in 100 under 0.83); the demo's flat art
-#: has a 9p boxed 0.836 long in every frame.
+#: has a 9p boxed 0.836 long in every frame. (Looser than the finder's ``SHORT_OF_A_TILE``,
+#: 0.85, which picks the halves of a tile lying across to join: at 0.85 that 9p was lost.)
 WHOLE_TILE = 0.8
 #: How much nearer than a tile across can lie to its neighbour (half a length and half a
 #: width) a tile's centre may be found and still be across: the tracker's places of tiles
@@ -425,7 +429,7 @@ class TableTracker:
         """The track of the tile seen at (x, y) mm: the nearest one within half a tile's
         width. Lying across or upright does not part two sightings: no two tiles' centres lie
         that close, and a tile seen turned in one frame is the same tile, not a new discard."""
-        best, best_d = None, 0.5 * TILE_W_MM
+        best, best_d = None, SAME_PLACE_MM
         for track in self.tracks:
             if track.id in taken or track.zone is not zone or \
                     track.face_down != face_down:
@@ -437,11 +441,9 @@ class TableTracker:
 
     def _boxed_twice(self, x: float, y: float, matched: set[int]) -> bool:
         """Whether a tile seen at (x, y) mm is one already seen in this frame, boxed a second
-        time: no two tiles' centres lie within half a tile's width (side by side they are a
-        tile's width apart, a riichi tile more). The film's finder boxed a 3m twice, 10 mm
-        apart, and it was reported twice, sure both times."""
-        return any(track.id in matched and
-                   np.hypot(track.x - x, track.y - y) < 0.5 * TILE_W_MM
+        time (:data:`SAME_PLACE_MM`). The film's finder boxed a 3m twice, 10 mm apart, and it
+        was reported twice, sure both times."""
+        return any(track.id in matched and np.hypot(track.x - x, track.y - y) < SAME_PLACE_MM
                    for track in self.tracks)
 
     def _age(self, matched: set[int], hidden: np.ndarray | None,
@@ -528,7 +530,7 @@ class TableTracker:
         zone = track.zone
         for k, left in enumerate(self.left_ponds):
             if left.get("zone") is not zone or \
-                    np.hypot(left["x"] - track.x, left["y"] - track.y) >= 0.5 * TILE_W_MM:
+                    np.hypot(left["x"] - track.x, left["y"] - track.y) >= SAME_PLACE_MM:
                 continue
             beyond = any(other is not track and other.zone is zone and not other.face_down and
                          (other.confirmed or other.seen >= self.stable_frames) and
