@@ -316,7 +316,8 @@ def score(paired, false, true_ns, threshold: float) -> dict:
     wrong = [(d, g) for d, g in paired if g is not None and g[0]["tile"] != d["tile"]]
     sure = lambda e: e.get("confidence", 1.0) >= threshold  # noqa: E731
     lags = [(g[1] - true_ns(d["frame"])) / 1e6 for d, g in paired if g is not None]
-    errors = [abs(g[0]["t"] * 1e9 - true_ns(d["frame"])) / 1e6 for d, g in paired if g is not None]
+    stamps = [(g[0]["t"] * 1e9 - true_ns(d["frame"])) / 1e6 for d, g in paired if g is not None]
+    errors = [abs(e) for e in stamps]
     return {
         "read": len(right),
         "misread": len(wrong),
@@ -333,8 +334,7 @@ def score(paired, false, true_ns, threshold: float) -> dict:
         # stamped more than 100 ms off its first frame (bench/discard_timing.py's concern)
         "stamped_late": sum(e > 100 for e in errors),
         # of those, stamped before it: a press on it then looks later than it was
-        "stamped_early": sum(g[0]["t"] * 1e9 < true_ns(d["frame"]) - 1e8 for d, g in paired
-                             if g is not None),
+        "stamped_early": sum(e < -100 for e in stamps),
         "stamp_p95_ms": _pct(errors, 95),
     }
 
