@@ -28,7 +28,13 @@ Prints the figures and writes them to bench/results/vision.json:
   same with the felt-colour finder (``frame_felt_ms_1t``, ``frame_felt_ms_2t``; ``[camera]
   finder = "felt"``); and the frame a discard lands in on a table already known, as the table
   service reads it, the changed pond alone (``frame_changed_pond_ms_1t``, ``_2t``);
-- model sizes on disk and the memory the two models add.
+- model sizes on disk and the memory the two models add;
+- the machine the times were taken on (``machine``: its processor, the cores this process may
+  run on, the load average), since a frame's milliseconds mean little without it.
+
+``--frame-only`` measures the frame, sizes and memory alone (what a run without the shared
+data measures) and writes them to bench/results/vision-frame.json, for a quiet machine or one
+held to two cores (``taskset -c 0,1 python bench/vision.py --frame-only``).
 
 A photo's faces are read as ``detect`` reads them, each in a few looks, averaged
 (:mod:`vision.reading.looks`, ``photo_looks``); ``--one-look`` reads each once.
@@ -48,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import statistics
 import subprocess
 import sys
@@ -78,6 +85,19 @@ def rss_kb() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def machine() -> dict:
+    """What the times were taken on: the processor's name, the cores this process may use
+    (``taskset`` narrows them) and the load average over the last minute."""
+    cpu = "?"
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                   if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return {"cpu": cpu, "cores_usable": len(os.sched_getaffinity(0)),
+            "load_average_1m": round(os.getloadavg()[0], 2)}
 
 
 def top1(predicted: list[str], truth: list[str]) -> float:
@@ -342,6 +362,8 @@ def main(argv=None) -> int:
                         "pair); default: --model alone, as the table reads a set not enrolled")
     p.add_argument("--one-look", action="store_true",
                    help="read each face of a photo once, not in detect's looks (vision/reading/looks.py)")
+    p.add_argument("--frame-only", action="store_true",
+                   help="only the frame's time, sizes and memory (bench/results/vision-frame.json)")
     p.add_argument("--real-only", action="store_true",
                    help="measure the labelled real photographs through the finder and stop "
                         "(a quick look at a change to the finder or the reading; write it with --out)")
@@ -377,8 +399,11 @@ def main(argv=None) -> int:
           f"memory added: finder {results['memory_finder_mb']:.1f} MB, classifier "
           f"{results['memory_classifier_mb']:.1f} MB")
 
-    data = shared_data_dir()
-    if data is None:
+    results["machine"] = machine()
+    data = None if args.frame_only else shared_data_dir()
+    if args.frame_only:
+        print("--frame-only: the frame, sizes and memory")
+    elif data is None:
         print("shared data not found: only speed and size are measured")
     else:
         from testkit.photos import LABELS, load_photos
@@ -517,7 +542,7 @@ def main(argv=None) -> int:
               f"{pond['detector']}, finder {pond['finder']}, tracker {pond['tracker']}; "
               f"{pond['discards_reported']} of {pond['repeats']} discards reported)")
     results["process_rss_mb"] = round(rss_kb() / 1024, 1)
-    write_results("vision", results, args.out)
+    write_results("vision-frame" if args.frame_only else "vision", results, args.out)
     return 0
 
 
