@@ -326,6 +326,50 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     assert [(e["type"], e["seat"], e["tile"]) for e in got] == [("discard", 0, "5p")]
 
 
+@pytest.mark.parametrize("past_the_edge", [0, 6])
+def test_a_tile_at_the_far_edge_is_not_read_while_a_hand_touches_it(past_the_edge):
+    """A meld lies at the table's far edge, and its tiles can be boxed a little past the
+    view's top. While the player's hand touches one, its face is not a clear view and must
+    not be read (half a face is another tile); once the hand has gone, it is read."""
+    import numpy as np
+
+    from vision.finding.found import Finding, FoundTile
+
+    zones = default_zones()
+    meld = next(z for z in zones if z.kind == "meld" and z.seat == 2)
+    x1 = round(meld.rect[0] * 2.0) + 60
+    y1 = round(meld.rect[1] * 2.0) - 20 - past_the_edge     # the view's top, or past it
+    box = (x1, y1, x1 + 52, y1 + 70)
+    quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+    hand = [True] * 4 + [False] * 4
+
+    class Finder:
+        frame = 0
+
+        def find(self, image, scale, quick_shrink=False, crop_width=None):
+            occluded = np.zeros(image.shape[:2], np.uint8)
+            if hand[Finder.frame]:
+                occluded[box[1] + 40:box[1] + 90, box[0] - 30:box[2] + 30] = 255
+            Finder.frame += 1
+            return Finding([FoundTile(box, False, np.full((70, 52, 3), 230, np.uint8), quad)],
+                           occluded)
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [("6s", 0.97) for _ in crops]
+
+    tracker = TableTracker(zones, Reader(), px_per_mm=2.0, finder=Finder())
+    blank = np.full((1600, 1600, 3), (40, 110, 40), np.uint8)
+    for k in range(4):
+        tracker.update(blank, k * 100_000_000)
+    assert tracker.tracks == []
+    for k in range(4, 8):
+        tracker.update(blank, k * 100_000_000)
+    assert [t.label for t in tracker.tracks] == ["6s"]
+
+
 def test_a_discard_the_finder_sees_turned_in_some_frames_is_reported_once():
     """A square-ish face (a 1p, a blank white dragon) can come out of the finder lying across
     in one frame and upright in the next: it is one tile, one discard, and the flag a

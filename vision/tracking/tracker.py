@@ -262,8 +262,7 @@ class TableTracker:
             zone = zone_at(self.zones, cx / ppm, cy / ppm)
             if zone is None or (zones is not None and zone not in zones):
                 continue
-            x1, y1, x2, y2 = tile.box
-            if hidden is not None and hidden[y1:y2, x1:x2].mean() > 0.02 * 255:
+            if hidden is not None and _touches(hidden, tile.box):
                 continue   # touching a hand: not a clear view
             if not _whole(tile, ppm):
                 continue   # a part of a tile: a hand the finder did not mask over the rest
@@ -679,6 +678,16 @@ class TableTracker:
                  "tiles": tiles, "win_tile": win_tile,
                  "confidence": round(min(t.confidence for t in faces), 3),
                  "win_tile_apart": bool(len(gaps) and gaps[-1] > TILE_W_MM + 4)}]
+
+
+def _touches(hidden: np.ndarray, box) -> bool:
+    """Whether a hand (``hidden``, the widened mask) lies over more than a sliver of ``box``.
+    The box is cut to the view first: a tile at the table's far edge (a meld, a hand laid
+    open) can be boxed past it, and a slice from a negative row is empty, or another part of
+    the view, so the hand over that tile went unseen and its half-covered face was read."""
+    x1, y1, x2, y2 = box
+    seen = hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+    return seen.size > 0 and seen.mean() > 0.02 * 255
 
 
 def _whole(tile, px_per_mm: float) -> bool:
