@@ -333,6 +333,44 @@ def test_a_tile_settled_unseen_is_stamped_with_its_own_first_frame_when_found_la
     assert det.onset(rect, t_of(13)) == t_of(3)          # the tile's first frame
 
 
+def test_a_dark_tile_settled_unseen_is_stamped_when_it_was_laid_not_when_the_table_was_read():
+    """A dark tile the finder missed when it was laid, half of whose cells look like the dark
+    table: recognition settled the place, tile and all. Found later, the cells its strokes
+    changed date it; the others only say the table looked so before (on the film a 9m was
+    stamped at the first frame, 6 s before it was laid: a right tile reported as a false
+    discard, and every press between looking late). But a few cells settled later than the
+    rest are not its landing: a light that came after (a 7z on the film, 1.6 s late)."""
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
+    _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
+        det.update(f, t_of(i))
+    det.settle(np.arange(det.n), t_of(12))           # read: the finder did not find the tile
+    for i, f in enumerate([hand] * 3 + [tile] * 4, start=13):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(19), first_sight=True) == t_of(7)
+
+    # An ivory tile missed and settled whole when it landed, a quarter of whose cells were
+    # settled again later under a light that stayed: those few are not when it came.
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (200, 210, 220))
+    lit = tile.copy()
+    _paint_cells(lit, det, cells[: (len(cells) + 3) // 4], (250, 250, 250))
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
+        det.update(f, t_of(i))
+    det.settle(np.arange(det.n), t_of(12))           # read: the finder did not find the tile
+    for i in range(13, 19):
+        det.update(lit, t_of(i))
+    det.settle(np.arange(det.n), t_of(18))           # read again: still not found
+    for i in range(19, 23):
+        det.update(lit, t_of(i))
+    assert det.onset(rect, t_of(22), first_sight=True) == t_of(7)
+
+
 def _a_place_on_dark_felt():
     """A change detector that has read a bare dark table; its picture; a tile's place in
     seat 0's pond (table mm) and the detector's cells inside it."""

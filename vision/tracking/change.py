@@ -225,7 +225,8 @@ class ChangeDetector:
         still looks so, only says that the tile's face there looks like what was there before
         (a dark face on the dark table), and its settled time would be long before the tile
         came. When fewer changed, all count (a tile the finder missed was settled with the
-        table; found later, it showed first back then).
+        table; found later, it showed first back then), but for the oldest of them when half
+        or more are newer: a face like the table there kept the table's time.
         None when no cell of the place can tell (outside the zones, or lost from the history).
         """
         cells = self.cells_in(rect_mm, inset_mm=min(2.0, self.cell_mm / 3))
@@ -267,6 +268,17 @@ class ChangeDetector:
                 # whose part in view was settled while the hand that laid it rested on the
                 # rest); one settled before shows what was there before
                 out = moved + [first for since, first in settled if since >= began]
+            else:
+                # a tile settled unseen with the table (the finder missed it when it landed):
+                # the cells whose look it changed were settled with their new look, from its
+                # landing; those whose face looks like the table there kept the table's older
+                # time (a dark 9m found 6 s after it was laid was stamped at the film's first
+                # frame). The newer date it when they are half the place or more; fewer are
+                # more likely cells settled again after it landed (a glare that lay on a 7z
+                # when it was read), and the older then are its landing.
+                newer = [first for first in out if first > min(out)]
+                if 2 * len(newer) >= len(out):
+                    out = newer
             out.sort()
             return out[(len(out) - 1) // 4]
         out.sort()
