@@ -293,7 +293,11 @@ class TableTracker:
             track.last_ns = t_ns
             track.votes[label] += 1
             track.turns[bool(tile.across)] += 1
-            track.across = track.turns.most_common(1)[0][0]
+            # sideways to its seat only when most sightings saw it so: a tie (a square-ish
+            # face seen once each way) lies as its seat's tiles lie. Counter.most_common broke
+            # ties by the first sighting, and a 1p seen turned first was reported a riichi tile.
+            usual = bool(track.zone.rotation % 2)      # upright to seats 1 and 3 is across here
+            track.across = (not usual) if track.turns[not usual] > track.turns[usual] else usual
             track.conf[label] += conf
             if p is not None and not track.confirmed:
                 # a reported reading stays as reported: only the frames before it are fused
