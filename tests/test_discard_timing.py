@@ -341,11 +341,7 @@ def test_a_dark_tile_settled_unseen_is_stamped_when_it_was_laid_not_when_the_tab
     discard, and every press between looking late). But a few cells settled later than the
     rest are not its landing: a light that came after (a 7z on the film, 1.6 s late)."""
     det, empty, rect, cells = _a_place_on_dark_felt()
-    hand = empty.copy()
-    _paint_cells(hand, det, cells, (120, 160, 210))
-    tile = empty.copy()
-    _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
-    _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
+    hand, tile = _a_hand_and_a_half_dark_tile(det, empty, cells)
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
         det.update(f, t_of(i))
     det.settle(np.arange(det.n), t_of(12))           # read: the finder did not find the tile
@@ -392,6 +388,17 @@ def _paint_cells(frame, det, cells, colour):
         frame[int(cy - half):int(cy + half), int(cx - half):int(cx + half)] = colour
 
 
+def _a_hand_and_a_half_dark_tile(det, empty, cells):
+    """The pictures of a hand over ``cells`` and of a dark tile laid there, whose face is as
+    dark as the felt in half its cells and has its strokes in the other half."""
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
+    _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
+    return hand, tile
+
+
 def _a_tile_a_hand_rests_on(det, empty, cells):
     """The pictures of an ivory tile laid at ``cells``, of it with a hand resting on all but
     its first third, and of the hand over the whole place; with that third's cells."""
@@ -414,11 +421,7 @@ def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before()
     press on it would have looked late)."""
     det, empty, rect, cells = _a_place_on_dark_felt()
     assert len(cells) >= 6 and len(cells) % 2 == 0
-    hand = empty.copy()
-    _paint_cells(hand, det, cells, (120, 160, 210))
-    tile = empty.copy()
-    _paint_cells(tile, det, cells, (95, 100, 105))           # the face: as dark as the felt
-    _paint_cells(tile, det, cells[: len(cells) // 2], (60, 120, 200))    # its strokes
+    hand, tile = _a_hand_and_a_half_dark_tile(det, empty, cells)
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(12)) == t_of(7)
