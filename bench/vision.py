@@ -49,6 +49,8 @@ is then timed with ``--model`` alone right after too (``frame_parts_1t_one_model
 ``frame_parts_2t_one_model``).
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
+``--real-only --mean M ...`` reads the photos with the average of ``--model``'s and the ``M``
+models' probabilities (``mean_models``), every crop read by each: what averaging readers gains.
 """
 from __future__ import annotations
 
@@ -245,6 +247,29 @@ def table_classifier(model: Path | None, second: Path | None, threads: int):
     return first if second is None else SecondOpinion(first, TileClassifier(second, threads=threads))
 
 
+class MeanOf:
+    """Readers averaged: every crop read by each of ``readers`` (classifiers over the same
+    labels), their probabilities averaged. What averaging readers trained apart gains on the
+    photos (``--mean``); not what the table runs."""
+
+    def __init__(self, readers):
+        self.readers = list(readers)
+        first = self.readers[0]
+        for other in self.readers[1:]:
+            if tuple(other.labels) != tuple(first.labels):
+                raise SystemExit(f"bench/vision.py: --mean {other.model_path}: its labels are not "
+                                 f"those of {first.model_path}")
+        self.labels, self.input_width, self.model_path = first.labels, first.input_width, first.model_path
+
+    def probabilities(self, crops):
+        return np.mean([reader.probabilities(crops) for reader in self.readers], axis=0)
+
+    def classify(self, crops):
+        from vision.reading.classifier import best
+
+        return best(self.labels, self.probabilities(crops))
+
+
 def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
                  model: Path | None = None, finder_model: Path | None = None,
                  second: Path | None = None) -> dict:
@@ -362,6 +387,9 @@ def main(argv=None) -> int:
                         "pair); default: --model alone, as the table reads a set not enrolled")
     p.add_argument("--one-look", action="store_true",
                    help="read each face of a photo once, not in detect's looks (vision/reading/looks.py)")
+    p.add_argument("--mean", type=Path, nargs="+", default=None, metavar="MODEL",
+                   help="with --real-only: read the photos with the mean of --model's "
+                        "probabilities and these models' (every crop read by each)")
     p.add_argument("--frame-only", action="store_true",
                    help="only the frame's time, sizes and memory (bench/results/vision-frame.json)")
     p.add_argument("--real-only", action="store_true",
@@ -376,6 +404,12 @@ def main(argv=None) -> int:
     looks = None if args.one_look else LOOKS
     if second is not None and not second.is_file():
         raise SystemExit(f"bench/vision.py: --second-model {second}: no such file")
+    if args.mean and (not args.real_only or second is not None):
+        raise SystemExit("bench/vision.py: --mean reads the photos only, with --model: give "
+                         "--real-only, and no --second-model")
+    for m in args.mean or ():
+        if not m.is_file():
+            raise SystemExit(f"bench/vision.py: --mean {m}: no such file")
     results: dict = {"model": str(args.model), "finder_model": str(args.finder),
                      "second_model": str(second) if second is not None else None,
                      "photo_looks": [list(look) for look in (looks or [(0.0, 1.0)])]}
@@ -413,6 +447,9 @@ def main(argv=None) -> int:
         print(f"real photographs ({len(photos)} Camerash raw photos, {n_tiles} labelled tiles):")
         if second is not None:
             clf.read = clf.read_twice = 0
+        if args.mean:
+            clf = MeanOf([clf] + [TileClassifier(m, threads=1) for m in args.mean])
+            results["mean_models"] = [str(m) for m in args.mean]
         real, per_photo = score_reader(photos, ours(finder, clf, looks=looks), misses=args.misses,
                                        label="ours")
         results.update({f"real_{k}": v for k, v in real.items()})
