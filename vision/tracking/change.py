@@ -276,7 +276,8 @@ class ChangeDetector:
                 # frame). The newer date it when they are half the place or more; fewer are
                 # more likely cells settled again after it landed (a glare that lay on a 7z
                 # when it was read), and the older then are its landing.
-                newer = [first for first in out if first > min(out)]
+                oldest = min(out)
+                newer = [first for first in out if first > oldest]
                 if 2 * len(newer) >= len(out):
                     out = newer
             out.sort()
