@@ -196,7 +196,7 @@ def main(argv=None) -> int:
     # as a table with no set enrolled reads (vision.reading.tileset.load_classifier)
     tracker = TableTracker(zones, load_classifier(threads=1), ppm, stable_frames=args.stable_frames,
                            finder=finder)
-    zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
+    zone_finder = ZoneFinder.for_tracker(tracker, ppm)
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
     if args.virtual:

@@ -328,8 +328,8 @@ def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None
     tracker = TableTracker(cal.zones, table_classifier(model, None, threads), cal.px_per_mm,
                            finder=finder)
     layout = cal.layout
-    zones = ZoneFinder(cal.px_per_mm, (layout.width_mm, layout.height_mm),
-                       to_topdown=cal.topdown_matrix(), find=tracker.find_tiles)
+    zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
+                                   to_topdown=cal.topdown_matrix())
     pond = next(z for z in cal.zones if z.kind == "pond" and z.seat == 0)
     view = cal.warp(before)
     parts = {"detector": [], "finder": [], "tracker": []}

@@ -530,10 +530,9 @@ def test_a_finder_the_service_does_not_know_is_one_line():
 def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does(learned):
     """Zone by zone, the same tiles as the finder on the whole view, on a compressed picture
     (as a video gives) of ponds with riichi tiles, a called tile's gap, and 24 tiles laid edge
-    to edge: the felt-colour finder's in the same boxes; the learned finder's (the table's)
-    where it found them. Its boxes move a few pixels with what is around the cut, so their
-    centres are held, to half a tile's width. (With each cut framed in less felt, the cut's
-    margin alone, the learned finder lost three of the 24.)"""
+    to edge, in the same boxes to a quarter of a tile. The learned finder (the table's) sees each cut
+    on its own coarsest grid; cut on 8-pixel steps and framed in felt its boxes moved by up to
+    half a tile and it lost and found tiles the whole view did not (24 of 5,041 over a film)."""
     import cv2
 
     from vision.camera.zones import TILE_W_MM
@@ -551,16 +550,40 @@ def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does(learned):
     tracker = TableTracker(default_zones(), ArtClassifier(), PPM,
                            finder=TileFinder(threads=2) if learned else None)
     whole = tracker.find_tiles(picture, PPM)
-    finder = ZoneFinder(PPM, find=tracker.find_tiles)
+    finder = ZoneFinder.for_tracker(tracker, PPM)
     for zone in default_zones():
         want = sorted(t.box for t in whole.tiles
                       if zone.contains(t.centre[0] / PPM, t.centre[1] / PPM))
         got = sorted(t.box for t in finder(picture, [zone]).tiles)
         assert len(got) == len(want), zone.name
-        if not learned:
-            assert all(np.abs(np.subtract(a, b)).max() <= 4 for a, b in zip(got, want)), zone.name
-            continue
-        centre = lambda box: np.array([box[0] + box[2], box[1] + box[3]]) / 2  # noqa: E731
         for box in want:
-            nearest = min(np.hypot(*(centre(box) - centre(other))) for other in got)
-            assert nearest <= TILE_W_MM * PPM / 2, (zone.name, box)
+            off = min(np.abs(np.subtract(box, other)).max() for other in got)
+            assert off <= TILE_W_MM * PPM / 4, (zone.name, box)
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost(seat):
+    """A blank white dragon lying across between two others shows the finder no edge of its
+    own on flat art, and it loses it (in the whole view too). A meld's tiles lie edge to edge,
+    so the hole a tile long between the two it found is cut as the called tile and read: the
+    pon is reported, called from across, as a referee sees it."""
+    import cv2
+
+    from vision.finding.learned import TileFinder
+    from vision.reading.tileset import load_classifier
+
+    state = TableState(dora=["6m"])
+    state.melds[seat] = [(["5z", "5z", "5z"], 1, None), (["2s", "3s", "4s"], 0, None)]
+    picture = cv2.imdecode(cv2.imencode(".jpg", render_state(state),
+                                        [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)
+    tracker = TableTracker(default_zones(), load_classifier(threads=2), PPM,
+                           finder=TileFinder(threads=2))
+    zone = next(z for z in default_zones() if z.kind == "meld" and z.seat == seat)
+    finder = ZoneFinder.for_tracker(tracker, PPM)
+    events = []
+    for k in range(6):
+        events += tracker.update(picture, T0 + k * PERIOD, finding=finder(picture, [zone]),
+                                 zones=[zone])
+    pons = [e for e in events if e["type"] == "meld" and e["kind"] == "pon"]
+    assert [(e["seat"], sorted(e["tiles"]), e["from"]) for e in pons] == \
+        [(seat, ["5z", "5z", "5z"], (seat + 2) % 4)]

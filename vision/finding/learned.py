@@ -52,6 +52,16 @@ SHIPPED = {"learned": DEFAULT_MODEL, "dark": DARK_MODEL}
 STRIDE = 4
 #: A tile's width, in pixels, at which the finder is given a picture whose scale is known.
 TOPDOWN_TILE_PX = 32.0
+#: The finder's coarsest cells, in its input's pixels: its deepest layer sees the picture on
+#: a grid this wide, and a box moves with where a tile falls on it.
+DEEPEST_CELL = 32
+
+
+def topdown_grid(px_per_mm: float) -> float:
+    """The finder's coarsest grid in a top-down view's pixels (``px_per_mm``): a part of the
+    view cut at a multiple of it is seen on the same cells as the whole view is, so the
+    same tiles come out with the same boxes (a tile wide: 52 pixels at 2 px/mm)."""
+    return DEEPEST_CELL * TILE_W_MM * float(px_per_mm) / TOPDOWN_TILE_PX
 #: An uncalibrated photo is shown to the finder at most this many pixels wide or tall.
 PHOTO_MAX_SIDE = 640
 #: Tile widths (network pixels) the finder reads surely; a photo whose tiles come out

@@ -94,8 +94,9 @@ class RecognitionScheduler:
 
         layout = calibration.layout
         detector = ChangeDetector(tracker.zones, calibration.homography, calibration.image_size)
-        find = ZoneFinder(calibration.px_per_mm, (layout.width_mm, layout.height_mm),
-                          to_topdown=calibration.topdown_matrix(), find=tracker.find_tiles)
+        find = ZoneFinder.for_tracker(tracker, calibration.px_per_mm,
+                                      (layout.width_mm, layout.height_mm),
+                                      to_topdown=calibration.topdown_matrix())
         return cls(tracker, detector, find, **kw)
 
     # -- the camera's thread ------------------------------------------------------------------

@@ -7,7 +7,11 @@ would
 have reported it for the full table. Camera frames are warped region by region, never whole.
 
 The finder is pluggable: anything with the signature of ``find_tiles_topdown(topdown,
-px_per_mm) -> Finding``.
+px_per_mm) -> Finding``. The learned finder's boxes move with where a tile falls on its
+coarsest cells, so for it a zone is cut on that grid (:func:`~vision.finding.learned.topdown_grid`)
+and shows it the same cells the whole view does: the same tiles, the same boxes. The
+felt-colour finder takes the table's colour from what it is shown, so for it a zone is framed
+in felt.
 """
 from __future__ import annotations
 
@@ -18,7 +22,8 @@ import numpy as np
 
 from vision.camera.zones import Zone
 from vision.finding.found import Finding
-from vision.finding.learned import find_tiles_topdown
+from vision.finding.learned import find_tiles_topdown, topdown_grid
+from vision.finding.meld_holes import tiles_in_holes
 
 _ALIGN = 8
 
@@ -30,22 +35,49 @@ class ZoneFinder:
     height) of the table. ``to_topdown``: 3x3 map from frame pixels to top-down pixels (a
     calibration's ``topdown_matrix()``); None when the frames already are top-down views.
     ``margin_mm``: table around each zone that is looked at too. ``find``: the tile finder.
+    ``grid``: for a finder that sees on a grid (the learned one), its coarsest grid in
+    top-down pixels: each cut starts and ends on it and is shown as it is; None (a finder
+    that takes the table's colour from what it sees, the felt one): cuts on 8-pixel steps,
+    framed in felt. ``meld_holes``: a hole a tile wide between two tiles of a meld area is cut as
+    the tile the finder lost there (:mod:`vision.finding.meld_holes`), its face at most
+    ``crop_width`` pixels wide, for the classifier to read.
     """
 
     def __init__(self, px_per_mm: float, table_mm: tuple[float, float] = (800.0, 800.0),
                  to_topdown: np.ndarray | None = None, margin_mm: float = 24.0,
-                 find=find_tiles_topdown):
+                 find=find_tiles_topdown, grid: float | None = None, meld_holes: bool = False,
+                 crop_width: int | None = None):
         self.px_per_mm = float(px_per_mm)
         self.size = (int(round(table_mm[0] * px_per_mm)), int(round(table_mm[1] * px_per_mm)))
         self.to_topdown = None if to_topdown is None else np.asarray(to_topdown, np.float64)
         self.margin_mm = float(margin_mm)
         self.find = find
+        self.grid = None if grid is None else float(grid)
+        self.meld_holes = meld_holes
+        self.crop_width = crop_width
+
+    @classmethod
+    def for_tracker(cls, tracker, px_per_mm: float, table_mm: tuple[float, float] = (800.0, 800.0),
+                    to_topdown: np.ndarray | None = None, **kw) -> "ZoneFinder":
+        """Finding with ``tracker``'s finder (:meth:`TableTracker.find_tiles`), cut as that
+        finder needs: on the learned finder's grid, with the melds' holes looked into, or
+        framed in felt for the felt finder."""
+        learned = tracker.finder is not None
+        return cls(px_per_mm, table_mm, to_topdown, find=tracker.find_tiles,
+                   grid=topdown_grid(px_per_mm) if learned else None, meld_holes=learned,
+                   crop_width=getattr(tracker.classifier, "input_width", None), **kw)
 
     def region(self, zone: Zone) -> tuple[int, int, int, int]:
         """The zone and its margin in top-down pixels, inside the table."""
         m, s = self.margin_mm, self.px_per_mm
         x1, y1, x2, y2 = zone.rect
         w, h = self.size
+        if self.grid is not None:
+            g = self.grid
+            return (max(0, int(round(np.floor((x1 - m) * s / g) * g))),
+                    max(0, int(round(np.floor((y1 - m) * s / g) * g))),
+                    min(w, int(round(np.ceil((x2 + m) * s / g) * g))),
+                    min(h, int(round(np.ceil((y2 + m) * s / g) * g))))
         # on a grid of 8 pixels: the finder shrinks its input by a whole factor, and a cut
         # that starts on that grid shrinks to the same pixels as the whole view would
         a = _ALIGN
@@ -86,15 +118,22 @@ class ZoneFinder:
             x1, y1, x2, y2 = self.region(zone)
             if x2 <= x1 or y2 <= y1:
                 continue
-            cut = self._cut(frame, (x1, y1, x2, y2))
-            # The felt finder takes the commonest colour for the table; a crop of a full pond
-            # is mostly tiles, so the crop is framed in felt first.
-            if felt is None:
-                felt = self.felt(frame)
-            pad = int(0.25 * max(x2 - x1, y2 - y1)) // _ALIGN * _ALIGN + _ALIGN
-            framed = cv2.copyMakeBorder(np.ascontiguousarray(cut), pad, pad, pad, pad,
-                                        cv2.BORDER_CONSTANT, value=[float(v) for v in felt])
+            cut = np.ascontiguousarray(self._cut(frame, (x1, y1, x2, y2)))
+            if self.grid is not None:
+                pad, framed = 0, cut
+            else:
+                # The felt finder takes the commonest colour for the table; a crop of a full
+                # pond is mostly tiles, so the crop is framed in felt first.
+                if felt is None:
+                    felt = self.felt(frame)
+                pad = int(0.25 * max(x2 - x1, y2 - y1)) // _ALIGN * _ALIGN + _ALIGN
+                framed = cv2.copyMakeBorder(cut, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                            value=[float(v) for v in felt])
             finding = self.find(framed, s)
+            if self.meld_holes and zone.kind == "meld":
+                finding.tiles += tiles_in_holes(finding.tiles, framed, s,
+                                                along_x=zone.rotation % 2 == 0,
+                                                crop_width=self.crop_width)
             ox, oy = x1 - pad, y1 - pad
             for tile in finding.tiles:
                 bx1, by1, bx2, by2 = tile.box
