@@ -6,8 +6,9 @@ returns the events that became certain with that frame, as dicts in the table-ev
 (``t`` in seconds on the table clock, plus a ``confidence`` key from the classifier):
 
 - ``discard``: a face-up tile that stayed in a pond for ``stable_frames`` frames; its ``t`` is
-  the first frame that showed it, ``riichi`` when it lies sideways (and not nearer the tile
-  before it in its row than a tile lying across can be). A face-down tile is not a discard.
+  the first frame that showed it, ``riichi`` when it lies sideways (and, for a face that looks
+  alike turned a quarter, not nearer the tile before it in its row than a tile lying across
+  can be). A face-down tile is not a discard.
 - ``meld``: a group of three or four tiles in a seat's meld area, once it has stopped
   changing; the sideways tile is the called one and its place says whom it came from (left
   end: the player on the left...). A pon that gains a fourth tile becomes a ``shouminkan``;
@@ -34,9 +35,10 @@ place is in plain view for ``gone_frames`` frames has left (a called discard lea
 in a pond only the seat's latest discard can leave (a call takes it), so an older pond tile
 that is not read for a while is still believed there and is never reported twice. A tile
 found again where a seat's tile left is no new discard when its place looks as it did
-before, or when a newer tile of the seat lies beyond it (the seat's next discard is laid at
-the pond's end). A box well short of a whole tile is a part of one in view (a hand the
-finder did not mask over the rest) and is not read.
+before, when a newer tile of the seat lies beyond it (the seat's next discard is laid at
+the pond's end), or when it is the same tile and no tile has been laid in another seat's
+meld area since (no call took it). A box well short of a whole tile is a part of one in view
+(a hand the finder did not mask over the rest) and is not read.
 """
 from __future__ import annotations
 
@@ -70,6 +72,15 @@ WHOLE_TILE = 0.8
 #: width) a tile's centre may be found and still be across: the tracker's places of tiles
 #: are good to about a millimetre.
 ACROSS_SLACK_MM = 2.0
+#: Faces that look alike turned a quarter (one circle, four, five or nine in a square, the
+#: blank white dragon): the finder can box such a tile lying the wrong way in most frames, so
+#: its place beside its neighbour has the last word on whether it lies across. Any other face
+#: shows which way it lies, and the finder's boxes are believed: a dark 3s lying across after
+#: an upright 2p was boxed 9 mm into the 2p, too close by its place, and its riichi was lost.
+QUARTER_ALIKE = frozenset({"1p", "4p", "5p", "0p", "9p", "5z"})
+#: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
+#: into (the two from the hand shown first, then the discard taken).
+CALL_LAID_BEFORE_NS = 3_000_000_000
 
 
 @dataclass
@@ -544,16 +555,30 @@ class TableTracker:
                     del self.left_ponds[k]
                 track.behind = beyond
                 return True
+            if track.label == left["tile"] and not self._laid_in_melds_since(left):
+                del self.left_ponds[k]
+                return True
         return False
+
+    def _laid_in_melds_since(self, left: dict) -> bool:
+        """Whether a tile has been laid in another seat's meld area since ``left`` (a pond tile
+        taken for gone, :attr:`left_ponds`) was last seen, or shortly before: a call takes a
+        discard into a meld. With none, the tile that left, found again at its place reading
+        the same, never left: on the film a dark 3z was lost for two seconds after a hand
+        passed and reported a second time, sure, where it lay. (A meld reported or not: its
+        tiles are tracked either way.)"""
+        since = left["last_ns"] - CALL_LAID_BEFORE_NS
+        return any(t.zone.kind == "meld" and t.zone.seat != left["seat"] and t.first_ns >= since
+                   for t in self.tracks)
 
     def _too_close_to_lie_across(self, track: Track) -> bool:
         """Whether a pond tile the finder saw lying across lies too close to the seat's tile
         before it in its row to be lying across: a tile across is a tile's length wide, so
         its centre lies at least half a length and half the other tile's width (less
         :data:`ACROSS_SLACK_MM`) from its neighbour's. A face that looks alike turned a
-        quarter (a 1p's circle) can come out of the finder lying across in most frames; its
-        place says it is upright, and it is no riichi tile. (A tile that lies far from its
-        neighbour tells nothing: players leave gaps.)"""
+        quarter (a 1p's circle, :data:`QUARTER_ALIKE`) can come out of the finder lying across
+        in most frames; its place says it is upright, and it is no riichi tile. (A tile that
+        lies far from its neighbour tells nothing: players leave gaps.)"""
         down, right = seat_order_key(track.zone, track.x, track.y)
         before, at = None, -np.inf
         for other in self.tracks:
@@ -578,7 +603,8 @@ class TableTracker:
             return []
         if track.zone.kind == "pond":
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
-            if _sideways(track) and not self._too_close_to_lie_across(track):
+            if _sideways(track) and not (track.label in QUARTER_ALIKE and
+                                         self._too_close_to_lie_across(track)):
                 ev["riichi"] = True
             ev["confidence"] = conf
             return [ev]
