@@ -52,14 +52,16 @@ fused) and ``lag_p95_ms_single_frame``; under ``fused``, how far the stamps are 
 discards' first frames (``stamp_p95_ms``; ``stamped_late``: more than 100 ms off;
 ``stamped_early``: more than 100 ms before, when a press on the discard looks later than it
 was); all of it per hand and style under ``by_hand``, with each discard's reading under
-``per_discard`` (tile, confidence, lag and stamp, ms).
+``per_discard`` (tile, confidence, lag and stamp, ms; whether it was a riichi tile, ``riichi``,
+and whether each tracker reported it so, ``riichi_read``).
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
 The dark-faced hands are read with the finder for dark faces, as a table whose config says
 ``[camera] finder = "dark"`` reads its set (``--dark-finder``; ``--one-finder`` reads them
 with the default finder, as a table not told); ``--finder`` sets the one for the ivory hands.
 ``--misses DIR`` films each hand a second time, untimed, to write the camera's picture of what
-went wrong, to look at (:func:`miss_frames`): a second after each discard missed or misread,
-and at the stamp of each report that paired with none.
+went wrong, to look at (:func:`miss_frames`): a second after each discard missed, misread or
+reported turned the wrong way (a riichi tile upright, or an upright one lying across), and at
+the stamp of each report that paired with none.
 """
 from __future__ import annotations
 
@@ -282,7 +284,7 @@ def _pipeline(fuse: bool, classifier, finder, slowdown: float, ppm: float, costs
     tracker = WeighedTracker(TableTracker(zones, classifier, ppm, stable_frames=STABLE_READS,
                                           finder=finder, fuse=fuse),
                              DEFAULT_CONFIDENCE_THRESHOLD)
-    zone_finder = ZoneFinder(ppm, find=tracker.find_tiles)
+    zone_finder = ZoneFinder.for_tracker(tracker, ppm)
     size = int(800 * ppm)
     detector = ChangeDetector(zones, topdown_to_table(ppm), (size, size))
     return virtual(RecognitionScheduler, slowdown, costs)(tracker, detector, zone_finder)
@@ -342,17 +344,22 @@ def score(paired, false, true_ns, threshold: float) -> dict:
 def miss_frames(per_discard: list[dict], false_reports: list[dict], fps: float,
                 hand: int) -> list[tuple[int, str, str]]:
     """What ``--misses`` writes of one hand (its ``per_discard`` and fused ``false_reports``):
-    (frame, file name, caption) for each discard missed or misread, a second after it landed
-    (the hand gone, the place in plain view), and each report paired with no discard, at its
-    stamp. Seat 0 sits at the bottom of the picture."""
+    (frame, file name, caption) for each discard missed, misread or reported turned the wrong
+    way, a second after it landed (the hand gone, the place in plain view), and each report
+    paired with no discard, at its stamp. Seat 0 sits at the bottom of the picture."""
     out = []
     for d in per_discard:
         got = d["fused"]
-        if got is not None and got[0] == d["tile"]:
+        riichi = d.get("riichi", False)
+        turned = got is not None and d.get("riichi_read", {}).get("fused", riichi) != riichi
+        if got is not None and got[0] == d["tile"] and not turned:
             continue
         t = d["frame"] / fps
         what = "not reported" if got is None else f"read as {got[0]} ({got[1]})"
         kind = "missed" if got is None else "misread"
+        if turned and got[0] == d["tile"]:
+            kind = "riichi" if riichi else "upright"
+            what = ("reported upright, no riichi" if riichi else "reported lying across, a riichi")
         out.append((d["frame"] + int(round(fps)), f"hand{hand}-{t:05.1f}s-seat{d['seat']}-{kind}-{d['tile']}.jpg",
                     f"hand {hand}, seat {d['seat']}: {d['tile']} laid at {t:.1f} s, {what}"))
     for e in false_reports:
@@ -466,7 +473,10 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
                    [per[name][k][1][0]["tile"], per[name][k][1][0].get("confidence"),
                     round((per[name][k][1][1] - true_ns(d["frame"])) / 1e6, 1),
                     round((per[name][k][1][0]["t"] * 1e9 - true_ns(d["frame"])) / 1e6, 1)])
-            for name in got}}
+            for name in got},
+         "riichi": d["riichi"],
+         "riichi_read": {name: None if per[name][k][1] is None else
+                         bool(per[name][k][1][0].get("riichi")) for name in got}}
         for k, d in enumerate(truth["discards"])]
     if args.misses is not None:
         write_misses(args.misses, sc, frames, ppm, draw, noise,
@@ -530,8 +540,8 @@ def main(argv=None) -> int:
                         help="film every hand with --finder, as a table that was not told its "
                              "set's faces are dark")
     parser.add_argument("--misses", type=Path, default=None,
-                        help="write the camera's picture of each discard missed or misread, and "
-                             "of each false report, into this folder (films each hand again)")
+                        help="write the camera's picture of each discard missed, misread or "
+                             "turned the wrong way, and of each false report, into this folder (films each hand again)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     args.without = {w for w in args.without.split(",") if w}

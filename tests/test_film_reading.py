@@ -54,18 +54,32 @@ def test_each_true_discard_is_paired_with_its_report(reports, tiles, unpaired):
 
 
 def test_the_misses_are_pictured_where_the_place_is_in_plain_view():
-    """--misses: a missed or misread discard a second after it landed, a report of nothing at
+    """--misses: a missed or misread discard a second after it landed, a riichi tile reported
+    upright (a riichi declaration lost) or an upright one lying across, a report of nothing at
     its own stamp; what was read right is not pictured."""
     per_discard = [
-        {"frame": 120, "seat": 0, "tile": "4z", "fused": ["4z", 0.94, 518.7]},
-        {"frame": 1170, "seat": 0, "tile": "5z", "fused": None},
-        {"frame": 2655, "seat": 2, "tile": "4p", "fused": ["2p", 0.81, 510.6]},
+        {"frame": 120, "seat": 0, "tile": "4z", "fused": ["4z", 0.94, 518.7],
+         "riichi": False, "riichi_read": {"fused": False}},
+        {"frame": 1170, "seat": 0, "tile": "5z", "fused": None,
+         "riichi": False, "riichi_read": {"fused": None}},
+        {"frame": 1800, "seat": 3, "tile": "3s", "fused": ["3s", 0.95, 700.0],
+         "riichi": True, "riichi_read": {"fused": False}},
+        {"frame": 2100, "seat": 1, "tile": "1p", "fused": ["1p", 0.93, 600.0],
+         "riichi": False, "riichi_read": {"fused": True}},
+        {"frame": 2400, "seat": 2, "tile": "6s", "fused": ["6s", 0.97, 500.0],
+         "riichi": True, "riichi_read": {"fused": True}},
+        {"frame": 2655, "seat": 2, "tile": "4p", "fused": ["2p", 0.81, 510.6],
+         "riichi": False, "riichi_read": {"fused": False}},
     ]
     false = [{"t": 70.9, "seat": 0, "tile": "8p", "confidence": 0.946}]
     assert miss_frames(per_discard, false, 30.0, 2) == [
         (1200, "hand2-039.0s-seat0-missed-5z.jpg", "hand 2, seat 0: 5z laid at 39.0 s, not reported"),
+        (1830, "hand2-060.0s-seat3-riichi-3s.jpg",
+         "hand 2, seat 3: 3s laid at 60.0 s, reported upright, no riichi"),
         (2127, "hand2-070.9s-seat0-false-8p.jpg",
          "hand 2, seat 0: 8p (0.946) stamped at 70.9 s, no discard of it"),
+        (2130, "hand2-070.0s-seat1-upright-1p.jpg",
+         "hand 2, seat 1: 1p laid at 70.0 s, reported lying across, a riichi"),
         (2685, "hand2-088.5s-seat2-misread-4p.jpg", "hand 2, seat 2: 4p laid at 88.5 s, read as 2p (0.81)"),
     ]
     assert miss_frames(per_discard[:1], [], 30.0, 1) == []
