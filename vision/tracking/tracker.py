@@ -6,9 +6,9 @@ returns the events that became certain with that frame, as dicts in the table-ev
 (``t`` in seconds on the table clock, plus a ``confidence`` key from the classifier):
 
 - ``discard``: a face-up tile that stayed in a pond for ``stable_frames`` frames; its ``t`` is
-  the first frame that showed it, ``riichi`` when it lies sideways (and, for a face that looks
-  alike turned a quarter, not nearer the tile before it in its row than a tile lying across
-  can be). A face-down tile is not a discard.
+  the first frame that showed it, ``riichi`` when it lies sideways (and, unless its face shows
+  which way it lies, not nearer the tile before it in its row than a tile lying across can
+  be). A face-down tile is not a discard.
 - ``meld``: a group of three or four tiles in a seat's meld area, once it has stopped
   changing; the sideways tile is the called one and its place says whom it came from (left
   end: the player on the left...). A pon that gains a fourth tile becomes a ``shouminkan``;
@@ -75,9 +75,13 @@ ACROSS_SLACK_MM = 2.0
 #: Faces that look alike turned a quarter (one circle, four, five or nine in a square, the
 #: blank white dragon): the finder can box such a tile lying the wrong way in most frames, so
 #: its place beside its neighbour has the last word on whether it lies across. Any other face
-#: shows which way it lies, and the finder's boxes are believed: a dark 3s lying across after
-#: an upright 2p was boxed 9 mm into the 2p, too close by its place, and its riichi was lost.
+#: read surely (:data:`SURE_OF_ITS_WAY`) in the box the finder gave it shows which way it lies,
+#: and the box is believed: a dark 3s lying across after an upright 2p was boxed 9 mm into the
+#: 2p, too close by its place, and its riichi was lost.
 QUARTER_ALIKE = frozenset({"1p", "4p", "5p", "0p", "9p", "5z"})
+#: A face read this surely was cut the way it lies. One read less surely may not be a face at
+#: all: on the solid demo a box across the halves of two pond tiles read as a 2m at 0.39.
+SURE_OF_ITS_WAY = 0.8
 #: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
 #: into (the two from the hand shown first, then the discard taken).
 CALL_LAID_BEFORE_NS = 3_000_000_000
@@ -578,7 +582,8 @@ class TableTracker:
         :data:`ACROSS_SLACK_MM`) from its neighbour's. A face that looks alike turned a
         quarter (a 1p's circle, :data:`QUARTER_ALIKE`) can come out of the finder lying across
         in most frames; its place says it is upright, and it is no riichi tile. (A tile that
-        lies far from its neighbour tells nothing: players leave gaps.)"""
+        lies far from its neighbour tells nothing: players leave gaps.) Asked only of a face
+        that does not show its way (:func:`_shows_its_way`)."""
         down, right = seat_order_key(track.zone, track.x, track.y)
         before, at = None, -np.inf
         for other in self.tracks:
@@ -603,8 +608,8 @@ class TableTracker:
             return []
         if track.zone.kind == "pond":
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
-            if _sideways(track) and not (track.label in QUARTER_ALIKE and
-                                         self._too_close_to_lie_across(track)):
+            if _sideways(track) and (_shows_its_way(track) or
+                                     not self._too_close_to_lie_across(track)):
                 ev["riichi"] = True
             ev["confidence"] = conf
             return [ev]
@@ -743,6 +748,12 @@ def _later_in_pond(zone: Zone, at: tuple[float, float], than: tuple[float, float
     if abs(down - down0) < TILE_H_MM / 2:
         return right > right0 + TILE_W_MM / 2
     return down > down0
+
+
+def _shows_its_way(track: Track) -> bool:
+    """Whether a tile's face says which way it lies: one that does not look alike turned a
+    quarter, read surely in the box it was found in."""
+    return track.label not in QUARTER_ALIKE and track.confidence >= SURE_OF_ITS_WAY
 
 
 def _sideways(track: Track) -> bool:
