@@ -124,6 +124,21 @@ def test_a_sideways_crop_is_turned_upright():
         assert np.array_equal(turned, upright) or np.array_equal(turned, upright[::-1, ::-1])
 
 
+@pytest.mark.parametrize("px_per_mm", [2.0, 2.5])
+def test_a_face_the_table_cuts_at_the_input_width_is_read_as_cut(px_per_mm):
+    """The tracker cuts each face at the classifier's input width; cut to the input's height
+    too, it is read as cut, not resampled a second time (one row of 65 squeezed out)."""
+    from vision.camera.zones import TILE_H_MM, TILE_W_MM
+    from vision.finding.learned import Box, cut_upright
+
+    view = np.random.default_rng(1).integers(0, 255, (400, 400, 3), dtype=np.uint8)
+    box = Box(np.array([200.0, 200.0]), TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm,
+              np.pi / 2, 1.0)
+    face = cut_upright(view, box, max_width=INPUT_WIDTH)
+    assert face.shape == (INPUT_HEIGHT, INPUT_WIDTH, 3)
+    assert prepare(face) is face
+
+
 def test_grey_and_bgra_crops_are_accepted(clf):
     grey = np.full((50, 40), 128, np.uint8)
     bgra = np.full((50, 40, 4), 128, np.uint8)

@@ -77,6 +77,8 @@ def prepare(crop: np.ndarray, width: int = INPUT_WIDTH, height: int = INPUT_HEIG
     if w > h:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
         h, w = w, h
+    if (w, h) == (width, height):
+        return crop       # cut at the input's size (the table's faces): resizing copies it
     shrink = w > width or h > height
     return cv2.resize(crop, (width, height),
                       interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
