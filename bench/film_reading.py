@@ -541,7 +541,8 @@ def main(argv=None) -> int:
                              "set's faces are dark")
     parser.add_argument("--misses", type=Path, default=None,
                         help="write the camera's picture of each discard missed, misread or "
-                             "turned the wrong way, and of each false report, into this folder (films each hand again)")
+                             "turned the wrong way, and of each false report, into this folder "
+                             "(films each hand again)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     args.without = {w for w in args.without.split(",") if w}

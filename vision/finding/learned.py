@@ -62,6 +62,8 @@ def topdown_grid(px_per_mm: float) -> float:
     view cut at a multiple of it is seen on the same cells as the whole view is, so the
     same tiles come out with the same boxes (a tile wide: 52 pixels at 2 px/mm)."""
     return DEEPEST_CELL * TILE_W_MM * float(px_per_mm) / TOPDOWN_TILE_PX
+
+
 #: An uncalibrated photo is shown to the finder at most this many pixels wide or tall.
 PHOTO_MAX_SIDE = 640
 #: Tile widths (network pixels) the finder reads surely; a photo whose tiles come out
