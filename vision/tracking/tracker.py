@@ -75,12 +75,14 @@ ACROSS_SLACK_MM = 2.0
 #: Faces that look alike turned a quarter (one circle, four, five or nine in a square, the
 #: blank white dragon): the finder can box such a tile lying the wrong way in most frames, so
 #: its place beside its neighbour has the last word on whether it lies across. Any other face
-#: read surely (:data:`SURE_OF_ITS_WAY`) in the box the finder gave it shows which way it lies,
-#: and the box is believed: a dark 3s lying across after an upright 2p was boxed 9 mm into the
-#: 2p, too close by its place, and its riichi was lost.
+#: shows the finder which way it lies, and its box is believed when it is a face at all (read
+#: surely, :data:`SURE_OF_ITS_WAY`): a dark 3s lying across after an upright 2p was boxed 9 mm
+#: into the 2p, too close by its place, and its riichi was lost.
 QUARTER_ALIKE = frozenset({"1p", "4p", "5p", "0p", "9p", "5z"})
-#: A face read this surely was cut the way it lies. One read less surely may not be a face at
-#: all: on the solid demo a box across the halves of two pond tiles read as a 2m at 0.39.
+#: A face read this surely is a tile's face. One read less surely may not be one at all: on
+#: the solid demo a box across the halves of two pond tiles read as a 2m at 0.39. (The
+#: classifier reads a face turned any quarter alike, so its confidence says nothing of which
+#: way the box lies; the finder, which sees the face's strokes and outline, says that.)
 SURE_OF_ITS_WAY = 0.8
 #: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
 #: into (the two from the hand shown first, then the discard taken).
@@ -751,8 +753,8 @@ def _later_in_pond(zone: Zone, at: tuple[float, float], than: tuple[float, float
 
 
 def _shows_its_way(track: Track) -> bool:
-    """Whether a tile's face says which way it lies: one that does not look alike turned a
-    quarter, read surely in the box it was found in."""
+    """Whether a tile's face showed the finder which way it lies: a face that does not look
+    alike turned a quarter, and read surely enough to be a face at all."""
     return track.label not in QUARTER_ALIKE and track.confidence >= SURE_OF_ITS_WAY
 
 
