@@ -528,11 +528,12 @@ def test_a_finder_the_service_does_not_know_is_one_line():
 
 @pytest.mark.parametrize("learned", [False, True])
 def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does(learned):
-    """Zone by zone, the same tiles as the finder on the whole view, on a compressed picture
-    (as a video gives) of ponds with riichi tiles, a called tile's gap, and 24 tiles laid edge
-    to edge, in the same boxes to a quarter of a tile. The learned finder (the table's) sees each cut
-    on its own coarsest grid; cut on 8-pixel steps and framed in felt its boxes moved by up to
-    half a tile and it lost and found tiles the whole view did not (24 of 5,041 over a film)."""
+    """Zone by zone, the same tiles as the finder on the whole view, in the same boxes to a
+    quarter of a tile, on a compressed picture (as a video gives) of ponds with riichi tiles,
+    a called tile's gap, and 24 tiles laid edge to edge: the felt-colour finder's, and the
+    learned finder's (the table's), which sees each cut on its own coarsest grid. Cut on
+    8-pixel steps and framed in felt, the learned finder's boxes moved by up to half a tile,
+    and it lost and found tiles the whole view did not (24 of 5,041 over a film)."""
     import cv2
 
     from vision.camera.zones import TILE_W_MM
