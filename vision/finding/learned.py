@@ -413,7 +413,7 @@ def join_split_across(finding: Finding, topdown: np.ndarray, px_per_mm: float,
                 continue
             box = Box(np.array([(x1 + x2) / 2, (y1 + y2) / 2]), float(narrow), float(long),
                       0.0 if x2 - x1 > y2 - y1 else math.pi / 2, min(tiles[i].score, tiles[j].score))
-            joined.append(_laid(box, topdown, crop_width))
+            joined.append(laid_tile(box, topdown, crop_width))
             used |= {i, j}
     if not joined:
         return finding
@@ -475,7 +475,7 @@ def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
                 continue
             long_along = one_across and n == longer
             across = long_along == (axis == 0)
-            kept.append(_laid(Box(centre, tile_w, tile_l, 0.0 if across else math.pi / 2,
+            kept.append(laid_tile(Box(centre, tile_w, tile_l, 0.0 if across else math.pi / 2,
                                   tiles[k].score), topdown, crop_width))
             centres.append(centre)
     return Finding(order_rows(kept), finding.occluded)
@@ -528,7 +528,7 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     for k in unsure.tolist():
         c = q[k].mean(axis=0)
         across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
-        tiles[k] = _laid(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
+        tiles[k] = laid_tile(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
                          topdown, crop_width)
     return Finding(order_rows(tiles), finding.occluded)
 
@@ -542,7 +542,7 @@ def _outlines_and_sides(finding: Finding):
     return q, q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
 
 
-def _laid(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTile:
+def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTile:
     """The tile of ``box``, lying along one of the calibrated view's axes (angle 0: across),
     its face cut from ``topdown`` when it is asked for."""
     quad = outlines([box])[0]

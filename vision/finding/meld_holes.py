@@ -14,7 +14,6 @@ gap they like.
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -22,7 +21,7 @@ import numpy as np
 from vision.camera.zones import TILE_H_MM, TILE_W_MM
 
 from .found import FoundTile
-from .learned import MAX_CROP_WIDTH, Box, cut_upright, outlines
+from .learned import Box, laid_tile
 
 #: How far a hole may be from a tile's width or length (mm) and still be taken for it: the
 #: finder's box edges are good to a millimetre or two each (a blank face's to three or four:
@@ -62,10 +61,6 @@ def tiles_in_holes(tiles: list[FoundTile], view: np.ndarray, px_per_mm: float, a
         centre[1 - along] = (a.centre[1 - along] + b.centre[1 - along]) / 2
         # angle 0: the length left-right
         angle = 0.0 if lengthwise == along_x else math.pi / 2
-        box = Box(np.array(centre), tile_w, tile_l, angle, 0.0)
-        quad = outlines([box])[0]
-        (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
-        cut = functools.partial(cut_upright, view, box, max_width=crop_width or MAX_CROP_WIDTH)
-        holes.append(FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)),
-                                int(np.ceil(y2))), angle == 0.0, cut, quad, 0.0))
+        holes.append(laid_tile(Box(np.array(centre), tile_w, tile_l, angle, 0.0), view,
+                               crop_width))
     return holes

@@ -74,10 +74,12 @@ class ZoneFinder:
         w, h = self.size
         if self.grid is not None:
             g = self.grid
-            return (max(0, int(round(np.floor((x1 - m) * s / g) * g))),
-                    max(0, int(round(np.floor((y1 - m) * s / g) * g))),
-                    min(w, int(round(np.ceil((x2 + m) * s / g) * g))),
-                    min(h, int(round(np.ceil((y2 + m) * s / g) * g))))
+
+            def on_grid(mm, to):    # the grid line ``to`` (floor or ceil) takes mm to
+                return int(round(to(mm * s / g) * g))
+
+            return (max(0, on_grid(x1 - m, np.floor)), max(0, on_grid(y1 - m, np.floor)),
+                    min(w, on_grid(x2 + m, np.ceil)), min(h, on_grid(y2 + m, np.ceil)))
         # on a grid of 8 pixels: the finder shrinks its input by a whole factor, and a cut
         # that starts on that grid shrinks to the same pixels as the whole view would
         a = _ALIGN
