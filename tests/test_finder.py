@@ -363,6 +363,27 @@ def test_a_faint_speck_far_smaller_than_the_tiles_is_not_a_tile():
     assert [id(b) for b in drop_stray_glints(few)] == [id(b) for b in few]
 
 
+@pytest.mark.parametrize("apart, kept", [
+    (5.0, ["a"]),                 # two peaks on one tile: the surer box stays
+    (20.0, ["a", "b"]),           # touching tiles, a tile's width apart: two tiles
+    (8.0, ["a", "c"]),            # b goes under a, and c, near b only, stays (b is gone)
+])
+def test_two_peaks_on_one_tile_are_one_box_and_neighbours_stay(apart, kept):
+    """The finder's peaks a fraction of a tile apart are one tile, boxed by the surer; a box
+    put out by a surer one puts out no other, so its own neighbour stays."""
+    import numpy as np
+
+    from vision.finding.learned import Box, suppress
+
+    boxes = {"b": Box(np.array([apart, 0.0]), 20.0, 28.0, 1.57, 0.8),
+             "a": Box(np.array([0.0, 0.0]), 20.0, 28.0, 1.57, 0.9),
+             "c": Box(np.array([2 * apart, 0.0]), 20.0, 28.0, 1.57, 0.7)}
+    if apart != 8.0:
+        del boxes["c"]
+    names = {id(b): n for n, b in boxes.items()}
+    assert [names[id(b)] for b in suppress(list(boxes.values()))] == kept
+
+
 @pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
     """Cut once at the classifier's width instead of cut full size and shrunk again: the same
