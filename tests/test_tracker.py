@@ -502,7 +502,8 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
     assert len(tracker.left_ponds) == want - 1
 
 
-def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * slot):
+def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * slot,
+               view=None):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms.
 
     ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
@@ -510,8 +511,9 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     (slot, label, 70, True) for one lying across. ``onset(slot, t_ns)``: the change
     detector's answer for a slot's place. ``lower(slot)``, ``along(slot)``: pixels a slot's
     tile lies below the row's line and along it (28 mm apart: upright tiles with a 2 mm
-    gap). Returns the discards reported and the tracker (its ``events``: all it
-    reported)."""
+    gap). ``view(place)``: the picture the finder is given, drawn with ``place(slot)``, the
+    pixel a slot's tile is centred on (default: bare felt). Returns the discards reported
+    and the tracker (its ``events``: all it reported)."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -553,7 +555,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     # the tracker asks about a tile's box in table mm: its slot is where its left edge lies
     tracker.onset = lambda rect, t_ns, first_sight=False: \
         onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
-    blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
+    blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8) if view is None else \
+        view(lambda slot: (x1 + 40 + along(slot), y1 + 45 + lower(slot)))
     tracker.events = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
     return [(e["seat"], e["tile"]) for e in tracker.events if e["type"] == "discard"], tracker
 
@@ -662,4 +665,59 @@ def test_a_tile_seen_across_too_close_to_its_neighbour_to_lie_across_is_no_riich
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 else 400_000_000,
                               along=lambda slot: 56 * slot if slot < 2 else 56 + apart_px)
     assert got == [(0, "4m"), (0, "7p"), (0, tile)]
+    assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]
+
+
+def _pond_picture(lying, ink=(), felt=(40, 70, 40)):
+    """A top-down view (2 px/mm) of seat 0's pond as ``_pond_film`` places its tiles: each
+    slot's tile an ivory face on ``felt``, upright (52 x 70 pixels) or lying across (70 x 52)
+    as ``lying[slot]`` says; ``ink``: (slot, dx1, dy1, dx2, dy2) strokes drawn on a tile's
+    face, relative to its centre."""
+    import cv2
+    import numpy as np
+
+    def view(place):
+        picture = np.full((1600, 1600, 3), felt, np.uint8)
+        for slot, way in enumerate(lying):
+            cx, cy = place(slot)
+            hw, hh = (35, 26) if way == "across" else (26, 35)
+            cv2.rectangle(picture, (cx - hw, cy - hh), (cx + hw - 1, cy + hh - 1), (200, 210, 215), -1)
+        for slot, dx1, dy1, dx2, dy2 in ink:
+            cx, cy = place(slot)
+            cv2.rectangle(picture, (cx + dx1, cy + dy1), (cx + dx2, cy + dy2), (30, 30, 30), -1)
+        return picture
+    return view
+
+
+#: an ivory table, as light as the tiles, nearly
+IVORY_FELT = (185, 195, 200)
+#: long strokes along two thirds of where the top and bottom of a tile lying across would be:
+#: on an ivory table, by the mean step along each side (``learned._edge_support``) they
+#: outweigh the upright tile's faint outline more than three times
+STROKES = ((2, -16, -28, 16, -25), (2, -16, 24, 16, 27))
+
+
+@pytest.mark.parametrize("lying, apart_px, felt, ink, riichi", [
+    ("across", 65, (40, 70, 40), (), True),     # its outline lies across: the riichi tile
+    ("across", 65, IVORY_FELT, (), True),
+    ("upright", 65, (40, 70, 40), (), False),   # upright, boxed upright
+    ("upright", 65, IVORY_FELT, STROKES, False),
+    ("across", 56, (40, 70, 40), (), False),    # too close to the tile before it to lie across
+])
+def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, apart_px, felt, ink,
+                                                                      riichi):
+    """The finder can box a tile lying across upright in every frame (on the solid demo a
+    riichi 4s: its sticks turned a quarter still read as a 4s), so that neither its boxes nor
+    its face say it lies across. The picture's edges do: they run along all of each side of
+    a tile lying across there, not of one upright. Strokes on an upright face along part of
+    where a tile across would end do not turn it, and neither does an outline across found
+    nearer the tile before it than a tile across can lie (28 mm: it reaches 30.5 mm)."""
+    def tiles_at(k):
+        return [(0, "4m"), (1, "7p")] + ([(2, "3s")] if k >= 4 else [])
+
+    picture = _pond_picture(["upright", "upright", lying], ink, felt)
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 else 400_000_000,
+                              along=lambda slot: 56 * slot if slot < 2 else 56 + apart_px,
+                              view=picture)
+    assert got == [(0, "4m"), (0, "7p"), (0, "3s")]
     assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]

@@ -20,13 +20,20 @@ class FoundTile:
     ``face`` is the crop, or what cuts it: the learned finder cuts a face the first time its
     ``crop`` is asked for, from the picture it was given (which must not be drawn on before),
     because a table's tracker reads only the tiles in its zones (a full table: 96 of 165, the
-    walls are the rest)."""
+    walls are the rest).
+
+    ``edges``, where the picture is a calibrated view (a tile's size in it known): what
+    works out, when asked, how strongly the picture's edges run along the outline of a tile
+    at this tile's centre standing upright in the picture and lying across, as ``(upright,
+    across)``; the tracker asks it of a new discard, whose box may lie the wrong way
+    (:func:`vision.finding.learned.outline_edges`)."""
 
     box: tuple[int, int, int, int]
     across: bool
     face: np.ndarray | Callable[[], np.ndarray] = field(repr=False)
     quad: np.ndarray | None = field(default=None, repr=False)
     score: float = 1.0
+    edges: Callable[[], tuple[float, float]] | None = field(default=None, repr=False)
 
     @property
     def crop(self) -> np.ndarray:

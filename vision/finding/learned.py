@@ -374,7 +374,8 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
                             crop_width=crop_width)
         found = join_split_across(found, topdown, float(px_per_mm), crop_width)
         found = split_pairs(found, topdown, float(px_per_mm), crop_width)
-        return square_up(found, topdown, float(px_per_mm), crop_width)
+        return with_outline_edges(square_up(found, topdown, float(px_per_mm), crop_width),
+                                  topdown, float(px_per_mm))
     from .felt import felt_tiles_topdown
 
     return felt_tiles_topdown(topdown, px_per_mm)
@@ -551,6 +552,66 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
     cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
     return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
                      box.angle == 0.0, cut, quad, round(box.score, 3))
+
+
+def with_outline_edges(finding: Finding, topdown: np.ndarray, px_per_mm: float) -> Finding:
+    """``finding`` with each tile able to tell how its outline's edges run (``FoundTile.edges``,
+    :func:`outline_edges`), worked out only for the tiles asked (a new discard)."""
+    for tile in finding.tiles:
+        tile.edges = functools.partial(outline_edges, topdown, tile.centre, px_per_mm)
+    return finding
+
+
+def outline_edges(image: np.ndarray, centre: tuple[float, float], px_per_mm: float) -> tuple[float, float]:
+    """How strongly the edges of ``image`` (BGR, a calibrated view) run along the outline of
+    a tile centred at ``centre`` standing upright in the picture and lying across:
+    ``(upright, across)``, each as :func:`_edge_support` measures it.
+
+    The finder can box a tile lying across upright in every frame (a riichi 4s on a table of
+    solid tiles: its sticks turned a quarter read as a 4s all the same), and the face then
+    cannot say which way it lies; its outline can. Only the picture about the tile is turned
+    grey: this is asked once a discard, not of every tile.
+
+    A side of a tile's outline is a step in brightness along all its length; a stroke of ink
+    or a neighbour's seam crossing the line is one along a part of it. So each side counts
+    the step that three quarters of its length reach (:func:`_side_steps`), not the mean:
+    by the mean, an upright 1m beside its neighbour on the solid demo ran 1.46 times as
+    strongly along the outline lying across as along its own, against 1.55 for the riichi 4s
+    boxed upright; by the step three quarters reach, the 4s 4.5 times, and no tile of the
+    demo's three solid tables that lies as it was boxed more than 1.6 times."""
+    tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
+    reach = int(math.ceil(tile_l / 2)) + 4     # the outline, its slack and the step's pixels
+    H, W = image.shape[:2]
+    cx, cy = centre
+    x1, y1 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x2, y2 = min(W, int(cx) + reach + 1), min(H, int(cy) + reach + 1)
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return 0.0, 0.0
+    gray = cv2.cvtColor(np.ascontiguousarray(image[y1:y2, x1:x2]), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    c = (cx - x1, cy - y1)
+    return _side_steps(gray, c, tile_w, tile_l), _side_steps(gray, c, tile_l, tile_w)
+
+
+def _side_steps(gray: np.ndarray, centre: tuple[float, float], w: float, h: float,
+                slack: int = 2, share: float = 0.75) -> float:
+    """How strongly the edges of ``gray`` run along all of each side of a ``w`` x ``h`` box
+    (upright to the picture) at ``centre``: for each side, over the middle 0.7 of its length,
+    the brightness step across it that ``share`` of its pixels reach, the side looked for
+    within ``slack`` pixels of where it should be; the mean over the four sides."""
+    cx, cy = centre
+    offsets = np.arange(-slack, slack + 1)
+
+    def sides(img, x, y, across, along):
+        H, W = img.shape
+        rows = np.clip(np.arange(int(y - 0.35 * along), int(y + 0.35 * along)), 0, H - 1)[:, None]
+        out = []
+        for edge in (x - across / 2, x + across / 2):
+            cols = int(round(edge)) + offsets
+            steps = np.abs(img[rows, np.clip(cols + 1, 0, W - 1)] - img[rows, np.clip(cols - 1, 0, W - 1)])
+            out.append(float(np.quantile(steps, 1 - share, axis=0).max()) if len(steps) else 0.0)
+        return out
+
+    return float(np.mean(sides(gray, cx, cy, w, h) + sides(gray.T, cy, cx, h, w)))
 
 
 def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:

@@ -8,7 +8,8 @@ returns the events that became certain with that frame, as dicts in the table-ev
 - ``discard``: a face-up tile that stayed in a pond for ``stable_frames`` frames; its ``t`` is
   the first frame that showed it, ``riichi`` when it lies sideways (and, unless its face shows
   which way it lies, not nearer the tile before it in its row than a tile lying across can
-  be). A face-down tile is not a discard.
+  be), or when the finder boxed it upright but the picture's edges run along the outline of
+  a tile lying across there. A face-down tile is not a discard.
 - ``meld``: a group of three or four tiles in a seat's meld area, once it has stopped
   changing; the sideways tile is the called one and its place says whom it came from (left
   end: the player on the left...). A pon that gains a fourth tile becomes a ``shouminkan``;
@@ -84,6 +85,9 @@ QUARTER_ALIKE = frozenset({"1p", "4p", "5p", "0p", "9p", "5z"})
 #: classifier reads a face turned any quarter alike, so its confidence says nothing of which
 #: way the box lies; the finder, which sees the face's strokes and outline, says that.)
 SURE_OF_ITS_WAY = 0.8
+#: How much more strongly the picture's edges must run along the outline of a tile lying the
+#: other way than along its box for the outline to overrule the box (:func:`_edges_turn_it`).
+EDGES_TURN_IT = 2.5
 #: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
 #: into (the two from the hand shown first, then the discard taken).
 CALL_LAID_BEFORE_NS = 3_000_000_000
@@ -130,6 +134,9 @@ class Track:
     #: (``TableTracker._returned``): no discard, and never the seat's latest, which a call
     #: could take
     behind: bool = False
+    #: how strongly the picture's edges ran along the outline of a tile standing upright in
+    #: the view and lying across, at its place when it was confirmed (``FoundTile.edges``)
+    edges: tuple[float, float] | None = None
 
     @property
     def label(self) -> str:
@@ -334,6 +341,8 @@ class TableTracker:
             if not track.confirmed and track.seen >= self.stable_frames and \
                     self._decided(track, t_ns):
                 track.confirmed = True
+                if track.zone.kind == "pond" and tile.edges is not None:
+                    track.edges = tile.edges()
                 ready.append(track)
         # reported once the whole frame is counted: whether a pond tile is a new discard
         # depends on the seat's other tiles seen in the same frame (_returned)
@@ -600,6 +609,14 @@ class TableTracker:
         reach = (TILE_H_MM if _sideways(before) else TILE_W_MM) / 2 + TILE_H_MM / 2
         return right - at < reach - ACROSS_SLACK_MM
 
+    def _lies_sideways(self, track: Track) -> bool:
+        """Whether a pond tile lies across as its seat sees it: a riichi tile. As its boxes lay
+        in most frames, unless its face does not show its way and its place says otherwise;
+        boxed upright, when its outline's edges say it lies across and its place allows."""
+        if _sideways(track):
+            return _shows_its_way(track) or not self._too_close_to_lie_across(track)
+        return _edges_turn_it(track) and not self._too_close_to_lie_across(track)
+
     # -- events ----------------------------------------------------------------------------
     def _on_confirmed(self, track: Track) -> list[dict]:
         if track.face_down:
@@ -610,8 +627,7 @@ class TableTracker:
             return []
         if track.zone.kind == "pond":
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
-            if _sideways(track) and (_shows_its_way(track) or
-                                     not self._too_close_to_lie_across(track)):
+            if self._lies_sideways(track):
                 ev["riichi"] = True
             ev["confidence"] = conf
             return [ev]
@@ -756,6 +772,16 @@ def _shows_its_way(track: Track) -> bool:
     """Whether a tile's face showed the finder which way it lies: a face that does not look
     alike turned a quarter, and read surely enough to be a face at all."""
     return track.label not in QUARTER_ALIKE and track.confidence >= SURE_OF_ITS_WAY
+
+
+def _edges_turn_it(track: Track) -> bool:
+    """Whether the picture's edges at a tile's place run along the outline of a tile lying
+    the other way than its boxes far more strongly (:data:`EDGES_TURN_IT`) than along theirs."""
+    if track.edges is None:
+        return False
+    upright, across = track.edges
+    own, other = (across, upright) if track.across else (upright, across)
+    return other > EDGES_TURN_IT * own
 
 
 def _sideways(track: Track) -> bool:
