@@ -367,6 +367,37 @@ def test_a_dark_tile_settled_unseen_is_stamped_when_it_was_laid_not_when_the_tab
     assert det.onset(rect, t_of(22), first_sight=True) == t_of(7)
 
 
+@pytest.mark.parametrize("face", [(200, 205, 210), (35, 38, 46)])
+def test_a_tile_found_under_a_glare_is_stamped_when_it_landed_not_when_the_glare_came(face):
+    """A glare slides onto a tile just after it landed, and the tile is first found while it
+    lies there: the look the finder saw began when the glare came (on the film a 6z was
+    stamped 1.2 s late, a 1z 0.2 s). The same look less the glare's white light, earlier in
+    the same change, is the tile's own: it dates it. An ivory tile and a black one alike."""
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, face)
+    lit = empty.copy()
+    _paint_cells(lit, det, cells, tuple(v + 35 for v in face))    # not burnt out: under 250
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6 + [lit] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(18), first_sight=True) == t_of(7)
+
+
+def test_a_tile_like_the_table_lit_is_stamped_when_it_landed_not_when_the_table_was_read():
+    """A grey tile on grey felt looks like the felt under a light: the settled look of the bare
+    table is before the change and never dates it, however it compares."""
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    tile = empty.copy()
+    _paint_cells(tile, det, cells, (150, 152, 172))            # the felt's grey, 60 lighter
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
+
+
 def _a_place_on_dark_felt():
     """A change detector that has read a bare dark table; its picture; a tile's place in
     seat 0's pond (table mm) and the detector's cells inside it."""

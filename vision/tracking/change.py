@@ -237,21 +237,27 @@ class ChangeDetector:
         began = np.iinfo(np.int64).max          # when the place's cells began to change
         with self.lock:
             for c in cells:
-                runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy())
+                runs = [(int(self.hist_start[s, c]), self.hist_look[s, :, c].copy(), False)
                         for s in range(min(int(self.hist_count[c]), k))]
-                runs.append((int(self.run_start[c]), self.run_look[:, c].copy()))
+                runs.append((int(self.run_start[c]), self.run_look[:, c].copy(), False))
                 if self.ref_start[c] != NEVER:
                     # the settled look too: a tile the finder missed when it was laid was
                     # settled as bare table; found later, it showed first back then
-                    runs.append((int(self.ref_start[c]), self.ref[:, c].copy()))
+                    runs.append((int(self.ref_start[c]), self.ref[:, c].copy(), True))
                 runs.sort(key=lambda run: run[0])
-                then = [look for start, look in runs if start <= t_ns]
+                then = [look for start, look, _ in runs if start <= t_ns]
                 if not then:
                     continue
                 look = then[-1]
-                first = min(start for start, other in runs
+                first = min(start for start, other, _ in runs
                             if start <= t_ns and
                             np.abs(other - look).max() <= self.threshold)
+                if first_sight:
+                    # a glare lying on the tile when it was found: the same look, lit, came
+                    # earlier in this change (never the settled look: that is before it)
+                    lit = [start for start, other, settled in runs
+                           if not settled and start < first and self._lit(look, other)]
+                    first = min(lit, default=first)
                 out.append(first)
                 if self.ref_start[c] == NEVER or \
                         np.abs(self.ref[:, c] - look).max() > self.threshold:
@@ -284,6 +290,14 @@ class ChangeDetector:
             return out[(len(out) - 1) // 4]
         out.sort()
         return out[len(out) // 2]
+
+    def _lit(self, look: np.ndarray, before: np.ndarray) -> bool:
+        """Whether ``look`` is ``before`` under a glare: every channel brighter by about
+        the same (a glare adds white light), and none burnt out (a burnt-out cell shows
+        nothing of what is under it)."""
+        step = look - before
+        return bool(look.max() < 250 and step.min() > self.threshold and
+                    step.max() - step.min() <= self.threshold)
 
     def settle(self, cells: np.ndarray, t_ns: int) -> None:
         """Recognition has accounted for ``cells`` as the frame at ``t_ns`` showed them: those
