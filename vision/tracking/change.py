@@ -256,7 +256,7 @@ class ChangeDetector:
                     # a glare lying on the tile when it was found: the same look, lit, came
                     # earlier in this change (never the settled look: that is before it)
                     lit = [start for start, other, settled in runs
-                           if not settled and start < first and self._lit(look, other)]
+                           if not settled and start < first and self._lit(look, other, self.ref[:, c])]
                     first = min(lit, default=first)
                 out.append(first)
                 if self.ref_start[c] == NEVER or \
@@ -291,13 +291,17 @@ class ChangeDetector:
         out.sort()
         return out[len(out) // 2]
 
-    def _lit(self, look: np.ndarray, before: np.ndarray) -> bool:
+    def _lit(self, look: np.ndarray, before: np.ndarray, table: np.ndarray) -> bool:
         """Whether ``look`` is ``before`` under a glare: every channel brighter by about
         the same (a glare adds white light), and none burnt out (a burnt-out cell shows
-        nothing of what is under it)."""
+        nothing of what is under it). Not when ``before`` is darker than the bare ``table``
+        in every channel: that may be the shadow a hand cast there before the tile came,
+        and a shadow on the felt, lit, looks like a light tile (it would date the tile
+        early). A black tile looks so too, and a glare on one is left to date it late."""
         step = look - before
         return bool(look.max() < 250 and step.min() > self.threshold and
-                    step.max() - step.min() <= self.threshold)
+                    step.max() - step.min() <= self.threshold and
+                    (table - before).min() <= self.threshold)
 
     def settle(self, cells: np.ndarray, t_ns: int) -> None:
         """Recognition has accounted for ``cells`` as the frame at ``t_ns`` showed them: those
