@@ -53,10 +53,13 @@ class FoundTile:
 
 @dataclass
 class Finding:
-    """What the finder saw: the tiles, and a mask (uint8, 255) of hands over the picture."""
+    """What the finder saw: the tiles, and a mask (uint8, 255) of hands over the picture.
+    ``faint``: what the learned finder saw too faintly to call a tile, when it was asked to
+    (:meth:`vision.finding.learned.TileFinder.find`; its boxes, in the picture's pixels)."""
 
     tiles: list[FoundTile]
     occluded: np.ndarray
+    faint: list = field(default_factory=list, repr=False)
 
 
 def box_quad(box) -> np.ndarray:

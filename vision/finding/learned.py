@@ -294,14 +294,17 @@ class TileFinder:
         return self.session.run(None, {self.input: x})[0][0]
 
     def find(self, image: np.ndarray, scale: float,
-             quick_shrink: bool = False, crop_width: int | None = None) -> Finding:
+             quick_shrink: bool = False, crop_width: int | None = None,
+             faint: float | None = None) -> Finding:
         """Tiles in ``image`` (BGR uint8) shown to the network resized by ``scale``.
 
         ``quick_shrink``: shrink a picture to no less than half by bilinear sampling rather
         than area averaging, which costs a calibrated view some 12 ms of every frame; the two
         differ by about half a grey level there, and the same tiles are found.
         ``crop_width``: cut faces at most this many pixels wide (None: as wide as they are, up
-        to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice."""
+        to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice.
+        ``faint``: also give the boxes of heat from this up to the threshold, each not on a tile
+        found, as ``Finding.faint`` (see :mod:`vision.finding.faint_tiles`)."""
         if image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise RefereeError(f"the finder needs a BGR picture, got shape {image.shape}")
         H, W = image.shape[:2]
@@ -313,11 +316,14 @@ class TileFinder:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         maps = self.maps(small)
         sx, sy = sw / W, sh / H
-        boxes = drop_stray_glints(decode(maps, scale=1.0, threshold=self.threshold))
+        boxes = drop_stray_glints(decode(maps, scale=1.0, threshold=min(self.threshold, faint or 1.0)))
         for b in boxes:   # back to the picture's pixels (the two scales differ by rounding)
             b.centre = b.centre / np.array([sx, sy])
             b.width /= scale
             b.length /= scale
+        faint_boxes = [b for b in boxes if b.score < self.threshold]
+        if faint_boxes:
+            boxes = [b for b in boxes if b.score >= self.threshold]
         src = image
         # crop from a picture no finer than the crops need: a big photo is shrunk once
         widths = [b.width for b in boxes]
@@ -341,7 +347,7 @@ class TileFinder:
             tiles.append(tile)
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
         occluded = cv2.resize((hand > 0.5).astype(np.uint8) * 255, (W, H), interpolation=cv2.INTER_NEAREST)
-        return Finding(order_rows(tiles), occluded)
+        return Finding(order_rows(tiles), occluded, faint_boxes)
 
 
 def shared_finder(model_path: str | Path | None = None, threads: int | None = None) -> TileFinder:
@@ -359,7 +365,7 @@ shared_finder.cache_clear = _shared_finder.cache_clear   # the finders let go (t
 
 
 def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder | None = None,
-                       crop_width: int | None = None) -> Finding:
+                       crop_width: int | None = None, faint: float | None = None) -> Finding:
     """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
 
     With ``finder`` the learned finder reads it: the table service, the demo and ``detect``
@@ -368,14 +374,19 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     face-up tiles (bench/calibrated_tables.py, vision/README.md). Its tiles get their box as
     outline.
     ``crop_width``: the learned finder's faces are cut at most this wide (see
-    :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier)."""
+    :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier).
+    ``faint``: the learned finder's boxes of heat from this up to its threshold come with the
+    finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`)."""
     if finder is not None:
         found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
-                            crop_width=crop_width)
+                            crop_width=crop_width, **({"faint": faint} if faint else {}))
+        seen_faintly = found.faint
         found = join_split_across(found, topdown, float(px_per_mm), crop_width)
         found = split_pairs(found, topdown, float(px_per_mm), crop_width)
-        return with_outline_edges(square_up(found, topdown, float(px_per_mm), crop_width),
-                                  topdown, float(px_per_mm))
+        found = square_up(found, topdown, float(px_per_mm), crop_width)
+        found.faint = seen_faintly
+        with_outline_edges(found.tiles, topdown, float(px_per_mm))
+        return found
     from .felt import felt_tiles_topdown
 
     return felt_tiles_topdown(topdown, px_per_mm)
@@ -554,12 +565,12 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
                      box.angle == 0.0, cut, quad, round(box.score, 3))
 
 
-def with_outline_edges(finding: Finding, topdown: np.ndarray, px_per_mm: float) -> Finding:
-    """``finding`` with each tile able to tell how its outline's edges run (``FoundTile.edges``,
-    :func:`outline_edges`), worked out only for the tiles asked (a new discard)."""
-    for tile in finding.tiles:
+def with_outline_edges(tiles: list[FoundTile], topdown: np.ndarray, px_per_mm: float) -> None:
+    """Make each of ``tiles`` able to tell how its outline's edges run in ``topdown``
+    (``FoundTile.edges``, :func:`outline_edges`), worked out only for the tiles asked (a new
+    discard)."""
+    for tile in tiles:
         tile.edges = functools.partial(outline_edges, topdown, tile.centre, px_per_mm)
-    return finding
 
 
 def outline_edges(image: np.ndarray, centre: tuple[float, float], px_per_mm: float) -> tuple[float, float]:

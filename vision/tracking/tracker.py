@@ -52,7 +52,8 @@ import numpy as np
 
 from referee.tiles import TILE_CODES, base, kind
 from vision.camera.zones import TILE_H_MM, TILE_W_MM, Zone, seat_order_key, zone_at
-from vision.finding.learned import find_tiles_topdown
+from vision.finding.faint_tiles import FAINT_HEAT, tiles_at_faint_peaks
+from vision.finding.learned import find_tiles_topdown, with_outline_edges
 
 NOT_A_TILE = "none"
 FACE_DOWN = "back"
@@ -259,8 +260,16 @@ class TableTracker:
         """The tiles in a top-down ``view`` (the table or a zone of it), found with this
         tracker's finder; what :class:`~vision.tracking.zone_finder.ZoneFinder` runs zone by zone."""
         # faces cut at the size the classifier reads them, where it says what that is
-        return find_tiles_topdown(view, px_per_mm, self.finder,
-                                  getattr(self.classifier, "input_width", None))
+        width = getattr(self.classifier, "input_width", None)
+        # a learned finder (one with a threshold) is asked for what it saw faintly too
+        faint = FAINT_HEAT if hasattr(self.finder, "threshold") else None
+        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=faint)
+        # a tile the finder saw only faintly, alone (a blank white dragon): the classifier
+        # says whether it is one
+        faint = tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
+        with_outline_edges(faint, view, px_per_mm)
+        found.tiles += faint
+        return found
 
     # -- one frame -------------------------------------------------------------------------
     def update(self, frame: np.ndarray | None, t_ns: int, finding=None,
