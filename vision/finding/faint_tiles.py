@@ -2,13 +2,16 @@
 
 The learned finder calls a place a tile when its heat there reaches its threshold (0.3). A
 blank white dragon shows it only its outline: on the solid demo's table 0 (a purple top)
-four blank discards were missed, their heat 0.24-0.37 by where the tile fell on the finder's
-cells, and on the discard-timing film a blank lying across in a meld was 0.24. Where a faint
-peak lies on no tile found and its box is a tile's size, it is cut as a tile lying along the
-view's axes, and the classifier, not the finder, says whether it is one: bare table, a
-glint or a sleeve reads as ``none`` and the tracker drops it, as it drops anything read so.
+four blank discards were missed (one alone in seat 3's pond at 0.27, or 0.37 a few pixels
+over on the finder's cells), and on the discard-timing film a blank lying across in a meld
+was 0.24. Where a faint peak lies on no tile found and its box is a tile's size, it is cut
+as a tile lying along the view's axes, and the classifier, not the finder, says whether it
+is one: bare table, a glint or a sleeve reads as ``none`` and the tracker drops it, as it
+drops anything read so.
 
-Only for a calibrated top-down view, where a tile's size in pixels is known.
+Only for a calibrated top-down view, where a tile's size in pixels is known, and only in the
+tracker's finding (:meth:`vision.tracking.tracker.TableTracker.find_tiles`): what the finder
+itself found (``find_tiles_topdown``) stays what it called a tile.
 """
 from __future__ import annotations
 
@@ -21,7 +24,9 @@ from vision.camera.zones import TILE_H_MM, TILE_W_MM
 from .found import FoundTile
 from .learned import Box, laid_tile
 
-#: The least heat looked at: the blanks missed were 0.24 and up.
+#: The least heat looked at. At 0.2 the solid demo's table 0 found two of its four blanks
+#: missed; at 0.15 three, but the film's dark hand then had a false blank (read 0.59) at
+#: schedule 6. The last two stay under 0.15.
 FAINT_HEAT = 0.2
 #: How far a faint box's sides may be from a tile's (a share of them): the blanks' boxes were
 #: 8% over.
