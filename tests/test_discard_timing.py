@@ -610,12 +610,15 @@ def test_the_zone_finder_cuts_each_zone_as_the_whole_table_finder_does(learned):
             assert off <= TILE_W_MM * PPM / 4, (zone.name, box)
 
 
+@pytest.mark.parametrize("whole_view", [False, True])
 @pytest.mark.parametrize("seat", [1, 2])
-def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost(seat):
+def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost(seat, whole_view):
     """A blank white dragon lying across between two others shows the finder no edge of its
-    own on flat art, and it loses it (in the whole view too). A meld's tiles lie edge to edge,
-    so the hole a tile long between the two it found is cut as the called tile and read: the
-    pon is reported, called from across, as a referee sees it."""
+    own on flat art, and it does not call it a tile (heat 0.24 of 0.3, in the whole view too).
+    A meld's tiles lie edge to edge, so the table service, reading the meld area alone, cuts
+    the hole a tile long between the two it found as the called tile; the demo's camera, which
+    reads the whole view, cuts the finder's faint peak there (vision/finding/faint_tiles.py).
+    Either way the pon is reported, called from across, as a referee sees it."""
     import cv2
 
     from vision.finding.learned import TileFinder
@@ -631,8 +634,11 @@ def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost
     finder = ZoneFinder.for_tracker(tracker, PPM)
     events = []
     for k in range(6):
-        events += tracker.update(picture, T0 + k * PERIOD, finding=finder(picture, [zone]),
-                                 zones=[zone])
+        if whole_view:
+            events += tracker.update(picture, T0 + k * PERIOD)
+        else:
+            events += tracker.update(picture, T0 + k * PERIOD, finding=finder(picture, [zone]),
+                                     zones=[zone])
     pons = [e for e in events if e["type"] == "meld" and e["kind"] == "pon"]
     assert [(e["seat"], sorted(e["tiles"]), e["from"]) for e in pons] == \
         [(seat, ["5z", "5z", "5z"], (seat + 2) % 4)]
