@@ -303,8 +303,9 @@ class TileFinder:
         differ by about half a grey level there, and the same tiles are found.
         ``crop_width``: cut faces at most this many pixels wide (None: as wide as they are, up
         to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice.
-        ``faint``: also give the boxes of heat from this up to the threshold, each not on a tile
-        found, as ``Finding.faint`` (see :mod:`vision.finding.faint_tiles`)."""
+        ``faint``: also give the boxes of heat from this up to the threshold (those no surer
+        box puts out), as ``Finding.faint`` (see :mod:`vision.finding.faint_tiles`); the
+        tiles found are the same either way."""
         if image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise RefereeError(f"the finder needs a BGR picture, got shape {image.shape}")
         H, W = image.shape[:2]
@@ -576,7 +577,7 @@ def with_outline_edges(tiles: list[FoundTile], topdown: np.ndarray, px_per_mm: f
 def outline_edges(image: np.ndarray, centre: tuple[float, float], px_per_mm: float) -> tuple[float, float]:
     """How strongly the edges of ``image`` (BGR, a calibrated view) run along the outline of
     a tile centred at ``centre`` standing upright in the picture and lying across:
-    ``(upright, across)``, each as :func:`_edge_support` measures it.
+    ``(upright, across)``, each as :func:`_side_steps` measures it.
 
     The finder can box a tile lying across upright in every frame (a riichi 4s on a table of
     solid tiles: its sticks turned a quarter read as a 4s all the same), and the face then

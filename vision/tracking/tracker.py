@@ -262,13 +262,13 @@ class TableTracker:
         # faces cut at the size the classifier reads them, where it says what that is
         width = getattr(self.classifier, "input_width", None)
         # a learned finder (one with a threshold) is asked for what it saw faintly too
-        faint = FAINT_HEAT if hasattr(self.finder, "threshold") else None
-        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=faint)
+        heat = FAINT_HEAT if hasattr(self.finder, "threshold") else None
+        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=heat)
         # a tile the finder saw only faintly, alone (a blank white dragon): the classifier
         # says whether it is one
-        faint = tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
-        with_outline_edges(faint, view, px_per_mm)
-        found.tiles += faint
+        seen_faintly = tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
+        with_outline_edges(seen_faintly, view, px_per_mm)
+        found.tiles += seen_faintly
         return found
 
     # -- one frame -------------------------------------------------------------------------
