@@ -616,9 +616,10 @@ def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost
     """A blank white dragon lying across between two others shows the finder no edge of its
     own on flat art, and it does not call it a tile (heat 0.24 of 0.3, in the whole view too).
     A meld's tiles lie edge to edge, so the table service, reading the meld area alone, cuts
-    the hole a tile long between the two it found as the called tile; the demo's camera, which
-    reads the whole view, cuts the finder's faint peak there (vision/finding/faint_tiles.py).
-    Either way the pon is reported, called from across, as a referee sees it."""
+    the hole a tile long between the two it found as the called tile; a tracker given the
+    whole view (as the demo's camera gives it) cuts the finder's faint peak there
+    (vision/finding/faint_tiles.py). Either way the pon is reported, called from across, as a
+    referee sees it."""
     import cv2
 
     from vision.finding.learned import TileFinder
