@@ -26,8 +26,10 @@ Prints the figures and writes them to bench/results/vision.json:
 - one 1280x960 camera frame of a full table, warped top-down, finder plus classifier, with 1
   and 2 threads (``frame_ms_1t``, ``frame_ms_2t``; the table camera's default), and the
   same with the felt-colour finder (``frame_felt_ms_1t``, ``frame_felt_ms_2t``; ``[camera]
-  finder = "felt"``); and the frame a discard lands in on a table already known, as the table
-  service reads it, the changed pond alone (``frame_changed_pond_ms_1t``, ``_2t``);
+  finder = "felt"``); the same table read the table service's way, every zone cut from the
+  camera frame and searched alone, then read (``frame_zones_ms_1t``, ``_2t``; the service
+  never reads all zones at once); and the frame a discard lands in on a table already known,
+  as the table service reads it, the changed pond alone (``frame_changed_pond_ms_1t``, ``_2t``);
 - model sizes on disk and the memory the two models add;
 - the machine the times were taken on (``machine``: its processor, the cores this process may
   run on, the load average), since a frame's milliseconds mean little without it.
@@ -308,6 +310,40 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     return out
 
 
+def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path | None = None,
+                       finder_model: Path | None = None) -> dict:
+    """Median ms for the same full table's frame read the table service's way: every zone
+    (ponds, meld areas, hands, dora) cut from the camera frame and searched alone
+    (:class:`ZoneFinder`, with the tracker's faint peaks and meld holes), then every tile in
+    them read. The service never reads them all at once (a hand's first frame: the ponds
+    first, the rest after); this is what it would cost if it did."""
+    from vision.finding.learned import TileFinder
+    from vision.tracking.tracker import TableTracker
+    from vision.tracking.zone_finder import ZoneFinder
+
+    classifier = table_classifier(model, None, threads)
+    tracker = TableTracker(cal.zones, classifier, cal.px_per_mm,
+                           finder=TileFinder(finder_model, threads=threads))
+    layout = cal.layout
+    zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
+                                   to_topdown=cal.topdown_matrix())
+    parts = {"finder": [], "classifier": []}
+    n = 0
+    for k in range(repeats + 2):
+        t0 = time.perf_counter()
+        finding = zones(frame, cal.zones)
+        t1 = time.perf_counter()
+        classifier.classify([t.crop for t in finding.tiles])
+        t2 = time.perf_counter()
+        n = len(finding.tiles)
+        if k >= 2:
+            parts["finder"].append(t1 - t0)
+            parts["classifier"].append(t2 - t1)
+    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
+    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
+            "zones": len(cal.zones), "tiles_classified": n}
+
+
 def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None = None,
                         finder_model: Path | None = None) -> dict:
     """Median ms of the table service's work for the frame in which a discard lands, as
@@ -571,6 +607,12 @@ def main(argv=None) -> int:
         print(f"  the same with the felt-colour finder ([camera] finder = \"felt\"): "
               f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
               f"{by_felt['classifier']})")
+        by_zones = zones_frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder)
+        results[f"frame_zones_ms_{threads}t"] = by_zones["total"]
+        results[f"frame_zones_parts_{threads}t"] = by_zones
+        print(f"  the same table the table service's way, every zone cut from the camera frame "
+              f"and searched alone: {by_zones['total']:.1f} ms (zones {by_zones['finder']}, "
+              f"classifier {by_zones['classifier']} for {by_zones['tiles_classified']} tiles)")
         pond = changed_pond_timing(cal, threads, model=args.model, finder_model=args.finder)
         results[f"frame_changed_pond_ms_{threads}t"] = pond["total"]
         results[f"frame_changed_pond_parts_{threads}t"] = pond
