@@ -692,8 +692,8 @@ def _pond_picture(lying, ink=(), felt=(40, 70, 40)):
 #: an ivory table, as light as the tiles, nearly
 IVORY_FELT = (185, 195, 200)
 #: long strokes along two thirds of where the top and bottom of a tile lying across would be:
-#: on an ivory table, by the mean step along each side (``learned._edge_support``) they
-#: outweigh the upright tile's faint outline more than three times
+#: on an ivory table, by the mean step along each side (``learned._side_steps`` with no
+#: ``share``) they outweigh the upright tile's faint outline more than three times
 STROKES = ((2, -16, -28, 16, -25), (2, -16, 24, 16, 27))
 
 

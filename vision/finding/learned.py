@@ -541,7 +541,7 @@ def square_up(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     gray = cv2.cvtColor(topdown, cv2.COLOR_BGR2GRAY).astype(np.float32)
     for k in unsure.tolist():
         c = q[k].mean(axis=0)
-        across = _edge_support(gray, c, tile_l, tile_w) > _edge_support(gray, c, tile_w, tile_l)
+        across = _side_steps(gray, c, tile_l, tile_w) > _side_steps(gray, c, tile_w, tile_l)
         tiles[k] = laid_tile(Box(c, tile_w, tile_l, 0.0 if across else math.pi / 2, tiles[k].score),
                          topdown, crop_width)
     return Finding(order_rows(tiles), finding.occluded)
@@ -564,6 +564,10 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
     cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
     return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
                      box.angle == 0.0, cut, quad, round(box.score, 3))
+
+
+#: The share of a side's length an outline's edge must run along (:func:`outline_edges`).
+OUTLINE_SHARE = 0.75
 
 
 def with_outline_edges(tiles: list[FoundTile], topdown: np.ndarray, px_per_mm: float) -> None:
@@ -601,47 +605,37 @@ def outline_edges(image: np.ndarray, centre: tuple[float, float], px_per_mm: flo
         return 0.0, 0.0
     gray = cv2.cvtColor(np.ascontiguousarray(image[y1:y2, x1:x2]), cv2.COLOR_BGR2GRAY).astype(np.float32)
     c = (cx - x1, cy - y1)
-    return _side_steps(gray, c, tile_w, tile_l), _side_steps(gray, c, tile_l, tile_w)
+    return (_side_steps(gray, c, tile_w, tile_l, share=OUTLINE_SHARE),
+            _side_steps(gray, c, tile_l, tile_w, share=OUTLINE_SHARE))
 
 
-def _side_steps(gray: np.ndarray, centre: tuple[float, float], w: float, h: float,
-                slack: int = 2, share: float = 0.75) -> float:
-    """How strongly the edges of ``gray`` run along all of each side of a ``w`` x ``h`` box
-    (upright to the picture) at ``centre``: for each side, over the middle 0.7 of its length,
-    the brightness step across it that ``share`` of its pixels reach, the side looked for
-    within ``slack`` pixels of where it should be; the mean over the four sides."""
+def _side_steps(gray: np.ndarray, centre, w: float, h: float, slack: int = 2,
+                share: float | None = None) -> float:
+    """How strongly the edges of ``gray`` run along each side of a ``w`` x ``h`` box (upright
+    to the picture) at ``centre``: for each side, over the middle 0.7 of its length, the
+    brightness step across it, the side looked for within ``slack`` pixels of where it should
+    be; the mean over the four sides. Each side's step is its mean along the side (``share``
+    None: :func:`square_up` asks it), or the step that ``share`` of the side's pixels reach
+    (an outline runs all along a side, a stroke of ink only part of it:
+    :func:`outline_edges`)."""
     cx, cy = centre
     offsets = np.arange(-slack, slack + 1)
 
     def sides(img, x, y, across, along):
+        # the two sides at x +- across/2, over the middle of their length along y
         H, W = img.shape
         rows = np.clip(np.arange(int(y - 0.35 * along), int(y + 0.35 * along)), 0, H - 1)[:, None]
         out = []
         for edge in (x - across / 2, x + across / 2):
             cols = int(round(edge)) + offsets
             steps = np.abs(img[rows, np.clip(cols + 1, 0, W - 1)] - img[rows, np.clip(cols - 1, 0, W - 1)])
-            out.append(float(np.quantile(steps, 1 - share, axis=0).max()) if len(steps) else 0.0)
-        return out
-
-    return float(np.mean(sides(gray, cx, cy, w, h) + sides(gray.T, cy, cx, h, w)))
-
-
-def _edge_support(gray: np.ndarray, centre: np.ndarray, w: float, h: float, slack: int = 2) -> float:
-    """How strongly the picture's edges run along the outline of a ``w`` x ``h`` box (upright
-    to the picture) at ``centre``: the mean brightness step across each side, each side
-    looked for within ``slack`` pixels of where it should be."""
-    cx, cy = centre
-
-    def sides(img, x, y, across, along):
-        # the two sides at x +- across/2, over the middle of their length along y
-        H, W = img.shape
-        rows = np.clip(np.arange(int(y - 0.35 * along), int(y + 0.35 * along)), 0, H - 1)
-        out = []
-        for edge in (x - across / 2, x + across / 2):
-            col = int(round(edge))
-            out.append(max(np.abs(img[rows, min(max(col + d + 1, 0), W - 1)] -
-                                  img[rows, min(max(col + d - 1, 0), W - 1)]).mean()
-                           for d in range(-slack, slack + 1)))
+            if not len(steps):
+                out.append(0.0)
+            elif share is None:
+                # each offset's steps as one contiguous row: summed as they always were, to the bit
+                out.append(np.ascontiguousarray(steps.T).mean(axis=1).max())
+            else:
+                out.append(float(np.quantile(steps, 1 - share, axis=0).max()))
         return out
 
     # the left and right sides, then the top and bottom ones as the left and right of the
