@@ -310,6 +310,22 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     return out
 
 
+def service_path(cal, threads: int, model: Path | None = None, finder_model: Path | None = None):
+    """The table service's tracker (``model`` read alone, the learned finder) and its zone
+    finder over ``cal``'s camera frames, as :meth:`RecognitionScheduler.for_calibration` makes
+    them."""
+    from vision.finding.learned import TileFinder
+    from vision.tracking.tracker import TableTracker
+    from vision.tracking.zone_finder import ZoneFinder
+
+    tracker = TableTracker(cal.zones, table_classifier(model, None, threads), cal.px_per_mm,
+                           finder=TileFinder(finder_model, threads=threads))
+    layout = cal.layout
+    zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
+                                   to_topdown=cal.topdown_matrix())
+    return tracker, zones
+
+
 def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path | None = None,
                        finder_model: Path | None = None) -> dict:
     """Median ms for the same full table's frame read the table service's way: every zone
@@ -317,16 +333,8 @@ def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path 
     (:class:`ZoneFinder`, with the tracker's faint peaks and meld holes), then every tile in
     them read. The service never reads them all at once (a hand's first frame: the ponds
     first, the rest after); this is what it would cost if it did."""
-    from vision.finding.learned import TileFinder
-    from vision.tracking.tracker import TableTracker
-    from vision.tracking.zone_finder import ZoneFinder
-
-    classifier = table_classifier(model, None, threads)
-    tracker = TableTracker(cal.zones, classifier, cal.px_per_mm,
-                           finder=TileFinder(finder_model, threads=threads))
-    layout = cal.layout
-    zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
-                                   to_topdown=cal.topdown_matrix())
+    tracker, zones = service_path(cal, threads, model, finder_model)
+    classifier = tracker.classifier
     parts = {"finder": [], "classifier": []}
     n = 0
     for k in range(repeats + 2):
@@ -353,19 +361,11 @@ def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None
     tracker reading the tiles it does not know (the new discard). Timed over the frames that
     read the discard until it is believed (``stable_frames``), each repeat on a table known
     afresh."""
-    from vision.finding.learned import TileFinder
     from vision.tracking.change import ChangeDetector
-    from vision.tracking.tracker import TableTracker
-    from vision.tracking.zone_finder import ZoneFinder
 
     before, _ = full_table_frame()
     after, _ = full_table_frame(discard="7z")
-    finder = TileFinder(finder_model, threads=threads)
-    tracker = TableTracker(cal.zones, table_classifier(model, None, threads), cal.px_per_mm,
-                           finder=finder)
-    layout = cal.layout
-    zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
-                                   to_topdown=cal.topdown_matrix())
+    tracker, zones = service_path(cal, threads, model, finder_model)
     pond = next(z for z in cal.zones if z.kind == "pond" and z.seat == 0)
     view = cal.warp(before)
     parts = {"detector": [], "finder": [], "tracker": []}
