@@ -386,7 +386,6 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
         found = split_pairs(found, topdown, float(px_per_mm), crop_width)
         found = square_up(found, topdown, float(px_per_mm), crop_width)
         found.faint = seen_faintly
-        with_outline_edges(found.tiles, topdown, float(px_per_mm))
         return found
     from .felt import felt_tiles_topdown
 

@@ -266,9 +266,10 @@ class TableTracker:
         found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=heat)
         # a tile the finder saw only faintly, alone (a blank white dragon): the classifier
         # says whether it is one
-        seen_faintly = tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
-        with_outline_edges(seen_faintly, view, px_per_mm)
-        found.tiles += seen_faintly
+        found.tiles += tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
+        if self.finder is not None:
+            # a new discard's box may lie the wrong way: its outline is asked (once confirmed)
+            with_outline_edges(found.tiles, view, px_per_mm)
         return found
 
     # -- one frame -------------------------------------------------------------------------
