@@ -167,3 +167,31 @@ def test_calibrate_command(tmp_path, camera_view):
     assert (tmp_path / "calibration.json").is_file()
     assert (tmp_path / "sheet.png").is_file()
     assert main(["calibrate", str(tmp_path / "missing.jpg")]) == 2
+
+
+def test_a_zone_cut_from_the_camera_frame_is_the_whole_view_there(camera_view):
+    """The table service finds tiles zone by zone, each cut from the camera frame; the finder
+    was measured on the whole view, so each zone must show it the whole view's pixels there,
+    not a near copy warped another way."""
+    from vision.finding.found import Finding
+    from vision.finding.learned import topdown_grid
+    from vision.tracking.zone_finder import ZoneFinder
+
+    image, _ = camera_view
+    cal = calibrate(image, LAYOUT)
+    whole = cal.warp(image)
+    shown = []
+
+    def find(picture, px_per_mm):
+        shown.append(picture.copy())
+        return Finding([], np.zeros(picture.shape[:2], np.uint8))
+
+    zones = ZoneFinder(cal.px_per_mm, to_topdown=cal.topdown_matrix(), find=find,
+                       grid=topdown_grid(cal.px_per_mm))
+    for _ in range(2):      # the second time from the places worked out the first
+        shown.clear()
+        zones(image, cal.zones)
+        assert len(shown) == len(cal.zones)
+        for zone, picture in zip(cal.zones, shown):
+            x1, y1, x2, y2 = zones.region(zone)
+            assert np.array_equal(picture, whole[y1:y2, x1:x2]), zone.name

@@ -30,6 +30,26 @@ ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 
 
+def view_maps(to_view: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Where in the camera frame each pixel of a region of a view comes from, as OpenCV's
+    fixed-point maps for ``cv2.remap``: ``to_view`` maps frame pixels to view pixels (3x3),
+    ``rect`` is the region (x1, y1, x2, y2) in view pixels.
+
+    Each pixel's place is worked out from its place in the whole view, so a region's maps are
+    that region of the whole view's, to the bit: a region remapped is the same pixels as the
+    whole view warped and cut there."""
+    back = np.linalg.inv(np.asarray(to_view, np.float64))
+    x1, y1, x2, y2 = rect
+    ys, xs = np.indices((y2 - y1, x2 - x1), np.float32)
+    if x1 or y1:
+        xs += x1
+        ys += y1
+    d = back[2, 0] * xs + back[2, 1] * ys + back[2, 2]
+    mx = (back[0, 0] * xs + back[0, 1] * ys + back[0, 2]) / d
+    my = (back[1, 0] * xs + back[1, 1] * ys + back[1, 2]) / d
+    return cv2.convertMaps(mx.astype(np.float32), my.astype(np.float32), cv2.CV_16SC2)
+
+
 @dataclass(frozen=True)
 class TableLayout:
     """The physical table: playing area ``width_mm`` x ``height_mm``, markers ``marker_mm``
@@ -128,13 +148,8 @@ class Calibration:
         return cv2.remap(frame, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
     def _view_maps(self) -> tuple[np.ndarray, np.ndarray]:
-        back = np.linalg.inv(self.topdown_matrix())
         w, h = self.topdown_size
-        ys, xs = np.indices((h, w), np.float32)
-        d = back[2, 0] * xs + back[2, 1] * ys + back[2, 2]
-        mx = (back[0, 0] * xs + back[0, 1] * ys + back[0, 2]) / d
-        my = (back[1, 0] * xs + back[1, 1] * ys + back[1, 2]) / d
-        return cv2.convertMaps(mx.astype(np.float32), my.astype(np.float32), cv2.CV_16SC2)
+        return view_maps(self.topdown_matrix(), (0, 0, w, h))
 
     def image_to_table(self, points) -> np.ndarray:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
