@@ -443,19 +443,24 @@ def test_a_discard_seen_once_turned_and_once_not_is_no_riichi_tile(seat):
         [("discard", seat, "1p", False)]
 
 
-@pytest.mark.parametrize("changed_at, called, want", [
-    (None, False, 1),
-    (500_000_000, False, 1),
-    (500_000_000, True, 2),
+@pytest.mark.parametrize("changed_at, discard, called, want", [
+    (None, "4m", None, 1),
+    (500_000_000, "4m", None, 1),
+    (500_000_000, "4m", "4m", 2),
+    (500_000_000, "5m", "0m", 2),
+    (500_000_000, "4m", "3s", 1),
 ])
 def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_again(
-        changed_at, called, want):
+        changed_at, discard, called, want):
     """A dark face on a dark centre panel: the finder finds a seat's latest discard, then
     misses it on re-reads of the same still picture, then finds it again. The change detector
     says its place never changed, so it never left: one discard. Its place changed while it
     was missed (a hand passed) but no tile was laid in another seat's meld area: no call took
     it, and it is the same tile, found again: one discard. Tiles laid in seat 1's melds
-    meanwhile: a call took it, and the tile found at its place is the seat's next discard."""
+    meanwhile, the discard's kind among them (a red 5m taken for a 5m): a call took it, and
+    the tile found at its place is the seat's next discard. A meld of other tiles laid
+    meanwhile (seat 1 called another seat's 3s) took nothing from seat 0: still one
+    discard."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -469,7 +474,8 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
 
     def tile(box, across=False):
         quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
-        return FoundTile(box, across, np.full((70, 52, 3), 40, np.uint8), quad)
+        # the meld's faces (lying across) lighter than the pond tile's, to be read apart
+        return FoundTile(box, across, np.full((70, 52, 3), 90 if across else 40, np.uint8), quad)
 
     # seat 1's meld area (x 705-790 mm): three tiles upright to seat 1, across in the view
     meld = [tile((1445, y - 26, 1515, y + 26), across=True) for y in (200, 252, 304)]
@@ -488,7 +494,7 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
         input_width = 48
 
         def classify(self, crops):
-            return [("4m", 0.97) for _ in crops]
+            return [(discard if c.mean() < 60 else called, 0.97) for c in crops]
 
     blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8)
     tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, gone_frames=3,
@@ -498,7 +504,7 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
     tracker.onset = lambda rect, t_ns, first_sight=False, at=changed_at: \
         0 if at is None or t_ns < at else at
     got = [e for k in range(len(seen)) for e in tracker.update(blank, k * 100_000_000)]
-    assert [(e["seat"], e["tile"]) for e in got if e["type"] == "discard"] == [(0, "4m")] * want
+    assert [(e["seat"], e["tile"]) for e in got if e["type"] == "discard"] == [(0, discard)] * want
     assert len(tracker.left_ponds) == want - 1
 
 

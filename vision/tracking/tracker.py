@@ -586,15 +586,22 @@ class TableTracker:
         return False
 
     def _laid_in_melds_since(self, left: dict) -> bool:
-        """Whether a tile has been laid in another seat's meld area since ``left`` (a pond tile
-        taken for gone, :attr:`left_ponds`) was last seen, or shortly before: a call takes a
-        discard into a meld. With none, the tile that left, found again at its place reading
-        the same, never left: on the film a dark 3z was lost for two seconds after a hand
-        passed and reported a second time, sure, where it lay. (A meld reported or not: its
-        tiles are tracked either way.)"""
+        """Whether a tile of ``left``'s kind (a pond tile taken for gone, :attr:`left_ponds`;
+        a red five as a five) has been laid in another seat's meld area since it was last
+        seen, or shortly before: a call takes a discard into a meld, and the meld shows it.
+        With none, the tile that left, found again at its place reading the same, never
+        left: on the film a dark 3z was lost for two seconds after a hand passed and was
+        reported a second time, sure, where it lay; and another time, while a dark 3z lay
+        lost under a glare, another seat called a 4s (a chii of 2s, 3s and 4s laid), which
+        is no call of the 3z. (A meld reported or not: its tiles are tracked either way.)"""
         since = left["last_ns"] - CALL_LAID_BEFORE_NS
-        return any(t.zone.kind == "meld" and t.zone.seat != left["seat"] and t.first_ns >= since
-                   for t in self.tracks)
+        laid = [t for t in self.tracks if t.zone.kind == "meld" and t.zone.seat != left["seat"]
+                and t.first_ns >= since]
+        if left["tile"] not in TILE_CODES:
+            return bool(laid)
+        its_kind = base(left["tile"])
+        return any(not t.face_down and t.label in TILE_CODES and base(t.label) == its_kind
+                   for t in laid)
 
     def _too_close_to_lie_across(self, track: Track) -> bool:
         """Whether a pond tile the finder saw lying across lies too close to the seat's tile
