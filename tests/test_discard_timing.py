@@ -226,6 +226,53 @@ def test_a_hand_resting_on_a_pond_is_read_but_makes_no_event(settled_table):
     assert scheduler.detector.changed_zones() == set()
 
 
+
+def test_a_hand_the_finder_sees_on_still_felt_beside_a_discard_does_not_keep_it_unread(
+        settled_table):
+    """The finder's hand channel can take a patch of the table for skin (brown wood), and then
+    sees that "hand" in every frame, still, beside a tile laid there: the tile, touching a
+    hand, was never read in plain view (on the film, a dark 7m reported 15 s late). A hand
+    changes the look of what it covers; a patch that looks as it did when it was last read is
+    no hand, and the discard is read as usual."""
+    film = Film(settled_table.state.copy())
+    film.still(3)
+    x, y = pond_slot(film.state, 1)
+    # the cells about the slot the tile leaves as they were: the "hand" lies on them
+    probe = ChangeDetector(default_zones(), topdown_to_table(PPM), (1600, 1600))
+    for frame in (film.frames[-1], film.frames[-1]):
+        probe.update(frame, 0)
+    probe.settle(np.arange(probe.n), 0)
+    laid = Film(film.state.copy())
+    laid.change(lambda st: st.ponds[1].append(("8s", False)))
+    for k in (1, 2):
+        probe.update(laid._still, k)
+    near = np.abs(probe.centres - [x, y]).max(axis=1) < 30
+    still = np.flatnonzero(near & (probe.left_at == -1))
+    assert len(still) and (near & (probe.left_at != -1)).any()
+
+    class SeesAHand(Finder):
+        on = False       # from when the table has been read as it stands
+
+        def __call__(self, frame, zones):
+            finding = super().__call__(frame, zones)
+            for cx, cy in probe.centres[still] if self.on else ():
+                finding.occluded[int((cy - 4) * PPM):int((cy + 4) * PPM),
+                                 int((cx - 4) * PPM):int((cx + 4) * PPM)] = 255
+            return finding
+
+    zones = default_zones()
+    finder = SeesAHand()
+    scheduler = RecognitionScheduler(TableTracker(zones, ArtClassifier(), PPM),
+                                     ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600)),
+                                     finder, threaded=False)
+    first = warm(scheduler, film)
+    finder.on = True
+    landed = first + film.discard(1, "8s") - 3
+    film.still(3)
+    played = play(scheduler, film.frames[3:], first=first, until=_discards)
+    got = [(e["seat"], e["tile"], e["t"]) for e, _ in played if e["type"] == "discard"]
+    assert got == [(1, "8s", t_of(landed) / 1e9)]
+
 def test_recognition_reads_only_the_zones_that_changed(settled_table):
     film = Film(settled_table.state.copy())
     film.still(1)
