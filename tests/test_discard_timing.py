@@ -21,7 +21,7 @@ from vision.synthesis.synthetic import (
     pond_slot,
     render_state,
 )
-from vision.tracking.change import ChangeDetector, topdown_to_table
+from vision.tracking.change import NEVER, ChangeDetector, topdown_to_table
 from vision.tracking.schedule import RecognitionScheduler
 from vision.tracking.tracker import TableTracker
 from vision.tracking.zone_finder import ZoneFinder
@@ -226,7 +226,6 @@ def test_a_hand_resting_on_a_pond_is_read_but_makes_no_event(settled_table):
     assert scheduler.detector.changed_zones() == set()
 
 
-
 def test_a_hand_the_finder_sees_on_still_felt_beside_a_discard_does_not_keep_it_unread(
         settled_table):
     """The finder's hand channel can take a patch of the table for skin (brown wood), and then
@@ -242,13 +241,13 @@ def test_a_hand_the_finder_sees_on_still_felt_beside_a_discard_does_not_keep_it_
     for frame in (film.frames[-1], film.frames[-1]):
         probe.update(frame, 0)
     probe.settle(np.arange(probe.n), 0)
-    laid = Film(film.state.copy())
-    laid.change(lambda st: st.ponds[1].append(("8s", False)))
+    laid = film.state.copy()
+    laid.ponds[1].append(("8s", False))
     for k in (1, 2):
-        probe.update(laid._still, k)
+        probe.update(render_state(laid), k)
     near = np.abs(probe.centres - [x, y]).max(axis=1) < 30
-    still = np.flatnonzero(near & (probe.left_at == -1))
-    assert len(still) and (near & (probe.left_at != -1)).any()
+    still = np.flatnonzero(near & (probe.left_at == NEVER))
+    assert len(still) and (near & (probe.left_at != NEVER)).any()
 
     class SeesAHand(Finder):
         on = False       # from when the table has been read as it stands
@@ -272,6 +271,7 @@ def test_a_hand_the_finder_sees_on_still_felt_beside_a_discard_does_not_keep_it_
     played = play(scheduler, film.frames[3:], first=first, until=_discards)
     got = [(e["seat"], e["tile"], e["t"]) for e, _ in played if e["type"] == "discard"]
     assert got == [(1, "8s", t_of(landed) / 1e9)]
+
 
 def test_recognition_reads_only_the_zones_that_changed(settled_table):
     film = Film(settled_table.state.copy())

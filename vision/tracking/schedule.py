@@ -15,6 +15,9 @@ thread on the **newest** frame whenever it is free and a zone is due:
   time of every change is still known to the frame, because the detector saw them all;
 - when recognition confirms a tile, the tracker stamps it with the detector's onset of its
   place (the first frame that showed it), not with the frame that was read;
+- the finder's hand mask counts only where the table changed: a hand changes the look of
+  what it covers, so a "hand" on a place that looks as it was last read (the grain of a wooden
+  table taken for skin) does not keep the tile beside it from being read;
 - once recognition has accounted for a place (a confirmed tile, bare table), the detector
   takes its look as settled; a place it cannot account for (something that is not a tile, a
   hand resting there) is read again later, less and less often while nothing moves.
