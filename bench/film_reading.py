@@ -53,7 +53,11 @@ discards' first frames (``stamp_p95_ms``; ``stamped_late``: more than 100 ms off
 ``stamped_early``: more than 100 ms before, when a press on the discard looks later than it
 was); all of it per hand and style under ``by_hand``, with each discard's reading under
 ``per_discard`` (tile, confidence, lag and stamp, ms; whether it was a riichi tile, ``riichi``,
-and whether each tracker reported it so, ``riichi_read``).
+and whether each tracker reported it so, ``riichi_read``). And what the lag does to a claim:
+``presses_judged_blind``, of a pon pressed half a second after each discard
+(:data:`PRESS_AFTER_NS`), those the table service would judge before the camera reported the
+discard (it holds a press for the camera 1.5 s at most, :data:`PRESS_HOLD_NS`), and
+``press_wait_p95_ms``, how long such presses wait.
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
 The dark-faced hands are read with the finder for dark faces, as a table whose config says
 ``[camera] finder = "dark"`` reads its set (``--dark-finder``; ``--one-finder`` reads them
@@ -89,6 +93,10 @@ from vision.synthesis.render import STYLES  # noqa: E402
 #: at about 1.1 px/mm (``SolidTable``: 0.9-0.95 of 960 px for 800 mm).
 CAMERA_PX = 2.0 / 1.1
 CLOTH = ((60, 45, 40), (95, 90, 85), (40, 40, 120), (150, 150, 150), (70, 100, 40))
+#: A claim pressed this long after its discard landed (a quick pon), and the longest the table
+#: service holds a press for the camera (``TableService(hold=)``, :class:`table.press_hold.PressHold`).
+PRESS_AFTER_NS = 500_000_000
+PRESS_HOLD_NS = 1_500_000_000
 
 
 class Disturbances:
@@ -312,6 +320,28 @@ def pair(truth: list[dict], got: list[tuple[dict, int]], true_ns, end_ns: int):
     return out, [g for g in left if g[0]["t"] * 1e9 < end_ns]
 
 
+def presses_blind(paired, settled, true_ns, after_ns: int = PRESS_AFTER_NS,
+                  hold_ns: int = PRESS_HOLD_NS) -> tuple[int, list[float]]:
+    """How a claim pressed ``after_ns`` after each true discard fares at the table service:
+    it waits until the camera has settled past the press (``settled``: (emulated ns the service
+    knew it, the scheduler's ``settled_ns()``) after each frame), or ``hold_ns`` at most. The
+    presses judged before their discard was reported (or with it never reported), and how long
+    each press waited (ms)."""
+    blind, waits = 0, []
+    for d, g in paired:
+        press = true_ns(d["frame"]) + after_ns
+        release = press + hold_ns
+        for known, at in settled:
+            if known >= release:
+                break
+            if at is not None and at >= press:
+                release = max(press, known)
+                break
+        waits.append(round((release - press) / 1e6, 1))
+        blind += g is None or g[1] > release
+    return blind, waits
+
+
 def score(paired, false, true_ns, threshold: float) -> dict:
     """The figures of one tracker over the paired discards."""
     right = [d for d, g in paired if g is not None and g[0]["tile"] == d["tile"]]
@@ -421,12 +451,16 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
     period = 1e9 / fps
     true_ns = lambda f: round(f * period)  # noqa: E731
 
+    settled: list[tuple[int, int | None]] = []     # (when the service knew it, settled_ns)
+
     def push(frame, t_ns):
         for name, run in runs.items():
             out = run.push_at(frame, t_ns)
             got[name] += out
             if name != "fused":
                 continue
+            # what the last read settled is known when the emulated core finished it
+            settled.append((max(t_ns, run.free_at), run.settled_ns()))
             if run._read_cpu:
                 ends[t_ns] = run.free_at
             for e, at in out:
@@ -465,6 +499,10 @@ def play(events, hand: int, style: str, args, classifier, finder, art=None) -> d
             out[name]["cpu_pi_core"] = round(sum(runs[name].used_ns.values()) / t_ns, 3)
             out[name]["recognitions"] = runs[name].stats["passes"]
         per[name] = paired
+        if name == "fused":
+            blind, waits = presses_blind(paired, settled, true_ns)
+            out[name]["presses_blind"] = blind
+            out[name]["press_waits_ms"] = waits
         out[name]["false_reports"] = [{k: e[k] for k in ("t", "seat", "tile", "confidence")}
                                       for e, _ in false]
     out["per_discard"] = [
@@ -611,6 +649,8 @@ def main(argv=None) -> int:
         total[name]["lag_p95_ms"] = _pct(lags, 95)
     discards = sum(p["discards"] for p in parts)
     fused, single = total["fused"], total["single_frame"]
+    fused["presses_blind"] = sum(p["fused"]["presses_blind"] for p in parts)
+    fused["press_wait_p95_ms"] = _pct([w for p in parts for w in p["fused"]["press_waits_ms"]], 95)
     result = {
         "film": {"log": log.name, "hands": [p["hand"] for p in parts],
                  "finder": str(finder.model_path),
@@ -629,6 +669,8 @@ def main(argv=None) -> int:
         "lag_p95_ms": fused["lag_p95_ms"],
         "lag_p50_ms_single_frame": single["lag_p50_ms"],
         "lag_p95_ms_single_frame": single["lag_p95_ms"],
+        "presses_judged_blind": fused["presses_blind"],
+        "press_wait_p95_ms": fused["press_wait_p95_ms"],
         "disturbances_left_out": sorted(args.without),
         "confidence_threshold": DEFAULT_CONFIDENCE_THRESHOLD,
         "slowdown": round(args.slowdown, 3),

@@ -12,7 +12,7 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 from discard_timing import READ_CPU_NS, virtual  # noqa: E402
-from film_reading import main, miss_frames, pair  # noqa: E402
+from film_reading import main, miss_frames, pair, presses_blind  # noqa: E402
 
 # bench/ off the path again: its vision.py would shadow the vision package in later imports
 sys.path.remove(str(BENCH))
@@ -52,6 +52,35 @@ def test_each_true_discard_is_paired_with_its_report(reports, tiles, unpaired):
     assert [None if g is None else g[0]["tile"] for _, g in paired] == tiles
     assert len(false) == unpaired
 
+
+
+S = 1_000_000_000
+# seat 0's 8p lands at 1.0 s: a pon pressed at 1.5 s waits for the camera at most 1.5 s
+LANDS = [({"seat": 0, "tile": "8p", "frame": 30}, ({"tile": "8p"}, 0))]
+
+
+@pytest.mark.parametrize("reported, settled, blind, wait_ms", [
+    # reported at 1.3 s, the camera settled past the press at 1.6 s (known then): judged then
+    (1.3, [(1.2, 1.0), (1.6, 1.6)], 0, 100.0),
+    # the camera had settled past the press when it came: judged at once
+    (1.3, [(1.4, 1.45), (1.5, 1.55)], 0, 0.0),
+    # reported at 2.5 s, the camera settled past the press only then: judged then, not blind
+    (2.5, [(1.6, 1.0), (2.5, 2.4)], 0, 1000.0),
+    # reported at 3.2 s: the hold ran out at 3.0 s, the pon judged with no discard known
+    (3.2, [(1.6, 1.0), (3.2, 3.1)], 1, 1500.0),
+    # what the camera knew after the hold ran out does not count
+    (2.0, [(3.1, 3.0)], 0, 1500.0),
+])
+def test_a_quick_pon_is_judged_blind_only_when_the_camera_reports_its_discard_after_the_hold(
+        reported, settled, blind, wait_ms):
+    paired = [(d, (e, round(reported * S))) for d, (e, _) in LANDS]
+    known = [(round(k * S), round(at * S)) for k, at in settled]
+    assert presses_blind(paired, known, true_ns) == (blind, [wait_ms])
+
+
+def test_a_discard_never_reported_leaves_its_pon_blind():
+    assert presses_blind([(LANDS[0][0], None)], [(round(1.6 * S), round(1.6 * S))], true_ns) == \
+        (1, [100.0])
 
 def test_the_misses_are_pictured_where_the_place_is_in_plain_view():
     """--misses: a missed or misread discard a second after it landed, a riichi tile reported
