@@ -272,6 +272,13 @@ class MeanOf:
         return best(self.labels, self.probabilities(crops))
 
 
+def median_parts(parts: dict[str, list[float]]) -> dict:
+    """Each step's median ms over its timed repeats (``parts``: seconds by step), and their
+    sum as ``total``."""
+    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
+    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()}}
+
+
 def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
                  model: Path | None = None, finder_model: Path | None = None,
                  second: Path | None = None) -> dict:
@@ -302,9 +309,7 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
             parts["warp"].append(t1 - t0)
             parts["finder"].append(t2 - t1)
             parts["classifier"].append(t3 - t2)
-    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
-    out = {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
-           "tiles_found": len(finding.tiles), "tiles_classified": n}
+    out = {**median_parts(parts), "tiles_found": len(finding.tiles), "tiles_classified": n}
     if second is not None:
         out["read_by_second_model"] = classifier.share_read_twice
     return out
@@ -347,9 +352,7 @@ def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path 
         if k >= 2:
             parts["finder"].append(t1 - t0)
             parts["classifier"].append(t2 - t1)
-    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
-    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
-            "zones": len(cal.zones), "tiles_classified": n}
+    return {**median_parts(parts), "zones": len(cal.zones), "tiles_classified": n}
 
 
 def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None = None,
@@ -396,9 +399,8 @@ def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None
         if repeat:       # the first repeat warms up
             for k in parts:
                 parts[k] += times[k]
-    med = {k: 1000 * statistics.median(v) for k, v in parts.items()}
-    return {"total": round(sum(med.values()), 1), **{k: round(v, 1) for k, v in med.items()},
-            "frames": len(parts["tracker"]), "discards_reported": reported, "repeats": repeats}
+    return {**median_parts(parts), "frames": len(parts["tracker"]), "discards_reported": reported,
+            "repeats": repeats}
 
 
 def main(argv=None) -> int:
