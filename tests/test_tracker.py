@@ -303,7 +303,7 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
         calls = 0
         widths = set()
 
-        def find(self, image, scale, quick_shrink=False, crop_width=None):
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
             Finder.calls += 1
             Finder.widths.add(crop_width)
             quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
@@ -346,7 +346,7 @@ def test_a_tile_at_the_far_edge_is_not_read_while_a_hand_touches_it(past_the_edg
     class Finder:
         frame = 0
 
-        def find(self, image, scale, quick_shrink=False, crop_width=None):
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
             occluded = np.zeros(image.shape[:2], np.uint8)
             if hand[Finder.frame]:
                 occluded[box[1] + 40:box[1] + 90, box[0] - 30:box[2] + 30] = 255
@@ -381,7 +381,7 @@ def _a_1p_seen_turned(cx, cy, turned):
     class Finder:
         frame = 0
 
-        def find(self, image, scale, quick_shrink=False, crop_width=None):
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
             across = turned[self.frame]
             self.frame += 1
             w, h = (70, 52) if across else (52, 70)
@@ -483,7 +483,7 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
     class Finder:
         frame = 0
 
-        def find(self, image, scale, quick_shrink=False, crop_width=None):
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
             tiles = [tile(box)] if seen[Finder.frame] else []
             if called and Finder.frame >= 5:
                 tiles += meld
@@ -544,7 +544,7 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     class Finder:
         frame = 0
 
-        def find(self, image, scale, quick_shrink=False, crop_width=None):
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
             tiles = [found(*t) for t in tiles_at(Finder.frame)]
             Finder.frame += 1
             return Finding(tiles, np.zeros(image.shape[:2], np.uint8))

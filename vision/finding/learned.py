@@ -380,7 +380,7 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`)."""
     if finder is not None:
         found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
-                            crop_width=crop_width, **({"faint": faint} if faint else {}))
+                            crop_width=crop_width, faint=faint)
         seen_faintly = found.faint
         found = join_split_across(found, topdown, float(px_per_mm), crop_width)
         found = split_pairs(found, topdown, float(px_per_mm), crop_width)

@@ -261,9 +261,8 @@ class TableTracker:
         tracker's finder; what :class:`~vision.tracking.zone_finder.ZoneFinder` runs zone by zone."""
         # faces cut at the size the classifier reads them, where it says what that is
         width = getattr(self.classifier, "input_width", None)
-        # a learned finder (one with a threshold) is asked for what it saw faintly too
-        heat = FAINT_HEAT if hasattr(self.finder, "threshold") else None
-        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=heat)
+        # the learned finder is asked for what it saw faintly too
+        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=FAINT_HEAT)
         # a tile the finder saw only faintly, alone (a blank white dragon): the classifier
         # says whether it is one
         found.tiles += tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
