@@ -435,6 +435,24 @@ def test_the_finder_says_in_one_line_that_threads_must_be_positive(threads):
         TileFinder(threads=threads)
 
 
+def test_a_face_cut_turned_is_what_a_box_lying_the_other_way_cuts():
+    """The tracker reads a pond tile boxed lying across cut the other way too
+    (``FoundTile.turned``): the face a box of the same size at the same place, a quarter
+    turned, cuts. Lying across, that is the upright box's face; and upright, the across one's."""
+    import math
+
+    from vision.finding.learned import Box, cut_upright, laid_tile
+
+    image = np.random.default_rng(3).integers(0, 256, (200, 200, 3), np.uint8)
+    centre = np.array([97.5, 103.0])
+    across, upright = Box(centre, 52, 70, 0.0, 0.9), Box(centre, 52, 70, math.pi / 2, 0.9)
+    for boxed, other in ((across, upright), (upright, across)):
+        tile = laid_tile(boxed, image, 48)
+        assert tile.across == (boxed is across)
+        assert np.array_equal(tile.turned(), cut_upright(image, other, max_width=48))
+        assert not np.array_equal(tile.turned(), tile.crop)
+
+
 def _boxed(quad, across=False, score=0.8):
     from vision.finding.found import FoundTile
 

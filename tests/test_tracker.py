@@ -443,6 +443,67 @@ def test_a_discard_seen_once_turned_and_once_not_is_no_riichi_tile(seat):
         [("discard", seat, "1p", False)]
 
 
+@pytest.mark.parametrize("seat, boxed, as_boxed, turned, fuse, want", [
+    # an upright 7p boxed across: its box's cut shows its lower circles, a 6p; cut upright
+    # it reads surer, a 7p lying as its seat's tiles lie
+    (0, "across", ("6p", 0.88), ("7p", 0.97), True, ("7p", False)),
+    (0, "across", ("6p", 0.88), ("7p", 0.97), False, ("7p", False)),
+    (1, "upright", ("6z", 0.81), ("6z", 0.96), True, ("6z", False)),
+    # a riichi 3s boxed across: cut upright it shows strips of its neighbours, read less
+    # surely; it is a riichi tile
+    (0, "across", ("3s", 0.95), ("3s", 0.72), True, ("3s", True)),
+    (1, "upright", ("3s", 0.90), ("3s", 0.55), False, ("3s", True)),
+    # read well both ways (a dark riichi 3s on the film: half the doubt turned): its box
+    # stands
+    (1, "upright", ("3s", 0.945), ("3s", 0.974), True, ("3s", True)),
+    # the other way no tile's face at all, however surely: as boxed
+    (0, "across", ("3s", 0.90), ("none", 0.99), True, ("3s", True)),
+    # boxed as its seat's tiles lie: read as boxed, never turned (a plain discard is no
+    # riichi tile because a strip of it read well turned)
+    (0, "upright", ("7p", 0.90), ("6p", 0.99), True, ("7p", False)),
+    (1, "across", ("7p", 0.90), ("6p", 0.99), True, ("7p", False)),
+])
+def test_a_pond_tile_boxed_across_its_seat_lies_the_way_its_face_reads_surer(
+        seat, boxed, as_boxed, turned, fuse, want):
+    """The finder can box an upright tile lying across: on a film of dark tiles, three
+    discards of one seat were reported riichi tiles so, a 7p among them read as a 6p, sure,
+    from its box's cut. A pond tile boxed lying across its seat is read cut both ways, and
+    lies the way its face reads surer: the tile the referee sees is that reading, and it is
+    a riichi tile only when its face reads surer as boxed."""
+    import numpy as np
+
+    from vision.finding.found import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == seat)
+    x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
+    cx, cy = x1 + 45, y1 + 45
+    across = boxed == "across"
+    box = (cx - 35, cy - 26, cx + 35, cy + 26) if across else (cx - 26, cy - 35, cx + 26, cy + 35)
+    quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+    # the two cuts' greys say which is which
+    faces = {40: as_boxed, 80: turned}
+
+    class Finder:
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
+            tile = FoundTile(box, across, np.full((64, 48, 3), 40, np.uint8), quad,
+                             turned=lambda: np.full((64, 48, 3), 80, np.uint8))
+            return Finding([tile], np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [faces[int(c[0, 0, 0])] for c in crops]
+
+    tracker = TableTracker(zones, Reader(), px_per_mm=2.0, stable_frames=3, finder=Finder(),
+                           fuse=fuse)
+    blank = np.full((1600, 1600, 3), (40, 110, 40), np.uint8)
+    got = [e for k in range(8) for e in tracker.update(blank, k * 100_000_000)]
+    assert [(e["type"], e["seat"], e["tile"], e.get("riichi", False)) for e in got] == \
+        [("discard", seat, *want)]
+
+
 @pytest.mark.parametrize("changed_at, discard, called, want", [
     (None, "4m", None, 1),
     (500_000_000, "4m", None, 1),

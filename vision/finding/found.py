@@ -26,7 +26,12 @@ class FoundTile:
     works out, when asked, how strongly the picture's edges run along the outline of a tile
     at this tile's centre standing upright in the picture and lying across, as ``(upright,
     across)``; the tracker asks it of a new discard, whose box may lie the wrong way
-    (:func:`vision.finding.learned.outline_edges`)."""
+    (:func:`vision.finding.learned.outline_edges`).
+
+    ``turned``, from the learned finder: what cuts the face at the same place from a box a
+    quarter turned, a tile lying the other way; the tracker reads a pond tile boxed lying
+    across its seat both ways, since the finder can box an upright tile across
+    (:meth:`vision.tracking.tracker.TableTracker.update`)."""
 
     box: tuple[int, int, int, int]
     across: bool
@@ -34,6 +39,7 @@ class FoundTile:
     quad: np.ndarray | None = field(default=None, repr=False)
     score: float = 1.0
     edges: Callable[[], tuple[float, float]] | None = field(default=None, repr=False)
+    turned: Callable[[], np.ndarray] | None = field(default=None, repr=False)
 
     @property
     def crop(self) -> np.ndarray:

@@ -258,6 +258,13 @@ def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def cut_turned(image: np.ndarray, box: Box, max_width: int = MAX_CROP_WIDTH) -> np.ndarray:
+    """The face at ``box``'s place cut as a tile lying the other way would be: ``box`` turned a
+    quarter about its centre (:func:`cut_upright`)."""
+    quarter = Box(box.centre, box.width, box.length, (box.angle + math.pi / 2) % math.pi, box.score)
+    return cut_upright(image, quarter, max_width=max_width)
+
+
 class TileFinder:
     """The learned finder, run by onnxruntime.
 
@@ -342,8 +349,11 @@ class TileFinder:
         for b, q, (x1, y1), (x2, y2), centre in zip(boxes, quads, lows, highs, centres):
             sb = Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            cut = functools.partial(cut_upright, src, sb, max_width=crop_width or MAX_CROP_WIDTH)
-            tile = FoundTile((x1, y1, x2, y2), across, cut, q, round(b.score, 3))
+            width = crop_width or MAX_CROP_WIDTH
+            tile = FoundTile((x1, y1, x2, y2), across,
+                             functools.partial(cut_upright, src, sb, max_width=width), q,
+                             round(b.score, 3),
+                             turned=functools.partial(cut_turned, src, sb, max_width=width))
             tile.centre = tuple(centre)
             tiles.append(tile)
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))]
@@ -560,9 +570,11 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
     its face cut from ``topdown`` when it is asked for."""
     quad = outlines([box])[0]
     (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
-    cut = functools.partial(cut_upright, topdown, box, max_width=crop_width or MAX_CROP_WIDTH)
+    width = crop_width or MAX_CROP_WIDTH
     return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
-                     box.angle == 0.0, cut, quad, round(box.score, 3))
+                     box.angle == 0.0, functools.partial(cut_upright, topdown, box, max_width=width),
+                     quad, round(box.score, 3),
+                     turned=functools.partial(cut_turned, topdown, box, max_width=width))
 
 
 #: The share of a side's length an outline's edge must run along (:func:`outline_edges`).
