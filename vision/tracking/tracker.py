@@ -90,14 +90,21 @@ SURE_OF_ITS_WAY = 0.8
 #: other way than along its box for the outline to overrule the box (:func:`_edges_turn_it`).
 EDGES_TURN_IT = 2.5
 #: A pond tile boxed lying across its seat lies the other way in a sighting when its face cut
-#: so leaves at most this share of the doubt (one less its confidence) its box's cut leaves
+#: so leaves at most this share of the doubt (one less its confidence) its box's cut leaves,
+#: and its box's cut reads another tile or less surely than :data:`SURE_AS_BOXED`
 #: (:meth:`TableTracker._read_turned`). Over fifteen plays of the film (five seeds measured,
 #: five at each of two repeatable schedules), of 495 sightings of upright tiles boxed across,
-#: 330 read so (the dark 6z, 9p and 7p reported riichi tiles before among them: 0.27 at the
-#: most); of the 142 of riichi tiles boxed across, none (0.47 at the least: a dark 3s read
-#: 0.945 as boxed, 0.974 turned; at half the doubt it was turned, and its riichi lost).
-#: A face that looks alike turned, or reads well both ways, reads about as surely either way.
+#: 323 read so (the dark 6z, 9p and 7p reported riichi tiles before among them); of the 142
+#: of the film's riichi tiles boxed across, none (0.47 of the doubt at the least: a dark 3s
+#: read 0.945 as boxed, 0.974 turned).
 TURNED_DOUBT = 1 / 3
+#: A face read this surely as boxed is read as boxed, however much surer it reads cut the
+#: other way: some faces read as well or better from the strip of them the other cut shows.
+#: On the solid demo's tables a riichi 3s boxed across read 0.95-0.97 as boxed and 0.99 cut
+#: upright, and 21 of 252 sightings of riichi tiles boxed across were turned without this.
+#: The riichi tiles boxed across on the films and demos read 0.90 as boxed at the least; the
+#: dark 6z above 0.80-0.83.
+SURE_AS_BOXED = 0.87
 #: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
 #: into (the two from the hand shown first, then the discard taken).
 CALL_LAID_BEFORE_NS = 3_000_000_000
@@ -460,9 +467,9 @@ class TableTracker:
                      ) -> dict[int, np.ndarray]:
         """Pond tiles boxed lying across their seat (of ``asked``, the candidates the
         classifier read this frame), read again cut lying the other way (``FoundTile.turned``).
-        Those whose face reads far surer so (:data:`TURNED_DOUBT`) lie the other way in this
-        sighting: their reading (``labels``, ``probabilities``) becomes that one, and they are
-        given as index: face.
+        Those whose face reads far surer so (:data:`TURNED_DOUBT`), and did not read surely
+        as boxed (:data:`SURE_AS_BOXED`), lie the other way in this sighting: their reading
+        (``labels``, ``probabilities``) becomes that one, and they are given as index: face.
 
         A riichi tile is the one tile of a pond that lies across, and the finder can box an
         upright tile across: on a film of dark tiles, three discards of one seat in one hand
@@ -482,7 +489,9 @@ class TableTracker:
             reads = [(str(lab), float(c), None) for lab, c in self.classifier.classify(faces)]
         out = {}
         for i, face, (label, conf, row) in zip(idx, faces, reads):
-            if label in TILE_CODES and 1 - conf <= TURNED_DOUBT * (1 - labels[i][1]):
+            own, own_conf = labels[i]
+            if label in TILE_CODES and 1 - conf <= TURNED_DOUBT * (1 - own_conf) and \
+                    (label != own or own_conf < SURE_AS_BOXED):
                 labels[i] = (label, conf)
                 probabilities[i] = row
                 out[i] = face
