@@ -459,6 +459,8 @@ def test_a_discard_seen_once_turned_and_once_not_is_no_riichi_tile(seat):
     # read surely as boxed, and surer still from the strip of its sticks an upright cut
     # shows (a riichi 3s on the solid demo): its box stands
     (0, "across", ("3s", 0.97), ("3s", 0.994), True, ("3s", True)),
+    # read doubtfully as boxed, and only somewhat surer turned (0.4 of the doubt): no sign
+    (0, "across", ("3s", 0.80), ("3s", 0.92), True, ("3s", True)),
     # the other way no tile's face at all, however surely: as boxed
     (0, "across", ("3s", 0.90), ("none", 0.99), True, ("3s", True)),
     # boxed as its seat's tiles lie: read as boxed, never turned (a plain discard is no
