@@ -31,7 +31,7 @@ class FoundTile:
     ``turned``, from the learned finder: what cuts the face at the same place from a box a
     quarter turned, a tile lying the other way; the tracker reads a pond tile boxed lying
     across its seat both ways, since the finder can box an upright tile across
-    (:meth:`vision.tracking.tracker.TableTracker.update`)."""
+    (:meth:`vision.tracking.tracker.TableTracker._read_turned`)."""
 
     box: tuple[int, int, int, int]
     across: bool
