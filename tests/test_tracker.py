@@ -473,8 +473,10 @@ def test_a_pond_tile_boxed_across_its_seat_lies_the_way_its_face_reads_surer(
     """The finder can box an upright tile lying across: on a film of dark tiles, three
     discards of one seat were reported riichi tiles so, a 7p among them read as a 6p, sure,
     from its box's cut. A pond tile boxed lying across its seat is read cut both ways, and
-    lies the way its face reads surer: the tile the referee sees is that reading, and it is
-    a riichi tile only when its face reads surer as boxed."""
+    lies the other way when its face reads far surer so (a third of the doubt) and did not
+    read surely as boxed, or read another tile: the tile the referee sees is then that
+    reading, and no riichi tile. Some riichi faces read well both ways, or better turned;
+    their boxes stand."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
