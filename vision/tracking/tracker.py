@@ -452,16 +452,20 @@ class TableTracker:
             if out[i] is None:
                 ask.append(tile.crop)
                 ask_idx.append(i)
-        if ask and self.fuse:
-            labels, p = self._probabilities(ask)
-            for i, row in zip(ask_idx, p):
-                k = int(np.argmax(row))
-                out[i] = (labels[k], float(row[k]))
-                probabilities[i] = row
-        elif ask:
-            for i, result in zip(ask_idx, self.classifier.classify(ask)):
-                out[i] = (str(result[0]), float(result[1]))
+        for i, (label, conf, row) in zip(ask_idx, self._read(ask)):
+            out[i] = (label, conf)
+            probabilities[i] = row
         return out, probabilities, ask_idx  # type: ignore[return-value]
+
+    def _read(self, crops) -> list[tuple[str, float, np.ndarray | None]]:
+        """The classifier's best label and confidence for each of ``crops``, and (when fusing)
+        its probabilities over its labels (None without fusion)."""
+        if not crops:
+            return []
+        if self.fuse:
+            labels, p = self._probabilities(crops)
+            return [(labels[int(np.argmax(row))], float(row.max()), row) for row in p]
+        return [(str(label), float(conf), None) for label, conf in self.classifier.classify(crops)]
 
     def _read_turned(self, candidates, asked: list[int], labels: list, probabilities: list
                      ) -> dict[int, np.ndarray]:
@@ -478,17 +482,10 @@ class TableTracker:
         face loses a strip of itself and shows a strip of its neighbours."""
         idx = [i for i in asked if candidates[i][1].kind == "pond"
                and candidates[i][0].turned is not None
-               and candidates[i][0].across != bool(candidates[i][1].rotation % 2)]
-        if not idx:
-            return {}
+               and _across_its_seat(candidates[i][0].across, candidates[i][1])]
         faces = [candidates[i][0].turned() for i in idx]
-        if self.fuse:
-            vocab, rows = self._probabilities(faces)
-            reads = [(vocab[int(np.argmax(r))], float(r.max()), r) for r in rows]
-        else:
-            reads = [(str(lab), float(c), None) for lab, c in self.classifier.classify(faces)]
         out = {}
-        for i, face, (label, conf, row) in zip(idx, faces, reads):
+        for i, face, (label, conf, row) in zip(idx, faces, self._read(faces)):
             own, own_conf = labels[i]
             if label in TILE_CODES and 1 - conf <= TURNED_DOUBT * (1 - own_conf) and \
                     (label != own or own_conf < SURE_AS_BOXED):
@@ -855,7 +852,13 @@ def _edges_turn_it(track: Track) -> bool:
 
 def _sideways(track: Track) -> bool:
     """Lying across as its seat sees it (the top-down view turns seats 1 and 3 a quarter)."""
-    return track.across != bool(track.zone.rotation % 2)
+    return _across_its_seat(track.across, track.zone)
+
+
+def _across_its_seat(across: bool, zone: Zone) -> bool:
+    """Whether a tile lying ``across`` in the top-down view lies across as ``zone``'s seat
+    sees it (the view turns seats 1 and 3 a quarter)."""
+    return bool(across) != bool(zone.rotation % 2)
 
 
 def _cluster(tracks: list[Track]) -> list[list[Track]]:
