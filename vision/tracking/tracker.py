@@ -64,6 +64,10 @@ FLOOR = 1e-3
 #: Two sightings nearer than this (table mm) are of one tile: no two tiles' centres lie
 #: within half a tile's width (side by side they are a tile's width apart, a riichi tile more).
 SAME_PLACE_MM = TILE_W_MM / 2
+#: Two pond tiles' centres nearer than this (table mm) overlap, which tiles lying flat cannot:
+#: side by side they are a tile's width apart (26 mm), a row behind a tile's length, and the
+#: tracker's places waver by a millimetre or two.
+OVERLAP_MM = 0.75 * TILE_W_MM
 #: A found tile's outline shorter than this share of a tile's length in the calibrated view is
 #: part of a tile. On the film the parts read were 0.59-0.79 (a hand over the rest, a second
 #: box on a tile), whole tiles' boxes 0.83 and up (1 in 100 under 0.83); the demo's flat art
@@ -271,6 +275,8 @@ class TableTracker:
         self.left_ponds: list[dict] = []    # pond tiles that were taken (called)
         self.frames = 0
         self.first_dora: str | None = None
+        #: pond tiles read unsure that a tile read surely overlaps (:meth:`_overlapping`)
+        self._no_tiles: set[int] = set()
 
     def find_tiles(self, view: np.ndarray, px_per_mm: float):
         """The tiles in a top-down ``view`` (the table or a zone of it), found with this
@@ -381,6 +387,9 @@ class TableTracker:
         events += self._age(matched, hidden, zones, t_ns)
         events += self._held_out
         events += self._groups()
+        if self._no_tiles:
+            self.tracks = [t for t in self.tracks if t.id not in self._no_tiles]
+            self._no_tiles.clear()
         events.sort(key=lambda e: e["t"])
         return events
 
@@ -692,6 +701,12 @@ class TableTracker:
         if track.zone.kind == "pond" and self._returned(track):
             return []
         if track.zone.kind == "pond":
+            overlapping = self._overlapping(track)
+            if track.confidence >= self.sure:
+                self._no_tiles |= {o.id for o in overlapping if o.confidence < self.sure}
+            elif any(o.confidence >= self.sure for o in overlapping):
+                self._no_tiles.add(track.id)
+                return []
             ev = {"type": "discard", "t": t, "seat": track.zone.seat, "tile": track.label}
             if self._lies_sideways(track):
                 ev["riichi"] = True
@@ -704,6 +719,21 @@ class TableTracker:
                     return []
             return [{"type": "dora", "t": t, "indicator": track.label, "confidence": conf}]
         return []
+
+    def _overlapping(self, track: Track) -> list[Track]:
+        """The reported pond tiles that ``track``, about to be reported, overlaps
+        (:data:`OVERLAP_MM`). Two tiles cannot lie there: where one of the two is read surely
+        and the other not, the sure one is the tile and the other none, a faint box that read
+        as a tile now and then. The unsure one is not reported, or, reported already, is
+        forgotten (at the end of the frame: the tracks are being walked); its report stays
+        in the journal, unsure as it was, and the place is free for the next discard. On the
+        film a bare patch of felt in a pond, boxed faintly from the first frame, was read as a
+        white dragon at 0.41 and reported; it held that place all hand, so that the seat's 4p
+        laid there later was taken for it and never reported."""
+        return [other for other in self.tracks
+                if other is not track and other.confirmed and other.zone is track.zone and
+                not other.face_down and other.id not in self._no_tiles and
+                np.hypot(other.x - track.x, other.y - track.y) < OVERLAP_MM]
 
     def _groups(self) -> list[dict]:
         events = []
