@@ -720,6 +720,23 @@ def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
     assert got == [(0, "4m"), (0, "5z")]
 
 
+@pytest.mark.parametrize("glimpsed, stamp", [("7p", 0.2), ("4m", 0.9)])
+def test_a_discard_glimpsed_when_it_landed_and_lost_under_a_glare_keeps_its_time(glimpsed, stamp):
+    """A discard is read once in the frame it lands (0.2 s), then not for a while (a glare
+    drifts over it), so the tracker forgets that one sighting; the glare moves its place's
+    look, and when the tile is read again its place last changed at 0.9 s. It landed at
+    0.2 s, where a tile read as the same was glimpsed: that is its time. A glimpse read as
+    another tile says nothing of it."""
+    def tiles_at(k):
+        here = [(1, glimpsed)] if k == 2 else [(1, "7p")] if k >= 9 else []
+        return [(0, "4m")] + here
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else
+                              200_000_000 if t < 900_000_000 else 900_000_000)
+    assert got == [(0, "4m"), (0, "7p")]
+    assert tracker.events[1]["t"] == pytest.approx(stamp)
+
+
 @pytest.mark.parametrize("felt_from, reported", [(0, [(0, "2m"), (0, "4m"), (0, "7p"), (0, "5z")]),
                                                   (6, [(0, "4m"), (0, "7p"), (0, "5z")])])
 def test_a_faint_box_read_unsure_where_a_tile_read_surely_lies_is_no_tile(felt_from, reported):
