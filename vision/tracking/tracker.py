@@ -39,7 +39,10 @@ found again where a seat's tile left is no new discard when its place looks as i
 before, when a newer tile of the seat lies beyond it (the seat's next discard is laid at
 the pond's end), or when it is the same tile and no tile has been laid in another seat's
 meld area since (no call took it). A box well short of a whole tile is a part of one in view
-(a hand the finder did not mask over the rest) and is not read.
+(a hand the finder did not mask over the rest) and is not read. Two pond tiles cannot
+overlap: where a tile read surely lies over one read unsure, the unsure one was a faint box
+and is forgotten. A tile glimpsed where it landed (seen too few times to be believed, then
+lost under a glare) and reported later as the same tile keeps the time of that glimpse.
 """
 from __future__ import annotations
 
