@@ -720,6 +720,23 @@ def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
     assert got == [(0, "4m"), (0, "5z")]
 
 
+@pytest.mark.parametrize("lands_at, stamp", [(6, 0.6), (0, 0.0)])
+def test_a_discard_the_change_detector_cannot_see_land_is_not_dated_before_its_place_was_seen_bare(
+        lands_at, stamp):
+    """A dark face on a dark table looks to the change detector's samples like the table under
+    it: no cell of its place changes when it lands, and the detector dates the place from the
+    frame it last settled, the first (on the film's seed 7, 27 dark discards read surely were
+    stamped at 0 s). The camera looked at the place with no hand over it until 0.5 s and
+    boxed nothing there: the 7p landed after that, and is dated by its first sighting, late
+    rather than early. A tile boxed there from the first frame keeps the first frame's time."""
+    def tiles_at(k):
+        return [(0, "4m")] + ([(1, "7p")] if k >= lands_at else [])
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0)
+    assert got == [(0, "4m"), (0, "7p")]
+    assert tracker.events[1]["t"] == pytest.approx(stamp)
+
+
 @pytest.mark.parametrize("glimpsed, stamp", [("7p", 0.2), ("4m", 0.9)])
 def test_a_discard_glimpsed_when_it_landed_and_lost_under_a_glare_keeps_its_time(glimpsed, stamp):
     """A discard is read once in the frame it lands (0.2 s), then not for a while (a glare

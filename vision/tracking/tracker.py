@@ -47,7 +47,7 @@ lost under a glare) and reported later as the same tile keeps the time of that g
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 
 import cv2
@@ -67,6 +67,9 @@ FLOOR = 1e-3
 #: Two sightings nearer than this (table mm) are of one tile: no two tiles' centres lie
 #: within half a tile's width (side by side they are a tile's width apart, a riichi tile more).
 SAME_PLACE_MM = TILE_W_MM / 2
+#: Looks at a pond with no hand over it kept to date a tile by (:meth:`TableTracker._first_seen`):
+#: a few seconds of a pond being read.
+CLEAR_LOOKS = 64
 #: Two pond tiles' centres nearer than this (table mm) overlap, which tiles lying flat cannot:
 #: side by side they are a tile's width apart (26 mm), a row behind a tile's length, and the
 #: tracker's places waver by a millimetre or two.
@@ -283,6 +286,9 @@ class TableTracker:
         #: pond tiles seen too few times to be believed and lost, since the last call
         #: (:meth:`_glimpsed_first`)
         self._glimpses: list[Track] = []
+        #: per pond, its latest looks with no hand over it: when, and where the finder boxed
+        #: anything in it then (table mm) (:meth:`_first_seen`)
+        self._clear_looks: dict[Zone, deque] = defaultdict(lambda: deque(maxlen=CLEAR_LOOKS))
 
     def find_tiles(self, view: np.ndarray, px_per_mm: float):
         """The tiles in a top-down ``view`` (the table or a zone of it), found with this
@@ -318,11 +324,13 @@ class TableTracker:
                                                       np.uint8)) \
             if cv2.countNonZero(finding.occluded) else None
         candidates = []
+        boxed: dict[Zone, list[tuple[float, float]]] = defaultdict(list)
         for tile in finding.tiles:
             cx, cy = tile.centre
             zone = zone_at(self.zones, cx / ppm, cy / ppm)
             if zone is None or (zones is not None and zone not in zones):
                 continue
+            boxed[zone].append((cx / ppm, cy / ppm))
             if hidden is not None and _touches(hidden, tile.box):
                 continue   # touching a hand: not a clear view
             if not _whole(tile, ppm):
@@ -392,6 +400,9 @@ class TableTracker:
         self._held_out = []
         events += self._age(matched, hidden, zones, t_ns)
         events += self._held_out
+        for zone in self.zones if zones is None else zones:
+            if zone.kind == "pond" and not _hand_over(hidden, zone, ppm):
+                self._clear_looks[zone].append((t_ns, boxed[zone]))
         groups = self._groups()
         if any(e["type"] == "meld" for e in groups):
             self._glimpses = []     # a call may have taken a glimpsed tile: its place is free
@@ -438,12 +449,31 @@ class TableTracker:
 
     def _first_seen(self, tile, t_ns: int) -> int:
         """When ``tile`` (seen at ``t_ns``) first showed: the change detector's onset of its
-        place when there is one, else ``t_ns``."""
+        place when there is one, else ``t_ns``.
+
+        Not from before every look at its pond with no hand over it that boxed nothing at its
+        place (:attr:`_clear_looks`): the camera saw no tile there then. A dark face on a dark
+        table can look to the change detector's few samples a cell like the table under it;
+        then no cell of its place changed when it landed, and the onset was the frame its
+        place last settled, the film's first (seed 7's dark hand: 27 discards, read surely,
+        stamped at 0 s). Such a tile is dated by this sighting: late rather than early. An
+        onset after a bare look is kept: the detector saw the place change, and the dark
+        finder can miss a tile in a later look (seed 9: a 3p dated right by its onset was
+        dated 6.5 s late when any later bare look could overrule it)."""
         if self.onset is None:
             return t_ns
-        x1, y1, x2, y2 = (v / self.px_per_mm for v in tile.box)
+        ppm = self.px_per_mm
+        x1, y1, x2, y2 = (v / ppm for v in tile.box)
         first = self.onset((x1, y1, x2, y2), t_ns, first_sight=True)
-        return t_ns if first is None else min(int(first), t_ns)
+        if first is None:
+            return t_ns
+        x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
+        bare = next((t for t, where in self._clear_looks.get(zone_at(self.zones, x, y), ())
+                     if not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)),
+                    None)
+        if bare is not None and first <= bare:
+            return t_ns
+        return min(int(first), t_ns)
 
     def _classify(self, candidates, thumbs):
         """Labels for the candidates, (when fusing) the classifier's probabilities over its
@@ -865,6 +895,15 @@ def _touches(hidden: np.ndarray, box) -> bool:
     x1, y1, x2, y2 = box
     seen = hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
     return seen.size > 0 and seen.mean() > 0.02 * 255
+
+
+def _hand_over(hidden: np.ndarray | None, zone: Zone, px_per_mm: float) -> bool:
+    """Whether a hand (``hidden``, the widened mask; None: none in view) lies anywhere over
+    ``zone``."""
+    if hidden is None:
+        return False
+    x1, y1, x2, y2 = (int(round(v * px_per_mm)) for v in zone.rect)
+    return bool(hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].any())
 
 
 def _whole(tile, px_per_mm: float) -> bool:
