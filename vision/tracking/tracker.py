@@ -42,7 +42,9 @@ meld area since (no call took it). A box well short of a whole tile is a part of
 (a hand the finder did not mask over the rest) and is not read. Two pond tiles cannot
 overlap: where a tile read surely lies over one read unsure, the unsure one was a faint box
 and is forgotten. A tile glimpsed where it landed (seen too few times to be believed, then
-lost under a glare) and reported later as the same tile keeps the time of that glimpse.
+lost under a glare) and reported later as the same tile keeps the time of that glimpse. A tile
+the change detector saw no change for since before the camera last saw its place bare (a
+dark face on a dark table) is dated by its own sighting, never before that bare look.
 """
 from __future__ import annotations
 
