@@ -285,9 +285,9 @@ class TableTracker:
         self.first_dora: str | None = None
         #: pond tiles read unsure that a tile read surely overlaps (:meth:`_overlapping`)
         self._no_tiles: set[int] = set()
-        #: pond tiles seen too few times to be believed and lost, since the last call
-        #: (:meth:`_glimpsed_first`)
-        self._glimpses: list[Track] = []
+        #: pond tiles seen too few times to be believed and lost, since the last call: their
+        #: zone, place (table mm), reading and first frame (:meth:`_glimpsed_first`)
+        self._glimpses: list[tuple[Zone, float, float, str, int]] = []
         #: per pond, its latest looks with no hand over it: when, and where the finder boxed
         #: anything in it then (table mm) (:meth:`_first_seen`)
         self._clear_looks: dict[Zone, deque] = defaultdict(lambda: deque(maxlen=CLEAR_LOOKS))
@@ -357,7 +357,7 @@ class TableTracker:
                 continue
             if track is None:
                 track = Track(next(self._ids), zone, x, y, across, label == FACE_DOWN,
-                              self._first_seen(tile, t_ns), t_ns, seen_ns=t_ns)
+                              self._first_seen(tile, zone, t_ns), t_ns, seen_ns=t_ns)
                 self.tracks.append(track)
             else:
                 track.seen += 1
@@ -449,8 +449,8 @@ class TableTracker:
                 events += self._on_confirmed(track)
         return events
 
-    def _first_seen(self, tile, t_ns: int) -> int:
-        """When ``tile`` (seen at ``t_ns``) first showed: the change detector's onset of its
+    def _first_seen(self, tile, zone: Zone, t_ns: int) -> int:
+        """When ``tile`` (seen at ``t_ns`` in ``zone``) first showed: the change detector's onset of its
         place when there is one, else ``t_ns``.
 
         Not from before every look at its pond with no hand over it that boxed nothing at its
@@ -470,7 +470,7 @@ class TableTracker:
         if first is None:
             return t_ns
         x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
-        bare = next((t for t, where in self._clear_looks.get(zone_at(self.zones, x, y), ())
+        bare = next((t for t, where in self._clear_looks.get(zone, ())
                      if not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)),
                     None)
         if bare is not None and first <= bare:
@@ -618,7 +618,8 @@ class TableTracker:
             track.missing += 1
             if not track.confirmed and track.seen < self.stable_frames:
                 if track.zone.kind == "pond" and not track.face_down:
-                    self._glimpses.append(track)
+                    self._glimpses.append((track.zone, track.x, track.y, track.label,
+                                           track.first_ns))
                 continue                    # a glimpse never confirmed: forget it
             if not track.confirmed:
                 # seen enough, held for a surer reading, and now not found: report it with
@@ -773,12 +774,10 @@ class TableTracker:
         under 0.3 for seven seconds; the tracker forgot that sighting, and by the time the
         glare let it be read the change detector had settled its place, so it was stamped 7 s
         late: to a referee, a discard nobody made then, and a discard missed."""
-        first = track.first_ns
-        for glimpse in self._glimpses:
-            if glimpse.zone is track.zone and glimpse.label == track.label and \
-                    np.hypot(glimpse.x - track.x, glimpse.y - track.y) < SAME_PLACE_MM:
-                first = min(first, glimpse.first_ns)
-        return first
+        return min([track.first_ns] + [
+            first for zone, x, y, label, first in self._glimpses
+            if zone is track.zone and label == track.label and
+            np.hypot(x - track.x, y - track.y) < SAME_PLACE_MM])
 
     def _overlapping(self, track: Track) -> list[Track]:
         """The reported pond tiles that ``track``, about to be reported, overlaps
@@ -894,18 +893,22 @@ def _touches(hidden: np.ndarray, box) -> bool:
     The box is cut to the view first: a tile at the table's far edge (a meld, a hand laid
     open) can be boxed past it, and a slice from a negative row is empty, or another part of
     the view, so the hand over that tile went unseen and its half-covered face was read."""
-    x1, y1, x2, y2 = box
-    seen = hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+    seen = _under(hidden, box)
     return seen.size > 0 and seen.mean() > 0.02 * 255
 
 
 def _hand_over(hidden: np.ndarray | None, zone: Zone, px_per_mm: float) -> bool:
     """Whether a hand (``hidden``, the widened mask; None: none in view) lies anywhere over
     ``zone``."""
-    if hidden is None:
-        return False
-    x1, y1, x2, y2 = (int(round(v * px_per_mm)) for v in zone.rect)
-    return bool(hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)].any())
+    return hidden is not None and \
+        bool(_under(hidden, [int(round(v * px_per_mm)) for v in zone.rect]).any())
+
+
+def _under(hidden: np.ndarray, box) -> np.ndarray:
+    """The part of ``hidden`` (the view's hand mask) under ``box`` (x1, y1, x2, y2 pixels),
+    the box cut to the view (a slice from a negative row is another part of the view)."""
+    x1, y1, x2, y2 = box
+    return hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
 
 
 def _whole(tile, px_per_mm: float) -> bool:
