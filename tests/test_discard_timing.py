@@ -201,15 +201,22 @@ def test_a_hand_over_the_new_tile_before_it_is_read_does_not_move_its_time(settl
     assert event["t"] == t_of(landed) / 1e9
 
 
-def test_a_hand_passing_over_the_ponds_makes_no_event_and_no_recognition(settled_table):
+def test_a_hand_passing_over_the_ponds_makes_no_event_and_each_pond_is_looked_at_once(
+        settled_table):
+    """The places a hand passed over go back to their settled look, so nothing is due there;
+    but a dark face laid on a dark table looks, to the change detector, like the table it
+    covers, so each pond a hand left is read once after it has gone (not while it passes,
+    and not again while nothing moves)."""
     film = Film(settled_table.state.copy())
     film.still(1)
     scheduler, finder, first = pipeline(film, threaded=False)
     for k in range(12):                # 0.4 s across seat 0's and seat 1's ponds, and away
         film.with_hands([Hand(230 + 40 * k, 560 - 25 * k, 0, 60)])
-    film.still(20)
+    film.still(40)
     assert play(scheduler, film.frames[1:], first=first, tail=0) == []
-    assert finder.read == []           # the places went back to their settled look unread
+    read = [name for zones in finder.read for name in zones]
+    assert {"pond0", "pond1"} <= set(read)
+    assert all(name.startswith("pond") for name in read) and len(read) == len(set(read))
     assert scheduler.detector.changed_zones() == set()
 
 
@@ -520,6 +527,33 @@ def test_a_dark_tile_half_like_the_felt_is_stamped_when_it_was_laid_not_before()
     for i, f in enumerate([empty] * 3 + [hand] * 3 + [tile] * 6, start=1):
         det.update(f, t_of(i))
     assert det.onset(rect, t_of(12)) == t_of(7)
+    assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
+
+
+def test_a_dark_face_like_the_felt_came_into_view_when_the_hand_that_laid_it_left():
+    """A face as dark as the felt in every cell: the hand that laid it changed the place's
+    look, the tile did not, so the cells went back to the look the bare table was read with
+    and the detector saw nothing come. When the tile is found, the frame its place last came
+    into view (the hand's leaving, the first frame that showed the tile) is what it can say;
+    its onset is the bare table's. With a quarter of the cells or more changed by the face's
+    strokes, the detector saw it come, and :meth:`onset` dates it."""
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    hand = empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    dark = empty.copy()
+    _paint_cells(dark, det, cells, (95, 100, 105))          # the face: as dark as the felt
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [dark] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.changed_zones() == set()                     # to the detector, nothing is there
+    assert det.uncovered(rect, t_of(12)) == t_of(7)
+    assert det.onset(rect, t_of(12), first_sight=True) == t_of(0)
+    assert det.uncovered(rect, t_of(6)) is None             # the hand was still there then
+
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    _paint_cells(dark, det, cells[: (len(cells) + 3) // 4], (60, 120, 200))   # a quarter: strokes
+    for i, f in enumerate([empty] * 3 + [hand] * 3 + [dark] * 6, start=1):
+        det.update(f, t_of(i))
+    assert det.uncovered(rect, t_of(12)) is None
     assert det.onset(rect, t_of(12), first_sight=True) == t_of(7)
 
 

@@ -91,6 +91,7 @@ class ChangeDetector:
         self.run_start = np.full(n, NEVER, np.int64)    # t_ns of the current run's first frame
         self.run_frames = np.zeros(n, np.int32)
         self.left_at = np.full(n, NEVER, np.int64)      # first frame unlike the settled look
+        self.back_at = np.full(n, NEVER, np.int64)      # last went back to its settled look
         self.read = np.zeros(n, bool)                   # recognition has accounted for it
         self._scratch = np.zeros((3, n), np.float32)
         self.hist_start = np.full((k, n), NEVER, np.int64)
@@ -170,6 +171,7 @@ class ChangeDetector:
             if back.any():
                 self.left_at[back] = NEVER
                 self.hist_count[back] = 0
+                self.back_at[back] = t_ns
             if self.frames % 8 == 0:
                 # the settled look follows slow drift too
                 self.ref += (0.3 * steady) * (self.run_look - self.ref)
@@ -181,17 +183,19 @@ class ChangeDetector:
         """Indices (into ``zones``) of zones with a cell unlike its settled look."""
         return {zi for zi, z in enumerate(self.zones_now()) if z[0] is not None}
 
-    def zones_now(self) -> list[tuple[int | None, int, int]]:
+    def zones_now(self) -> list[tuple[int | None, int, int, int]]:
         """Per zone: (t_ns of its first change still unsettled, or None when it is settled;
-        frames since any of its cells last changed look; t_ns of that change)."""
+        frames since any of its cells last changed look; t_ns of that change; t_ns a cell of it
+        last went back to its settled look, something having passed over it, or NEVER)."""
         with self.lock:
             left = np.where(self.left_at == NEVER, np.iinfo(np.int64).max, self.left_at)
             first = np.minimum.reduceat(left, self._zone_starts)
             still = np.minimum.reduceat(self.run_frames, self._zone_starts)
             moved = np.maximum.reduceat(self.run_start, self._zone_starts)
+            back = np.maximum.reduceat(self.back_at, self._zone_starts)
         top = np.iinfo(np.int64).max
-        return [(None if f == top else int(f), int(c), int(m))
-                for f, c, m in zip(first, still, moved)]
+        return [(None if f == top else int(f), int(c), int(m), int(b))
+                for f, c, m, b in zip(first, still, moved, back)]
 
     def first_change(self) -> int | None:
         """The earliest frame a still unsettled change began (None when the table is settled):
@@ -290,6 +294,27 @@ class ChangeDetector:
             return out[(len(out) - 1) // 4]
         out.sort()
         return out[len(out) // 2]
+
+    def uncovered(self, rect_mm, t_ns: int) -> int | None:
+        """The frame ``rect_mm`` (table mm) last came into view, when three quarters of its
+        cells or more look as recognition last settled them: the median start of its cells'
+        present looks. Something found there then came without the detector seeing it come (a
+        dark face on a dark table looks, to a cell's few samples, like the table under it), and
+        what last covered the place (the hand that laid it) left at that frame. None when more
+        of the place looks otherwise (:meth:`onset` saw it change), when a cell began its look
+        after ``t_ns`` or was never settled."""
+        cells = self.cells_in(rect_mm, inset_mm=min(2.0, self.cell_mm / 3))
+        if len(cells) == 0:
+            return None
+        with self.lock:
+            starts = self.run_start[cells]
+            if (self.ref_start[cells] == NEVER).any() or (starts > t_ns).any():
+                return None
+            moved = np.abs(self.ref[:, cells] - self.run_look[:, cells]).max(axis=0) > self.threshold
+            if 4 * int(moved.sum()) >= len(cells):
+                return None
+            starts = np.sort(starts)
+        return int(starts[len(starts) // 2])
 
     def _lit(self, look: np.ndarray, before: np.ndarray, table: np.ndarray) -> bool:
         """Whether ``look`` is ``before`` under a glare: every channel brighter by about

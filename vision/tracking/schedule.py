@@ -22,8 +22,12 @@ thread on the **newest** frame whenever it is free and a zone is due:
   takes its look as settled; a place it cannot account for (something that is not a tile, a
   hand resting there) is read again later, less and less often while nothing moves.
 
-A hand that passes over the table and leaves everything as it was makes no work at all: its
-places go back to their settled look before they are due.
+A hand that passes over the table and leaves everything as it was makes no event: its places
+go back to their settled look before they are due. But a dark face laid on a dark table looks,
+to the detector's few samples a cell, like the table it covers, and its place goes back to
+its settled look too; so a pond a hand has left is read once more when it has been still for
+``calm_frames`` (one pond, a few milliseconds; not the hands, melds and walls, over which
+hands pass all the time).
 """
 from __future__ import annotations
 
@@ -71,6 +75,7 @@ class RecognitionScheduler:
         self.pace = pace or _no_pace
         self.zones = detector.zones
         tracker.onset = detector.onset
+        tracker.uncovered = detector.uncovered
         n = len(self.zones)
         self._read_at = [None] * n         # t_ns of the frame a zone was last read on
         self._retry_after = [0] * n        # t_ns before which a stuck zone is not read again
@@ -126,10 +131,13 @@ class RecognitionScheduler:
     def _due(self, t_ns: int) -> list[int]:
         waiting = self.tracker.waiting_zones()
         due = []
-        for zi, (first, still, moved) in enumerate(self.detector.zones_now()):
-            if first is None and self.zones[zi] not in waiting:
-                continue
+        for zi, (first, still, moved, back) in enumerate(self.detector.zones_now()):
             read = self._read_at[zi]
+            if first is None and self.zones[zi] not in waiting:
+                if self.zones[zi].kind == "pond" and back > (read or 0) and \
+                        still >= self.calm_frames:
+                    due.append(zi)      # a hand left it looking as it was: see what it left
+                continue
             if still < self.calm_frames and t_ns - max(read or 0, first or 0) < self.busy_ns:
                 continue
             if t_ns < self._retry_after[zi] and moved <= (read or 0):
