@@ -577,7 +577,7 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
 
 
 def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * slot,
-               view=None):
+               view=None, uncovered=None):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms.
 
     ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
@@ -586,8 +586,10 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     detector's answer for a slot's place. ``lower(slot)``, ``along(slot)``: pixels a slot's
     tile lies below the row's line and along it (28 mm apart: upright tiles with a 2 mm
     gap). ``view(place)``: the picture the finder is given, drawn with ``place(slot)``, the
-    pixel a slot's tile is centred on (default: bare felt). Returns the discards reported
-    and the tracker (its ``events``: all it reported)."""
+    pixel a slot's tile is centred on (default: bare felt). ``uncovered(slot, t_ns)``: the
+    change detector's frame a slot's place last came into view, when it saw nothing come
+    there (default: never that). Returns the discards reported and the tracker (its
+    ``events``: all it reported)."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile
@@ -629,6 +631,9 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     # the tracker asks about a tile's box in table mm: its slot is where its left edge lies
     tracker.onset = lambda rect, t_ns, first_sight=False: \
         onset(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
+    if uncovered is not None:
+        tracker.uncovered = lambda rect, t_ns: \
+            uncovered(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
     blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8) if view is None else \
         view(lambda slot: (x1 + 40 + along(slot), y1 + 45 + lower(slot)))
     tracker.events = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
@@ -720,21 +725,44 @@ def test_a_tile_is_read_whole_not_by_the_part_a_resting_hand_leaves_in_view():
     assert got == [(0, "4m"), (0, "5z")]
 
 
-@pytest.mark.parametrize("lands_at, stamp", [(6, 0.6), (0, 0.0)])
+@pytest.mark.parametrize("lands_at, came_into_view, stamp", [
+    (6, None, 0.6), (0, None, 0.0), (6, 0.55, 0.55), (6, 0.3, 0.6), (0, 0.3, 0.0)])
 def test_a_discard_the_change_detector_cannot_see_land_is_not_dated_before_its_place_was_seen_bare(
-        lands_at, stamp):
+        lands_at, came_into_view, stamp):
     """A dark face on a dark table looks to the change detector's samples like the table under
     it: no cell of its place changes when it lands, and the detector dates the place from the
     frame it last settled, the first (on the film's seed 7, 27 dark discards read surely were
     stamped at 0 s). The camera looked at the place with no hand over it until 0.5 s and
-    boxed nothing there: the 7p landed after that, and is dated by its first sighting, late
-    rather than early. A tile boxed there from the first frame keeps the first frame's time."""
+    boxed nothing there: the 7p landed after that. Its place last came into view at 0.55 s,
+    when the hand that laid it left: that is its time (seed 7: a 4p found at 64.0 s, stamped
+    at 21.5 s, when its place had last been read bare, is stamped at 63.8 s, its first frame).
+    Where the detector cannot say when the place came into view since it was seen bare, the
+    7p is dated by its first sighting, late rather than early. A tile boxed there from the
+    first frame keeps the first frame's time."""
     def tiles_at(k):
         return [(0, "4m")] + ([(1, "7p")] if k >= lands_at else [])
 
-    got, tracker = _pond_film(tiles_at, lambda slot, t: 0)
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0, uncovered=None if came_into_view is None
+                              else lambda slot, t: round(came_into_view * 1e9))
     assert got == [(0, "4m"), (0, "7p")]
     assert tracker.events[1]["t"] == pytest.approx(stamp)
+
+
+def test_a_discard_the_finder_missed_until_the_next_was_laid_is_not_dated_by_that_hand():
+    """A dark 7p lands at 0.25 s and the change detector saw it land, but the finder boxes
+    nothing there for half a second (on the film's seed 9, a 3p in two clear looks). The
+    hand that lays the seat's next discard, a 5z, passes over it and leaves at 0.85 s, and
+    the 7p is found with the 5z. Its place came into view then, but a tile lies beyond it in
+    the pond: the hand laid that one, and the 7p keeps the detector's time (seed 9's 3p was
+    stamped 6.1 s late, at the next discard, and reported as a false discard, sure)."""
+    def tiles_at(k):
+        return [(0, "4m")] + ([(1, "7p"), (2, "5z")] if k >= 9 else [])
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else
+                              250_000_000 if slot == 1 else 850_000_000,
+                              uncovered=lambda slot, t: 850_000_000 if slot == 1 else None)
+    assert got == [(0, "4m"), (0, "7p"), (0, "5z")]
+    assert [e["t"] for e in tracker.events[1:]] == [pytest.approx(0.25), pytest.approx(0.85)]
 
 
 @pytest.mark.parametrize("glimpsed, stamp", [("7p", 0.2), ("4m", 0.9)])

@@ -123,3 +123,15 @@ def seat_order_key(zone: Zone, x: float, y: float) -> tuple[float, float]:
     if r == 2:      # seat at the top
         return (-y, -x)
     return (-x, y)  # seat on the left: its "down" is -x, its "right" is +y
+
+
+def before_in_pond(zone: Zone, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether the place ``a`` (table mm) lies before ``b`` in ``zone``'s order (a pond's rows
+    from the middle of the table out, each left to right as the seat sees it) by more than a
+    tile's place wavers from frame to frame: a row's tiles lie within half a tile's length of
+    one depth."""
+    a_down, a_right = seat_order_key(zone, *a)
+    b_down, b_right = seat_order_key(zone, *b)
+    if abs(a_down - b_down) > TILE_H_MM / 2:
+        return a_down < b_down
+    return a_right < b_right - TILE_W_MM / 2

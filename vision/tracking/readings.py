@@ -36,7 +36,7 @@ import numpy as np
 
 from referee.checks import DEFAULT_CONFIDENCE_THRESHOLD
 from referee.tiles import TILE_CODES, base
-from vision.camera.zones import TILE_H_MM, TILE_W_MM, seat_order_key
+from vision.camera.zones import before_in_pond
 from vision.reading.one_set import DOUBTFUL
 
 from .tracker import Track, _sideways
@@ -69,14 +69,8 @@ def crop_from_data_uri(text: str) -> np.ndarray | None:
 
 
 def _before_in_pond(a: Track, b: Track) -> bool:
-    """Whether ``a`` lies before ``b`` in their pond's order (rows from the middle of the
-    table out, each left to right as the seat sees it) by more than a tile's place wavers
-    from frame to frame: a row's tiles lie within half a tile's length of one depth."""
-    a_down, a_right = seat_order_key(a.zone, a.x, a.y)
-    b_down, b_right = seat_order_key(b.zone, b.x, b.y)
-    if abs(a_down - b_down) > TILE_H_MM / 2:
-        return a_down < b_down
-    return a_right < b_right - TILE_W_MM / 2
+    """Whether ``a`` lies before ``b`` in their pond's order (:func:`before_in_pond`)."""
+    return before_in_pond(a.zone, (a.x, a.y), (b.x, b.y))
 
 
 def track_confidence(track: Track, label: str | None = None) -> float:
@@ -114,6 +108,14 @@ class WeighedTracker:
     def onset(self, value) -> None:
         # the change detector's onsets stamp the wrapped tracker's new tiles
         self.tracker.onset = value
+
+    @property
+    def uncovered(self):
+        return self.tracker.uncovered
+
+    @uncovered.setter
+    def uncovered(self, value) -> None:
+        self.tracker.uncovered = value
 
     def new_hand(self) -> None:
         self.tracker.new_hand()

@@ -56,7 +56,7 @@ import cv2
 import numpy as np
 
 from referee.tiles import TILE_CODES, base, kind
-from vision.camera.zones import TILE_H_MM, TILE_W_MM, Zone, seat_order_key, zone_at
+from vision.camera.zones import TILE_H_MM, TILE_W_MM, Zone, before_in_pond, seat_order_key, zone_at
 from vision.finding.faint_tiles import FAINT_HEAT, tiles_at_faint_peaks
 from vision.finding.learned import find_tiles_topdown, with_outline_edges
 
@@ -269,6 +269,10 @@ class TableTracker:
         #: (:meth:`vision.tracking.change.ChangeDetector.onset`); a new tile is stamped with
         #: it (``first_sight``) rather than with the frame recognition happened to run on.
         self.onset = None
+        #: ``uncovered(rect_mm, t_ns) -> t_ns | None``: the frame a place last came into view,
+        #: when the detector saw nothing come there
+        #: (:meth:`vision.tracking.change.ChangeDetector.uncovered`)
+        self.uncovered = None
         self._ids = itertools.count(1)
         self.new_hand()
 
@@ -357,7 +361,7 @@ class TableTracker:
                 continue
             if track is None:
                 track = Track(next(self._ids), zone, x, y, across, label == FACE_DOWN,
-                              self._first_seen(tile, zone, t_ns), t_ns, seen_ns=t_ns)
+                              self._first_seen(tile, zone, t_ns, boxed[zone]), t_ns, seen_ns=t_ns)
                 self.tracks.append(track)
             else:
                 track.seen += 1
@@ -449,7 +453,7 @@ class TableTracker:
                 events += self._on_confirmed(track)
         return events
 
-    def _first_seen(self, tile, zone: Zone, t_ns: int) -> int:
+    def _first_seen(self, tile, zone: Zone, t_ns: int, boxed=()) -> int:
         """When ``tile`` (seen at ``t_ns`` in ``zone``) first showed: the change detector's onset of its
         place when there is one, else ``t_ns``.
 
@@ -470,10 +474,14 @@ class TableTracker:
         if first is None:
             return t_ns
         x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
-        bare = next((t for t, where in self._clear_looks.get(zone, ())
-                     if not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)),
-                    None)
-        if bare is not None and first <= bare:
+        bare = [t for t, where in self._clear_looks.get(zone, ())
+                if t < t_ns and not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)]
+        if bare and first <= bare[-1] and self.uncovered is not None and \
+                not any(before_in_pond(zone, (x, y), b) for b in boxed):
+            since = self.uncovered((x1, y1, x2, y2), t_ns)
+            if since is not None and bare[-1] < since:
+                return since
+        if bare and first <= bare[0]:
             return t_ns
         return min(int(first), t_ns)
 
