@@ -454,18 +454,27 @@ class TableTracker:
         return events
 
     def _first_seen(self, tile, zone: Zone, t_ns: int, boxed=()) -> int:
-        """When ``tile`` (seen at ``t_ns`` in ``zone``) first showed: the change detector's onset of its
-        place when there is one, else ``t_ns``.
+        """When ``tile`` (seen at ``t_ns`` in ``zone``, with the places ``boxed`` in that
+        zone in this look) first showed: the change detector's onset of its place when there
+        is one, else ``t_ns``.
 
-        Not from before every look at its pond with no hand over it that boxed nothing at its
-        place (:attr:`_clear_looks`): the camera saw no tile there then. A dark face on a dark
-        table can look to the change detector's few samples a cell like the table under it;
-        then no cell of its place changed when it landed, and the onset was the frame its
-        place last settled, the film's first (seed 7's dark hand: 27 discards, read surely,
-        stamped at 0 s). Such a tile is dated by this sighting: late rather than early. An
-        onset after a bare look is kept: the detector saw the place change, and the dark
-        finder can miss a tile in a later look (seed 9: a 3p dated right by its onset was
-        dated 6.5 s late when any later bare look could overrule it)."""
+        A dark face on a dark table can look to the change detector's few samples a cell like
+        the table under it; then no cell of its place changed when it landed, and the onset
+        was the frame its place last settled (seed 7's dark hand: 27 discards, read surely,
+        stamped at 0 s). So the looks at its pond with no hand over it that boxed nothing at
+        its place (:attr:`_clear_looks`) weigh in:
+
+        - an onset no later than the last of them, where the detector saw nothing come (most
+          of the place looks as it was settled), gives way to the frame the place last came
+          into view after that look (:meth:`ChangeDetector.uncovered`): the hand that laid it
+          left then (seed 7: a 4p found at 64.0 s, stamped 21.5 s, comes to 63.8, its first
+          frame). Not when a tile lies beyond it in its pond: the hand that uncovered it
+          laid that one, and the dark finder had missed this one (seed 9's 3p, dated right by
+          its onset, would have been 6.1 s late);
+        - else an onset no later than every one of them is dated by this sighting: late
+          rather than early. An onset after a bare look is kept: the detector saw the place
+          change, and the dark finder can miss a tile in a later look (seed 9: the same 3p
+          was dated 6.5 s late when any later bare look could overrule it)."""
         if self.onset is None:
             return t_ns
         ppm = self.px_per_mm
