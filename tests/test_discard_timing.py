@@ -1,5 +1,6 @@
 """A discard is stamped with the first camera frame that showed it, however late recognition
-runs; hands that pass leave no event and cost no recognition; frames never pile up.
+runs; hands that pass leave no event and cost one look at each pond they left; frames never
+pile up.
 
 Short 30 fps scenes over a rendered table (the still table rendered once, hands drawn over
 copies), played through the change detector, the scheduler, the zone finder and the tracker.
