@@ -848,6 +848,10 @@ def _pond_picture(lying, ink=(), felt=(40, 70, 40)):
 
 #: an ivory table, as light as the tiles, nearly
 IVORY_FELT = (185, 195, 200)
+#: a table as light as the tiles but for a few grey levels: their outlines barely show, as a
+#: dark face's on the films' dark felt (where an upright 4m and 9m, boxed upright, ran 6.5 and
+#: 7.9 along the outline across, three and four times their own, and were reported riichi)
+FAINT_FELT = (193, 203, 208)
 #: long strokes along two thirds of where the top and bottom of a tile lying across would be:
 #: on an ivory table, by the mean step along each side (``learned._side_steps`` with no
 #: ``share``) they outweigh the upright tile's faint outline more than three times
@@ -860,6 +864,7 @@ STROKES = ((2, -16, -28, 16, -25), (2, -16, 24, 16, 27))
     ("upright", 65, (40, 70, 40), (), False),   # upright, boxed upright
     ("upright", 65, IVORY_FELT, STROKES, False),
     ("across", 56, (40, 70, 40), (), False),    # too close to the tile before it to lie across
+    ("across", 65, FAINT_FELT, (), False),      # an outline that barely shows
 ])
 def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, apart_px, felt, ink,
                                                                       riichi):
@@ -868,7 +873,9 @@ def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, a
     its face say it lies across. The picture's edges do: they run along all of each side of
     a tile lying across there, not of one upright. Strokes on an upright face along part of
     where a tile across would end do not turn it, and neither does an outline across found
-    nearer the tile before it than a tile across can lie (28 mm: it reaches 30.5 mm)."""
+    nearer the tile before it than a tile across can lie (28 mm: it reaches 30.5 mm), or one
+    that barely shows: then the face's strokes and the neighbours' seams are all the edges
+    there are, and the box is believed."""
     def tiles_at(k):
         return [(0, "4m"), (1, "7p")] + ([(2, "3s")] if k >= 4 else [])
 

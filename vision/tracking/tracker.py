@@ -101,6 +101,14 @@ SURE_OF_ITS_WAY = 0.8
 #: How much more strongly the picture's edges must run along the outline of a tile lying the
 #: other way than along its box for the outline to overrule the box (:func:`_edges_turn_it`).
 EDGES_TURN_IT = 2.5
+#: The least step (grey levels, as three quarters of a side reach it) the outline of a tile
+#: lying the other way must show to overrule its boxes (:func:`_edges_turn_it`). On the films'
+#: dark tables a dark face's outline barely shows on the dark felt, and the strokes of its face
+#: and its neighbours' seams are all there is: two upright tiles, a 4m (seed 4) and a 9m (seed
+#: 7), ran 6.5 and 7.9 along the outline across, three and four times their own, and were
+#: reported riichi tiles. The outlines that turn a tile where it lies across: 15 for an ivory
+#: tile on an ivory table nearly as light, 22-92 on the solid demo's tables.
+OUTLINE_SEEN = 10.0
 #: A pond tile boxed lying across its seat lies the other way in a sighting when its face cut
 #: so leaves at most this share of the doubt (one less its confidence) its box's cut leaves,
 #: and its box's cut reads another tile or less surely than :data:`SURE_AS_BOXED`
@@ -361,7 +369,8 @@ class TableTracker:
                 continue
             if track is None:
                 track = Track(next(self._ids), zone, x, y, across, label == FACE_DOWN,
-                              self._first_seen(tile, zone, t_ns, boxed[zone]), t_ns, seen_ns=t_ns)
+                              self._first_seen(tile, zone, t_ns, boxed[zone]), t_ns,
+                              seen_ns=t_ns)
                 self.tracks.append(track)
             else:
                 track.seen += 1
@@ -483,8 +492,8 @@ class TableTracker:
         if first is None:
             return t_ns
         x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
-        bare = [t for t, where in self._clear_looks.get(zone, ())
-                if t < t_ns and not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)]
+        bare = [t for t, where in self._clear_looks.get(zone, ()) if t < t_ns and
+                not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)]
         if bare and first <= bare[-1] and self.uncovered is not None and \
                 not any(before_in_pond(zone, (x, y), b) for b in boxed):
             since = self.uncovered((x1, y1, x2, y2), t_ns)
@@ -961,12 +970,13 @@ def _shows_its_way(track: Track) -> bool:
 
 def _edges_turn_it(track: Track) -> bool:
     """Whether the picture's edges at a tile's place run along the outline of a tile lying
-    the other way than its boxes far more strongly (:data:`EDGES_TURN_IT`) than along theirs."""
+    the other way than its boxes far more strongly (:data:`EDGES_TURN_IT`) than along theirs,
+    and that outline shows at all (:data:`OUTLINE_SEEN`)."""
     if track.edges is None:
         return False
     upright, across = track.edges
     own, other = (across, upright) if track.across else (upright, across)
-    return other > EDGES_TURN_IT * own
+    return other >= OUTLINE_SEEN and other > EDGES_TURN_IT * own
 
 
 def _sideways(track: Track) -> bool:
