@@ -44,7 +44,8 @@ overlap: where a tile read surely lies over one read unsure, the unsure one was 
 and is forgotten. A tile glimpsed where it landed (seen too few times to be believed, then
 lost under a glare) and reported later as the same tile keeps the time of that glimpse. A tile
 the change detector saw no change for since before the camera last saw its place bare (a
-dark face on a dark table) is dated by its own sighting, never before that bare look.
+dark face on a dark table) is dated by the frame its place came into view after that look
+(the laying hand left), or else by its own sighting; never before that bare look.
 """
 from __future__ import annotations
 
