@@ -161,6 +161,23 @@ def test_threads_must_be_positive():
         TileClassifier(threads=0)
 
 
+def test_a_full_table_read_in_parts_at_once_reads_as_one_session_does():
+    """A big batch on two threads is cut in two, each part read by a session of one thread at
+    the same time (a full table's first frame: faster than one session on two threads). The
+    readings are the same to the last bit and in the crops' order; a new discard alone is
+    read as before."""
+    from vision.reading.classifier import SPLIT_AT
+
+    rng = np.random.default_rng(7)
+    crops = [rng.integers(0, 256, (70, 52, 3), dtype=np.uint8) for _ in range(97)]
+    crops[40] = np.full((70, 52, 3), 200, np.uint8)           # one plain face among the noise
+    one, parts = TileClassifier(threads=1), TileClassifier(threads=2)
+    assert parts.parts == 2 and len(crops) >= SPLIT_AT
+    assert np.array_equal(parts.probabilities(crops), one.probabilities(crops))
+    assert len(parts._part_sessions) == 2                      # it was read in parts
+    assert parts.classify(crops[40:41]) == one.classify(crops[40:41])
+
+
 def test_reads_rendered_tiles_of_every_label(clf, rendered):
     crops, truth = rendered
     pred = [label for label, _ in clf.classify(crops)]

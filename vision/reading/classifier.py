@@ -55,6 +55,14 @@ HALF_TURN_BELOW = 0.9
 #: 290 MB more for good, runs of 64 held 62 MB, with the same numbers out to the last bit.
 #: A frame of a full table (some 100 faces) takes two runs, no slower.
 RUN_AT_MOST = 64
+#: A batch of at least this many crops, for a classifier given two threads or more, is cut
+#: into as many parts, each read by a session of one thread, at once. The network is small,
+#: and a convolution cut across two threads waits on both at every layer: 96 faces (a full
+#: table's first frame) took 10.3-11.1 ms on two threads of this 2-core machine in one
+#: session, 8.7 in two of one thread each, with the same numbers out to the last bit (the
+#: eight-bit model's scales are fixed, not worked out per batch). Fewer crops (a new discard:
+#: one) are read by the one session on all its threads.
+SPLIT_AT = 16
 
 
 def prepare(crop: np.ndarray, width: int = INPUT_WIDTH, height: int = INPUT_HEIGHT) -> np.ndarray:
@@ -120,8 +128,6 @@ class TileClassifier:
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None,
                  half_turn_below: float = HALF_TURN_BELOW):
-        import onnxruntime as ort
-
         if not 0.0 <= half_turn_below <= 1.0:
             raise RefereeError(f"half_turn_below must be between 0 and 1, got {half_turn_below}")
         self.half_turn_below = float(half_turn_below)
@@ -140,12 +146,11 @@ class TileClassifier:
             self.input_height = int(meta["input_height"])
         except (ValueError, KeyError, TypeError) as exc:
             raise RefereeError(f"{meta_path}: not a tile model description ({exc})") from None
-        opts = session_options(threads)
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        try:
-            self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types for corrupt files
-            raise RefereeError(f"{path}: cannot load tile model ({exc})") from None
+        self._session = self._load(path, threads)
+        #: big batches are read in this many parts at once (:data:`SPLIT_AT`)
+        self.parts = int(threads) if threads is not None and int(threads) > 1 else 1
+        self._part_sessions: list = []     # one thread each, made when first needed
+        self._pool = None
         self._input = self._session.get_inputs()[0].name
         outputs = [o.name for o in self._session.get_outputs()]
         #: whether the model also gives its penultimate features (output ``embedding``, which
@@ -153,6 +158,17 @@ class TileClassifier:
         self.has_embedding = EMBEDDING_OUTPUT in outputs
         self._outputs = [outputs[0]] + ([EMBEDDING_OUTPUT] if self.has_embedding else [])
         self.model_path = path
+
+    @staticmethod
+    def _load(path: Path, threads: int | None):
+        import onnxruntime as ort
+
+        opts = session_options(threads)
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for corrupt files
+            raise RefereeError(f"{path}: cannot load tile model ({exc})") from None
 
     def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """The network input for ``crops``: float32 N x 3 x H x W, BGR 0..255."""
@@ -164,15 +180,29 @@ class TileClassifier:
         (N x D, the features the last layer reads; None otherwise)."""
         if len(crops) == 0:
             return np.zeros((0, len(self.labels)), np.float32), None
-        logits, embeddings = [], []
-        for i in range(0, len(crops), RUN_AT_MOST):
-            out = self._session.run(self._outputs,
-                                    {self._input: self.batch(crops[i:i + RUN_AT_MOST])})
-            logits.append(out[0])
-            if self.has_embedding:
-                embeddings.append(out[1])
-        return (np.concatenate(logits),
-                np.concatenate(embeddings) if self.has_embedding else None)
+        if self.parts > 1 and len(crops) >= SPLIT_AT:
+            sessions = self._parts()
+            cuts = np.linspace(0, len(crops), self.parts + 1).astype(int).tolist()
+            jobs = [(session, crops[a:b]) for session, a, b in zip(sessions, cuts, cuts[1:])]
+            others = [self._pool.submit(self._read, *job) for job in jobs[1:]]
+            runs = self._read(*jobs[0]) + [run for job in others for run in job.result()]
+        else:
+            runs = self._read(self._session, crops)
+        return (np.concatenate([out[0] for out in runs]),
+                np.concatenate([out[1] for out in runs]) if self.has_embedding else None)
+
+    def _read(self, session, crops: Sequence[np.ndarray]) -> list:
+        """``session``'s outputs for ``crops``, in runs of :data:`RUN_AT_MOST` at most."""
+        return [session.run(self._outputs, {self._input: self.batch(crops[i:i + RUN_AT_MOST])})
+                for i in range(0, len(crops), RUN_AT_MOST)]
+
+    def _parts(self) -> list:
+        if not self._part_sessions:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._part_sessions = [self._load(self.model_path, 1) for _ in range(self.parts)]
+            self._pool = ThreadPoolExecutor(self.parts - 1, thread_name_prefix="classifier")
+        return self._part_sessions
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Softmax over :attr:`labels` for every crop, N x len(labels); an unsure crop's is the
