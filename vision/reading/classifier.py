@@ -121,7 +121,9 @@ class TileClassifier:
     ``model_path``: the ``.onnx`` file (default: the one shipped in ``vision/models``); its label
     list is read from the ``.json`` file of the same name beside it.
     ``threads``: CPU threads onnxruntime may use for one batch (default: onnxruntime's choice;
-    on the Pi, leave a core for the camera and the tracker).
+    on the Pi, leave a core for the camera and the tracker). Two or more: a batch of
+    :data:`SPLIT_AT` crops or more is read in that many parts at once, a session of one thread
+    each.
     ``half_turn_below``: a crop read with less confidence than this is read again turned half
     round and the two readings averaged (:data:`HALF_TURN_BELOW`); 0 reads every crop once.
     """
