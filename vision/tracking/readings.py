@@ -100,23 +100,6 @@ class WeighedTracker:
     def __getattr__(self, name):
         return getattr(self.tracker, name)
 
-    @property
-    def onset(self):
-        return self.tracker.onset
-
-    @onset.setter
-    def onset(self, value) -> None:
-        # the change detector's onsets stamp the wrapped tracker's new tiles
-        self.tracker.onset = value
-
-    @property
-    def uncovered(self):
-        return self.tracker.uncovered
-
-    @uncovered.setter
-    def uncovered(self, value) -> None:
-        self.tracker.uncovered = value
-
     def new_hand(self) -> None:
         self.tracker.new_hand()
         self._discards = []

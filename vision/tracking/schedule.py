@@ -50,9 +50,9 @@ def _no_pace(kind: str):
 class RecognitionScheduler:
     """Change detection on every frame, recognition on the changed zones of the newest one.
 
-    ``tracker``: a :class:`~vision.tracking.tracker.TableTracker` (its ``onset`` is set to the
-    detector's). ``detector``: a :class:`~vision.tracking.change.ChangeDetector` over the same
-    zones.
+    ``tracker``: a :class:`~vision.tracking.tracker.TableTracker` (it dates what it finds by
+    the detector: :meth:`~vision.tracking.tracker.TableTracker.watch`). ``detector``: a
+    :class:`~vision.tracking.change.ChangeDetector` over the same zones.
     ``find``: ``find(frame, zones) -> Finding`` in the tracker's top-down pixels (a
     :class:`~vision.tracking.zone_finder.ZoneFinder`). ``calm_frames``: frames a zone must be still
     before it is read. ``busy_s``: a zone that never stills is read this often anyway.
@@ -74,8 +74,7 @@ class RecognitionScheduler:
         self.retry_ns = (int(retry_s[0] * 1e9), int(retry_s[1] * 1e9))
         self.pace = pace or _no_pace
         self.zones = detector.zones
-        tracker.onset = detector.onset
-        tracker.uncovered = detector.uncovered
+        tracker.watch(detector)
         n = len(self.zones)
         self._read_at = [None] * n         # t_ns of the frame a zone was last read on
         self._retry_after = [0] * n        # t_ns before which a stuck zone is not read again

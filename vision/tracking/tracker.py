@@ -285,6 +285,12 @@ class TableTracker:
         self._ids = itertools.count(1)
         self.new_hand()
 
+    def watch(self, detector) -> None:
+        """Date new tiles by ``detector`` (a :class:`~vision.tracking.change.ChangeDetector`
+        seeing every camera frame): its :attr:`onset` and :attr:`uncovered`."""
+        self.onset = detector.onset
+        self.uncovered = detector.uncovered
+
     def new_hand(self) -> None:
         """Forget the table (call when a new hand is dealt)."""
         self.tracks: list[Track] = []
