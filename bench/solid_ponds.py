@@ -13,8 +13,9 @@ each view moved by 0 to ``--shifts``-1 pixels (a third of that down).
 Per tile, as a referee reads a pond: ``found_once`` (one box on it, none more), ``turned_right``
 (found once and lying as it lies: across for a riichi tile, upright for the others, as its
 seat sees it) and ``named`` (turned right and named right by the shipped classifier);
-``missed``, ``found_twice``; ``false_boxes``: boxes in the ponds' zones on no tile, which the
-tracker would take for discards. ``ponds_all_right``: the share of ponds (at one shift) whose
+``missed``, ``found_twice``; ``false_boxes``: boxes in the ponds' zones on no tile, and of
+them ``false_faces``, those the classifier names a tile's face (not "none" or face down): the
+ones the tracker would take for discards. ``ponds_all_right``: the share of ponds (at one shift) whose
 every tile is turned right and named, with no false box in the view. All of it per style under
 ``by_style``. The dark-faced sets are read with the finder for dark faces, as a table whose
 config says ``[camera] finder = "dark"`` reads its set (``--dark-finder M``; ``--one-finder``
@@ -66,7 +67,7 @@ def main(argv=None) -> int:
           f"({args.tables} tables x 2 styles x {args.shifts} shifts): found once {result['found_once']:.4f}, "
           f"turned right {result['turned_right']:.4f}, named {result['named']:.4f}; "
           f"missed {result['missed']}, found twice {result['found_twice']}, "
-          f"false boxes {result['false_boxes']}; "
+          f"false boxes {result['false_boxes']} ({result['false_faces']} read as a face); "
           f"ponds all right {result['ponds_all_right']:.4f} of {result['ponds']}")
     write_results("solid_ponds", result, args.out)
     return 0

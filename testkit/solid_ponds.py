@@ -76,11 +76,13 @@ def score_view(found, truth, shift: np.ndarray, tile_w: float) -> tuple[Counter,
         else:
             c["found_twice"] += 1
         right.append(ok)
-    # a box in a pond zone on no tile: the tracker would take it for a discard
+    # a box in a pond zone on no tile; one read as a face is one the tracker would take for a
+    # discard (a box read as no tile or a face-down one makes no event: TableTracker.update)
     ponds = [z for z in default_zones() if z.kind == "pond"]
     for k in np.nonzero(~used)[0]:
         if any(z.contains(*(centres[k] / PX_PER_MM)) for z in ponds):
             c["false_boxes"] += 1
+            c["false_faces"] += found[k][1] not in ("none", "back")
     return c, right
 
 
@@ -90,6 +92,7 @@ def figures(c: Counter, ponds: int, ponds_right: int) -> dict:
     return {"tiles": c["tiles"], "found_once": round(c["found_once"] / n, 4),
             "turned_right": round(c["turned_right"] / n, 4), "named": round(c["named"] / n, 4),
             "missed": c["missed"], "found_twice": c["found_twice"], "false_boxes": c["false_boxes"],
+            "false_faces": c["false_faces"],
             "ponds": ponds, "ponds_all_right": round(ponds_right / max(1, ponds), 4)}
 
 
