@@ -115,7 +115,7 @@ def test_detect_finder_dark_names_the_finder_for_sets_with_dark_faces(name, mode
 
 def test_a_photo_of_a_set_with_dark_faces_is_read_with_the_finder_for_them(shared_data):
     """A rendered photo of a whole table in a dark-faced set (held-out table top): the
-    default finder finds 12 of its 68 face-up tiles, the one for dark faces 31. ``detect``
+    default finder finds 11 of its 68 face-up tiles, the one for dark faces 37. ``detect``
     reads the photo with the default one, sees the faces it found are dark and reads it again
     with the other."""
     from vision.finding.learned import find_tiles_photo, match_boxes

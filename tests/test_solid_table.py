@@ -100,7 +100,9 @@ def test_a_table_told_its_set_is_dark_reads_the_dark_ponds(shared_data):
     """``[camera] finder = "dark"``: the same ponds of a set whose faces are dark with light
     ink (the art's Black style), one table at 4 placements. The default finder finds 0.82 of
     them once here and boxes 5 places on nothing; the one for dark faces finds every one
-    (measured 180 of 180, one false box) and turns 0.98 of them right."""
+    (measured 180 of 180) and turns 0.98 of them right. It boxes a place or two beside the
+    ponds (measured 2), each read as no tile or a face-down one, which the tracker reports as
+    no discard; a box there read as a face would be a false discard."""
     from testkit.solid_ponds import measure
     from vision.reading.classifier import TileClassifier
     from vision.tracking.service_feed import table_finder
@@ -110,4 +112,4 @@ def test_a_table_told_its_set_is_dark_reads_the_dark_ponds(shared_data):
                   styles=("Black",), log=lambda *_: None)
     assert got["tiles"] == 180
     assert got["found_once"] >= 0.95 and got["turned_right"] >= 0.95, got
-    assert got["false_boxes"] <= 1, got
+    assert got["false_faces"] == 0 and got["false_boxes"] <= 2, got

@@ -39,11 +39,11 @@ TRAINED_MODEL = MODEL_DIR / "finder.onnx"
 #: What the table runs: its eight-bit copy (:mod:`vision.training.quantize`).
 DEFAULT_MODEL = MODEL_DIR / "finder-int8.onnx"
 #: The finder for a set whose faces are dark, printed in light ink (``[camera] finder =
-#: "dark"``): what ``python -m vision.training.train_finder --dark-scenes 1000 --steps 9250
-#: --out vision/models/finder-dark.onnx`` writes, 1,000 scenes of whole dark sets added to the
-#: usual ones. It finds 0.98 of a dark set's pond tiles where the shipped finder finds 0.82,
-#: but loses a blank white dragon of an ivory set now and then (vision/README.md), so an
-#: ivory set keeps the default finder.
+#: "dark"``): what ``python -m vision.training.train_finder --dark-sets 1.0 --dark-scenes 1000
+#: --steps 9250 --out vision/models/finder-dark.onnx`` writes: every solid-tile scene a whole
+#: dark set (with the flat table's scenes as the default's). It finds 0.98 of a dark set's
+#: pond tiles where the default finder finds 0.82, and it never saw an ivory solid tile, so an
+#: ivory set keeps the default finder (vision/README.md).
 TRAINED_DARK_MODEL = MODEL_DIR / "finder-dark.onnx"
 DARK_MODEL = MODEL_DIR / "finder-dark-int8.onnx"
 #: The shipped learned finders by the name a table's ``[camera] finder`` or ``detect --finder``

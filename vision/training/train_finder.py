@@ -426,7 +426,8 @@ def parse_args(argv=None):
     p.add_argument("--val-scenes", type=int, default=300)
     # 0.2 with --no-real-faces made a finder that reads the film's dark-faced hand (71 of 73
     # discards against 38) but fails nine tests the shipped one passes (vision/README.md):
-    # not the default yet.
+    # not the default yet. 1.0 with --dark-scenes 1000 makes the finder for dark-faced sets
+    # (vision/models/finder-dark.onnx), which reads no ivory solid tile in training.
     p.add_argument("--dark-sets", type=float, default=0.0,
                    help="share of solid-tile scenes whose whole set has dark faces (the art's Black "
                         "style); 0: each face's style drawn on its own, as the first finder was")
