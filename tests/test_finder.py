@@ -610,3 +610,23 @@ def test_an_unsure_box_of_a_size_no_tile_has_there_is_not_on_the_table():
     assert on_the_table(tiles + [sure_cup]) == tiles + [sure_cup]
     # a few tiles tell no plane: all stay
     assert on_the_table(tiles[:5] + [cup]) == tiles[:5] + [cup]
+
+
+def test_an_outline_looked_for_about_its_box_is_the_best_of_it_moved_there():
+    """``outline_edges`` looks for each outline about the box (a box can lie a few pixels off
+    its tile) with every side's steps taken once for all the moves: the same numbers, to the
+    bit, as the outline measured at each move, and the best kept."""
+    from vision.finding.learned import OUTLINE_SHARE, OUTLINE_SHIFTS, _outline_fit, _side_steps
+
+    rng = np.random.default_rng(5)
+    for k in range(40):
+        gray = rng.integers(0, 255, (100, 110)).astype(np.float32)
+        if k % 2:   # a tile's outline somewhere near the middle, off the box by a few pixels
+            gray = np.full((100, 110), 60, np.float32)
+            x, y = 55 + rng.integers(-5, 6), 50 + rng.integers(-5, 6)
+            gray[y - 35:y + 35, x - 26:x + 26] = 200
+        centre = (55 + rng.uniform(-3, 3), 50 + rng.uniform(-3, 3))
+        for w, h in ((52, 70), (70, 52)):
+            moved = max(_side_steps(gray, (centre[0] + dx, centre[1] + dy), w, h, share=OUTLINE_SHARE)
+                        for dx in OUTLINE_SHIFTS for dy in OUTLINE_SHIFTS)
+            assert _outline_fit(gray, centre, w, h, OUTLINE_SHIFTS, OUTLINE_SHARE) == moved

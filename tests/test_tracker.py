@@ -825,18 +825,22 @@ def test_a_tile_seen_across_too_close_to_its_neighbour_to_lie_across_is_no_riich
     assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]
 
 
-def _pond_picture(lying, ink=(), felt=(40, 70, 40)):
+def _pond_picture(lying, ink=(), felt=(40, 70, 40), moved=()):
     """A top-down view (2 px/mm) of seat 0's pond as ``_pond_film`` places its tiles: each
     slot's tile an ivory face on ``felt``, upright (52 x 70 pixels) or lying across (70 x 52)
     as ``lying[slot]`` says; ``ink``: (slot, dx1, dy1, dx2, dy2) strokes drawn on a tile's
-    face, relative to its centre."""
+    face, relative to its box's centre; ``moved``: (slot, dx, dy), a tile drawn that many
+    pixels off its box's centre."""
     import cv2
     import numpy as np
+
+    off = {slot: (dx, dy) for slot, dx, dy in moved}
 
     def view(place):
         picture = np.full((1600, 1600, 3), felt, np.uint8)
         for slot, way in enumerate(lying):
             cx, cy = place(slot)
+            cx, cy = cx + off.get(slot, (0, 0))[0], cy + off.get(slot, (0, 0))[1]
             hw, hh = (35, 26) if way == "across" else (26, 35)
             cv2.rectangle(picture, (cx - hw, cy - hh), (cx + hw - 1, cy + hh - 1), (200, 210, 215), -1)
         for slot, dx1, dy1, dx2, dy2 in ink:
@@ -856,18 +860,27 @@ FAINT_FELT = (193, 203, 208)
 #: on an ivory table, by the mean step along each side (``learned._side_steps`` with no
 #: ``share``) they outweigh the upright tile's faint outline more than three times
 STROKES = ((2, -16, -28, 16, -25), (2, -16, 24, 16, 27))
+#: an upright tile drawn 5 pixels right of and below its box's centre, with ink along where the
+#: top and bottom of a tile lying across at the box would be: at the box itself its own
+#: outline falls beside its edges (the film's dark 4m, boxed 4-6 pixels off: 3.7 against 11.5
+#: lying across), and it was reported riichi. A tile lying across boxed 3 pixels off keeps its
+#: flag: about its box the upright outline finds two of its sides at a corner, not four
+OFF_BOX = ((2, 5, 5),)
+OFF_STROKES = ((2, -20, -26, 28, -20), (2, -20, 20, 28, 26))
 
 
-@pytest.mark.parametrize("lying, apart_px, felt, ink, riichi", [
-    ("across", 65, (40, 70, 40), (), True),     # its outline lies across: the riichi tile
-    ("across", 65, IVORY_FELT, (), True),
-    ("upright", 65, (40, 70, 40), (), False),   # upright, boxed upright
-    ("upright", 65, IVORY_FELT, STROKES, False),
-    ("across", 56, (40, 70, 40), (), False),    # too close to the tile before it to lie across
-    ("across", 65, FAINT_FELT, (), False),      # an outline that barely shows
+@pytest.mark.parametrize("lying, apart_px, felt, ink, riichi, moved", [
+    ("across", 65, (40, 70, 40), (), True, ()),     # its outline lies across: the riichi tile
+    ("across", 65, IVORY_FELT, (), True, ()),
+    ("upright", 65, (40, 70, 40), (), False, ()),   # upright, boxed upright
+    ("upright", 65, IVORY_FELT, STROKES, False, ()),
+    ("across", 56, (40, 70, 40), (), False, ()),    # too close to the tile before it to lie across
+    ("across", 65, FAINT_FELT, (), False, ()),      # an outline that barely shows
+    ("upright", 65, (40, 70, 40), OFF_STROKES, False, OFF_BOX),   # boxed a little off the tile
+    ("across", 65, (40, 70, 40), (), True, ((2, 3, 3),)),
 ])
 def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, apart_px, felt, ink,
-                                                                      riichi):
+                                                                      riichi, moved):
     """The finder can box a tile lying across upright in every frame (on the solid demo a
     riichi 4s: its sticks turned a quarter still read as a 4s), so that neither its boxes nor
     its face say it lies across. The picture's edges do: they run along all of each side of
@@ -875,11 +888,13 @@ def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, a
     where a tile across would end do not turn it, and neither does an outline across found
     nearer the tile before it than a tile across can lie (28 mm: it reaches 30.5 mm), or one
     that barely shows: then the face's strokes and the neighbours' seams are all the edges
-    there are, and the box is believed."""
+    there are, and the box is believed. A box a few pixels off an upright tile does not make it
+    a riichi tile: its own outline, looked for about the box, is there as strongly as the
+    other."""
     def tiles_at(k):
         return [(0, "4m"), (1, "7p")] + ([(2, "3s")] if k >= 4 else [])
 
-    picture = _pond_picture(["upright", "upright", lying], ink, felt)
+    picture = _pond_picture(["upright", "upright", lying], ink, felt, moved)
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot < 2 else 400_000_000,
                               along=lambda slot: 56 * slot if slot < 2 else 56 + apart_px,
                               view=picture)

@@ -110,6 +110,11 @@ EDGES_TURN_IT = 2.5
 #: reported riichi tiles. The outlines that turn a tile where it lies across: 15 for an ivory
 #: tile on an ivory table nearly as light, 22-92 on the solid demo's tables.
 OUTLINE_SEEN = 10.0
+#: Its own outline found about the box this nearly as strongly as the other way's: the box
+#: lay off the tile, and the edges do not turn it. Moved about, the other way's outline
+#: catches two sides of a tile at a corner, half of what the tile's own gives, so a tile that
+#: lies the other way keeps well under this.
+OWN_OUTLINE_THERE = 0.8
 #: A pond tile boxed lying across its seat lies the other way in a sighting when its face cut
 #: so leaves at most this share of the doubt (one less its confidence) its box's cut leaves,
 #: and its box's cut reads another tile or less surely than :data:`SURE_AS_BOXED`
@@ -174,7 +179,7 @@ class Track:
     behind: bool = False
     #: how strongly the picture's edges ran along the outline of a tile standing upright in
     #: the view and lying across, at its place when it was confirmed (``FoundTile.edges``)
-    edges: tuple[float, float] | None = None
+    edges: tuple[float, ...] | None = None
 
     @property
     def label(self) -> str:
@@ -978,12 +983,20 @@ def _shows_its_way(track: Track) -> bool:
 def _edges_turn_it(track: Track) -> bool:
     """Whether the picture's edges at a tile's place run along the outline of a tile lying
     the other way than its boxes far more strongly (:data:`EDGES_TURN_IT`) than along theirs,
-    and that outline shows at all (:data:`OUTLINE_SEEN`)."""
+    and that outline shows at all (:data:`OUTLINE_SEEN`), unless its own outline, looked for
+    about the box, runs nearly as strongly as the other anywhere about (:data:`OWN_OUTLINE_THERE`):
+    then the box lay off its tile (:func:`vision.finding.learned.outline_edges`)."""
     if track.edges is None:
         return False
-    upright, across = track.edges
+    upright, across, *about = track.edges
     own, other = (across, upright) if track.across else (upright, across)
-    return other >= OUTLINE_SEEN and other > EDGES_TURN_IT * own
+    if not (other >= OUTLINE_SEEN and other > EDGES_TURN_IT * own):
+        return False
+    if about:
+        up_about, across_about = about
+        own_about, other_about = (across_about, up_about) if track.across else (up_about, across_about)
+        return own_about < OWN_OUTLINE_THERE * other_about
+    return True
 
 
 def _sideways(track: Track) -> bool:
