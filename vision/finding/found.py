@@ -24,8 +24,9 @@ class FoundTile:
 
     ``edges``, where the picture is a calibrated view (a tile's size in it known): what
     works out, when asked, how strongly the picture's edges run along the outline of a tile
-    at this tile's centre standing upright in the picture and lying across, as ``(upright,
-    across)``; the tracker asks it of a new discard, whose box may lie the wrong way
+    at this tile's centre standing upright in the picture and lying across, and the most each
+    runs moved a little about it, as ``(upright, across, upright_about, across_about)``; the
+    tracker asks it of a new discard, whose box may lie the wrong way or a little off the tile
     (:func:`vision.finding.learned.outline_edges`).
 
     ``turned``, from the learned finder: what cuts the face at the same place from a box a
@@ -38,7 +39,7 @@ class FoundTile:
     face: np.ndarray | Callable[[], np.ndarray] = field(repr=False)
     quad: np.ndarray | None = field(default=None, repr=False)
     score: float = 1.0
-    edges: Callable[[], tuple[float, float]] | None = field(default=None, repr=False)
+    edges: Callable[[], tuple[float, ...]] | None = field(default=None, repr=False)
     turned: Callable[[], np.ndarray] | None = field(default=None, repr=False)
 
     @property

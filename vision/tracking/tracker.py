@@ -178,7 +178,8 @@ class Track:
     #: could take
     behind: bool = False
     #: how strongly the picture's edges ran along the outline of a tile standing upright in
-    #: the view and lying across, at its place when it was confirmed (``FoundTile.edges``)
+    #: the view and lying across, at its place when it was confirmed, and the most each ran
+    #: moved a little about it (``FoundTile.edges``)
     edges: tuple[float, ...] | None = None
 
     @property
