@@ -51,6 +51,7 @@ def main(argv=None) -> int:
 
     if args.dark_finder is not None:
         learned.DARK_MODEL = args.dark_finder.resolve()
+    dark = Path(learned.DARK_MODEL).resolve()
     looked = []
     find = TileFinder.find
     TileFinder.find = lambda self, *a, **k: looked.append(self.model_path) or find(self, *a, **k)
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
         others = [t.quad for t in scene.tiles if t.status != POSITIVE]
         looked.clear()
         read = detect(scene.image, classifier, photo=True)
-        c["switched"] += any(Path(m).resolve() == Path(learned.DARK_MODEL).resolve() for m in looked)
+        c["switched"] += any(Path(m).resolve() == dark for m in looked)
         m = match_boxes([np.float32(t["quad"]) for t in read], [t.quad for t in face_up], others)
         c["tiles"] += len(face_up)
         c["found"] += m["tp"]

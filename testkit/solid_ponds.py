@@ -51,6 +51,7 @@ def score_view(found, truth, shift: np.ndarray, tile_w: float) -> tuple[Counter,
     for each pond tile in ``truth``'s order, whether it was turned and named right. A box is
     on a tile when its centre is within half a tile's width of the tile's centre."""
     from vision.camera.zones import default_zones
+    from vision.tracking.tracker import FACE_DOWN, NOT_A_TILE
 
     c = Counter(tiles=sum(code != "back" for _, code, _ in truth))
     centres = np.array([t.centre for t, _ in found]) - shift if found else np.zeros((0, 2))
@@ -82,7 +83,7 @@ def score_view(found, truth, shift: np.ndarray, tile_w: float) -> tuple[Counter,
     for k in np.nonzero(~used)[0]:
         if any(z.contains(*(centres[k] / PX_PER_MM)) for z in ponds):
             c["false_boxes"] += 1
-            c["false_faces"] += found[k][1] not in ("none", "back")
+            c["false_faces"] += found[k][1] not in (NOT_A_TILE, FACE_DOWN)
     return c, right
 
 

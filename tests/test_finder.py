@@ -613,9 +613,9 @@ def test_an_unsure_box_of_a_size_no_tile_has_there_is_not_on_the_table():
 
 
 def test_an_outline_looked_for_about_its_box_is_the_best_of_it_moved_there():
-    """``outline_edges`` looks for each outline about the box (a box can lie a few pixels off
-    its tile) with every side's steps taken once for all the moves: the same numbers, to the
-    bit, as the outline measured at each move, and the best kept."""
+    """``outline_edges`` looks for each outline at the box and about it (a box can lie a few
+    pixels off its tile) with every side's steps taken once for all the moves: the same
+    numbers, to the bit, as the outline measured at the box and at each move, the best kept."""
     from vision.finding.learned import OUTLINE_SHARE, OUTLINE_SHIFTS, _outline_fit, _side_steps
 
     rng = np.random.default_rng(5)
@@ -629,4 +629,5 @@ def test_an_outline_looked_for_about_its_box_is_the_best_of_it_moved_there():
         for w, h in ((52, 70), (70, 52)):
             moved = max(_side_steps(gray, (centre[0] + dx, centre[1] + dy), w, h, share=OUTLINE_SHARE)
                         for dx in OUTLINE_SHIFTS for dy in OUTLINE_SHIFTS)
-            assert _outline_fit(gray, centre, w, h, OUTLINE_SHIFTS, OUTLINE_SHARE) == moved
+            still = _side_steps(gray, centre, w, h, share=OUTLINE_SHARE)
+            assert _outline_fit(gray, centre, w, h, OUTLINE_SHIFTS, OUTLINE_SHARE) == (still, moved)

@@ -39,7 +39,7 @@ class FoundTile:
     face: np.ndarray | Callable[[], np.ndarray] = field(repr=False)
     quad: np.ndarray | None = field(default=None, repr=False)
     score: float = 1.0
-    edges: Callable[[], tuple[float, ...]] | None = field(default=None, repr=False)
+    edges: Callable[[], tuple[float, float, float, float]] | None = field(default=None, repr=False)
     turned: Callable[[], np.ndarray] | None = field(default=None, repr=False)
 
     @property

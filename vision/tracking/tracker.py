@@ -180,7 +180,7 @@ class Track:
     #: how strongly the picture's edges ran along the outline of a tile standing upright in
     #: the view and lying across, at its place when it was confirmed, and the most each ran
     #: moved a little about it (``FoundTile.edges``)
-    edges: tuple[float, ...] | None = None
+    edges: tuple[float, float, float, float] | None = None
 
     @property
     def label(self) -> str:
@@ -989,15 +989,12 @@ def _edges_turn_it(track: Track) -> bool:
     then the box lay off its tile (:func:`vision.finding.learned.outline_edges`)."""
     if track.edges is None:
         return False
-    upright, across, *about = track.edges
+    upright, across, upright_about, across_about = track.edges
     own, other = (across, upright) if track.across else (upright, across)
-    if not (other >= OUTLINE_SEEN and other > EDGES_TURN_IT * own):
-        return False
-    if about:
-        up_about, across_about = about
-        own_about, other_about = (across_about, up_about) if track.across else (up_about, across_about)
-        return own_about < OWN_OUTLINE_THERE * other_about
-    return True
+    own_about, other_about = (across_about, upright_about) if track.across else \
+        (upright_about, across_about)
+    return other >= OUTLINE_SEEN and other > EDGES_TURN_IT * own and \
+        own_about < OWN_OUTLINE_THERE * other_about
 
 
 def _sideways(track: Track) -> bool:
