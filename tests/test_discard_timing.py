@@ -725,3 +725,39 @@ def test_a_pon_of_blank_dragons_is_reported_with_the_called_tile_the_finder_lost
     pons = [e for e in events if e["type"] == "meld" and e["kind"] == "pon"]
     assert [(e["seat"], sorted(e["tiles"]), e["from"]) for e in pons] == \
         [(seat, ["5z", "5z", "5z"], (seat + 2) % 4)]
+
+
+@pytest.mark.parametrize("story, relit_at", [
+    ("a glare lay on it when it was read, and lifted", 7),
+    ("the hand that laid it came after the bare table was read", None),
+    ("it was slid in, its front cells covered a frame before the rest", None),
+])
+def test_a_tile_the_light_hid_when_its_place_was_read_took_its_place_when_it_was_laid(
+        story, relit_at):
+    """A dark tile is laid under a glare and its place read: the finder, blinded, boxed
+    nothing, and the place's settled look is the tile's, lit. The glare lifts in one frame:
+    every cell goes straight from that look to the tile's, and the onset dates the place
+    from then (the film's seed 8: a dark 2z laid at 4.0 s stamped at 9.57 s). Only the
+    light changed, so the place has shown the tile since its settled look began, the frame
+    after the hand left. A tile a hand laid after the place was read, or one slid in, covers
+    the place with a look between (the hand), or some of its cells before the rest: then it
+    came after the settled look, and nothing is said."""
+    det, empty, rect, cells = _a_place_on_dark_felt()
+    hand, tile, lit = empty.copy(), empty.copy(), empty.copy()
+    _paint_cells(hand, det, cells, (120, 160, 210))
+    _paint_cells(tile, det, cells, (40, 60, 70))
+    _paint_cells(lit, det, cells, (200, 215, 225))
+    front = empty.copy()
+    _paint_cells(front, det, cells[: len(cells) // 2], (40, 60, 70))
+    if story.startswith("a glare"):
+        film = [empty] * 3 + [hand] * 3 + [lit] * 6 + [tile] * 6      # read at frame 12
+    elif story.startswith("the hand"):
+        film = [empty] * 12 + [hand] * 3 + [tile] * 3
+    else:
+        film = [empty] * 12 + [front] + [tile] * 5
+    for i, f in enumerate(film, start=1):
+        det.update(f, t_of(i))
+        if i == 12:
+            det.settle(np.arange(det.n), t_of(12))       # read: the finder found nothing
+    assert det.onset(rect, t_of(18), first_sight=True) in (t_of(13), t_of(16))
+    assert det.relit(rect, t_of(18)) == (None if relit_at is None else t_of(relit_at))

@@ -577,7 +577,7 @@ def test_a_latest_discard_the_finder_misses_on_a_still_picture_is_not_reported_a
 
 
 def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * slot,
-               view=None, uncovered=None):
+               view=None, uncovered=None, relit=None):
     """Seat 0's pond read by a stub finder and reader, one frame every 100 ms.
 
     ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
@@ -588,7 +588,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     gap). ``view(place)``: the picture the finder is given, drawn with ``place(slot)``, the
     pixel a slot's tile is centred on (default: bare felt). ``uncovered(slot, t_ns)``: the
     change detector's frame a slot's place last came into view, when it saw nothing come
-    there (default: never that). Returns the discards reported and the tracker (its
+    there (default: never that). ``relit(slot, t_ns)``: the frame a slot's place took its
+    settled look, when only the light has changed it since (default: never so). Returns the discards reported and the tracker (its
     ``events``: all it reported)."""
     import numpy as np
 
@@ -634,6 +635,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     if uncovered is not None:
         tracker.uncovered = lambda rect, t_ns: \
             uncovered(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
+    if relit is not None:
+        tracker.relit = lambda rect, t_ns: relit(round((rect[0] * 2.0 - x1 + 26 - 40) / 56), t_ns)
     blank = np.full((1600, 1600, 3), (40, 40, 60), np.uint8) if view is None else \
         view(lambda slot: (x1 + 40 + along(slot), y1 + 45 + lower(slot)))
     tracker.events = [e for k in range(16) for e in tracker.update(blank, k * 100_000_000)]
@@ -744,6 +747,33 @@ def test_a_discard_the_change_detector_cannot_see_land_is_not_dated_before_its_p
 
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0, uncovered=None if came_into_view is None
                               else lambda slot, t: round(came_into_view * 1e9))
+    assert got == [(0, "4m"), (0, "7p")]
+    assert tracker.events[1]["t"] == pytest.approx(stamp)
+
+
+@pytest.mark.parametrize("boxed_in_part, settled_from, stamp", [
+    (True, 0.15, 0.15), (True, None, 0.9), (False, 0.15, 0.9), (True, 0.05, 0.2)])
+def test_a_discard_laid_under_a_glare_is_dated_by_its_place_not_by_the_glare_lifting(
+        boxed_in_part, settled_from, stamp):
+    """A 7p is laid at 0.15 s under a glare. The finder boxes a part of it twice (0.2 s and
+    0.3 s: too short to read), then nothing while the glare lies on it; the glare lifts at
+    0.9 s and the 7p is found whole. The change detector saw its place change then, but by
+    the light alone (:meth:`ChangeDetector.relit`): the place has looked as it does, lit or
+    not, since 0.15 s, and a clear look boxed something there meanwhile: that is its time
+    (the film's seed 8: a dark 2z laid at 4.0 s, stamped at 9.57 s when the glare lifted,
+    reported as a false discard, sure). Without the detector's word, or with nothing boxed
+    there while that look lasted, the 7p keeps the onset. Where a clear look boxed nothing
+    there after the look began and before the first that boxed it, the look may have been
+    the bare table's (a dark face is like it): the first look that boxed it dates it, late
+    rather than early."""
+    def tiles_at(k):
+        here = [(1, "7p")] if k >= 9 else [(1, "7p", 40)] if boxed_in_part and k in (2, 3) else []
+        return [(0, "4m")] + here
+
+    got, tracker = _pond_film(
+        tiles_at, lambda slot, t: 0 if slot == 0 or t < 900_000_000 else 900_000_000,
+        relit=None if settled_from is None else
+        lambda slot, t: round(settled_from * 1e9) if slot == 1 else None)
     assert got == [(0, "4m"), (0, "7p")]
     assert tracker.events[1]["t"] == pytest.approx(stamp)
 

@@ -316,6 +316,44 @@ class ChangeDetector:
             starts = np.sort(starts)
         return int(starts[len(starts) // 2])
 
+    def relit(self, rect_mm, t_ns: int) -> int | None:
+        """When ``rect_mm`` (table mm) took the look recognition last settled it with, if what
+        it shows at ``t_ns`` differs from that only by the light: every cell of it unlike its
+        settled look went from it straight to the look it shows now, with no frame between,
+        all of them in the same frame (a glare or a shadow lifting, an exposure step). A hand
+        that lays a tile covers the place first, a look between; a tile slid in covers some of
+        its cells a frame or more before the rest. The lower quartile of the cells' settled
+        starts, as :meth:`onset` dates a tile it has just found. None when a quarter of the
+        cells or fewer moved (:meth:`onset` dates those), when a cell was never settled, or
+        when a cell's runs since it left were more than the history keeps."""
+        cells = self.cells_in(rect_mm, inset_mm=min(2.0, self.cell_mm / 3))
+        if len(cells) == 0:
+            return None
+        k = self.hist_start.shape[0]
+        with self.lock:
+            if (self.ref_start[cells] == NEVER).any():
+                return None
+            moved, left = 0, set()
+            for c in cells:
+                if np.abs(self.ref[:, c] - self.run_look[:, c]).max() <= self.threshold:
+                    continue
+                count = int(self.hist_count[c])
+                if self.left_at[c] == NEVER or self.run_start[c] > t_ns or count > k:
+                    return None
+                # the first run since the cell left its settled look: the oldest kept, or
+                # the present one (a run of one frame is not kept: a hand in motion)
+                start, look = (int(self.hist_start[0, c]), self.hist_look[0, :, c]) if count \
+                    else (int(self.run_start[c]), self.run_look[:, c])
+                if start != self.left_at[c] or \
+                        np.abs(look - self.run_look[:, c]).max() > self.threshold:
+                    return None
+                moved += 1
+                left.add(start)
+            if 4 * moved <= len(cells) or len(left) != 1:
+                return None
+            starts = np.sort(self.ref_start[cells])
+        return int(starts[(len(starts) - 1) // 4])
+
     def _lit(self, look: np.ndarray, before: np.ndarray, table: np.ndarray) -> bool:
         """Whether ``look`` is ``before`` under a glare: every channel brighter by about
         the same (a glare adds white light), and none burnt out (a burnt-out cell shows

@@ -288,14 +288,19 @@ class TableTracker:
         #: when the detector saw nothing come there
         #: (:meth:`vision.tracking.change.ChangeDetector.uncovered`)
         self.uncovered = None
+        #: ``relit(rect_mm, t_ns) -> t_ns | None``: when a place took its settled look, if it
+        #: has changed since only by the light
+        #: (:meth:`vision.tracking.change.ChangeDetector.relit`)
+        self.relit = None
         self._ids = itertools.count(1)
         self.new_hand()
 
     def watch(self, detector) -> None:
         """Date new tiles by ``detector`` (a :class:`~vision.tracking.change.ChangeDetector`
-        seeing every camera frame): its :attr:`onset` and :attr:`uncovered`."""
+        seeing every camera frame): its :attr:`onset`, :attr:`uncovered` and :attr:`relit`."""
         self.onset = detector.onset
         self.uncovered = detector.uncovered
+        self.relit = detector.relit
 
     def new_hand(self) -> None:
         """Forget the table (call when a new hand is dealt)."""
@@ -496,7 +501,16 @@ class TableTracker:
         - else an onset no later than every one of them is dated by this sighting: late
           rather than early. An onset after a bare look is kept: the detector saw the place
           change, and the dark finder can miss a tile in a later look (seed 9: the same 3p
-          was dated 6.5 s late when any later bare look could overrule it)."""
+          was dated 6.5 s late when any later bare look could overrule it).
+
+        Before those: a tile the light hid when it landed is dated by its place's settled look
+        (:meth:`ChangeDetector.relit`) when that look was all the place showed before the light
+        changed and a clear look boxed something at its place while it lasted (seed 8: a dark 2z
+        laid at 4.0 s under a glare, boxed in part and read as other tiles until the glare
+        lifted at 9.57 s, was stamped then, when the onset saw its place change). Not before a
+        clear look in that time that boxed nothing there: then the settled look may have been
+        the bare table's (a dark face is like it), and the tile is dated by the first look
+        that boxed it."""
         if self.onset is None:
             return t_ns
         ppm = self.px_per_mm
@@ -505,8 +519,15 @@ class TableTracker:
         if first is None:
             return t_ns
         x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
-        bare = [t for t, where in self._clear_looks.get(zone, ()) if t < t_ns and
-                not any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where)]
+        looks = [(t, any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where))
+                 for t, where in self._clear_looks.get(zone, ()) if t < t_ns]
+        lit = self.relit((x1, y1, x2, y2), t_ns) if self.relit is not None else None
+        if lit is not None and lit < first:
+            boxed_then = [t for t, there in looks if there and lit <= t < first]
+            if boxed_then:
+                seen_bare = any(not there and lit <= t < boxed_then[0] for t, there in looks)
+                return boxed_then[0] if seen_bare else lit
+        bare = [t for t, there in looks if not there]
         if bare and first <= bare[-1] and self.uncovered is not None and \
                 not any(before_in_pond(zone, (x, y), b) for b in boxed):
             since = self.uncovered((x1, y1, x2, y2), t_ns)
