@@ -734,7 +734,6 @@ class TableTracker:
                     np.hypot(left["x"] - track.x, left["y"] - track.y) >= SAME_PLACE_MM:
                 continue
             beyond = any(other is not track and other.zone is zone and not other.face_down and
-                         (other.confirmed or other.seen >= self.stable_frames) and
                          _later_in_pond(zone, (other.x, other.y), (left["x"], left["y"]))
                          for other in self.tracks)
             if track.first_ns <= left["last_ns"] or beyond:
