@@ -733,6 +733,9 @@ class TableTracker:
             if left.get("zone") is not zone or \
                     np.hypot(left["x"] - track.x, left["y"] - track.y) >= SAME_PLACE_MM:
                 continue
+            # any tile held beyond, one seen once included: a lone sighting not found again in
+            # plain view is dropped as a glimpse (_age), so one still held is a tile a hand rests
+            # on (the film's seed 0: the hole read surely while the next discard was seen once)
             beyond = any(other is not track and other.zone is zone and not other.face_down and
                          _later_in_pond(zone, (other.x, other.y), (left["x"], left["y"]))
                          for other in self.tracks)
