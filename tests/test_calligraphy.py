@@ -1,10 +1,14 @@
 """Tile faces written in fonts (training only): every character tile gets a face in a set's inks,
-the fonts differ from one another, and a missing font folder says so in one line."""
+the fonts differ from one another, the honours are written only when asked, and a missing
+font folder or a font without a character says so in one line."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.synthesis.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
+from vision.synthesis.calligraphy import (
+    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, labels_written)
 from vision.synthesis.render import _ART_SIZE, LABELS, TileArt, render_crop
 
 PIL = pytest.importorskip("PIL", reason="calligraphy draws with Pillow (the test and train extras)")
@@ -91,3 +95,107 @@ def test_written_faces_reach_harsh_crops_only_when_asked(shared_data, written):
     for s in range(5):
         assert np.array_equal(render_crop(plain, "9m", np.random.default_rng(s)),
                               render_crop(fonts, "9m", np.random.default_rng(s)))
+
+
+@pytest.fixture(scope="module")
+def honours(written):
+    return Calligraphy(honours=True)
+
+
+def test_with_honours_every_character_tile_is_written():
+    assert set(labels_written(honours=True)) == set(labels_written()) | {"1z", "2z", "3z", "4z", "6z"}
+    assert set(labels_written(honours=True)) <= set(LABELS)
+
+
+@pytest.mark.parametrize("label", ["1z", "2z", "3z", "4z", "6z", "7z", "9m"])
+def test_written_honours_are_inked_as_sets_print_them(honours, label):
+    for seed in range(6):
+        face = honours.art(np.random.default_rng(seed), label, _ART_SIZE)
+        assert face.shape == (_ART_SIZE[1], _ART_SIZE[0], 4)
+        b, g, r = _ink(face if label != "9m" else face[: int(_ART_SIZE[1] * 0.35)])
+        if label == "6z":
+            assert g > 1.3 * max(b, r)                      # 發 in green
+        elif label == "7z":
+            assert r > 2 * max(b, g)                        # 中 in red
+        else:
+            assert r < 0.5 and b >= r                       # winds and numbers: black, navy or blue
+
+
+def test_written_honours_are_the_characters_not_one_blot(honours):
+    """Each wind is its own character: the same font and seed write 東 and 北 apart."""
+    faces = {lab: honours.art(np.random.default_rng(3), lab, _ART_SIZE)[..., 3] > 0.5
+             for lab in ("1z", "2z", "3z", "4z", "6z")}
+    labs = list(faces)
+    for i, a in enumerate(labs):
+        for b in labs[i + 1:]:
+            assert np.mean(faces[a] != faces[b]) > 0.05, (a, b)
+
+
+def test_the_winds_and_hatsu_are_left_to_the_art_unless_asked(written):
+    for label in ("1z", "4z", "6z"):
+        assert written.art(np.random.default_rng(0), label, _ART_SIZE) is None
+
+
+def test_a_font_without_a_character_is_one_line_naming_it_and_the_character():
+    """A font lacking a glyph draws its "missing" box, which must not be learned as 九."""
+    latin = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if not latin.is_file():
+        pytest.skip(f"no {latin} to stand for a font without CJK characters")
+    with pytest.raises(RefereeError) as exc:
+        Calligraphy(latin)
+    assert str(latin) in str(exc.value) and "一" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_several_font_places_are_read_folders_and_files(written):
+    one = sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]
+    both = Calligraphy([one, DEFAULT_FONT_DIR])
+    assert len(both.faces) == len(written.faces) + len(Calligraphy(one).faces)
+    assert both.files[0] == str(one)
+
+
+def test_the_training_names_pools_of_other_fonts_apart(written, honours):
+    from vision.training.train import _fonts_tag, _places
+
+    # the first font pools (Noto, man tiles and 中) keep their cached crops' names
+    assert _fonts_tag(written) == ""
+    assert _fonts_tag(honours) != "" and _fonts_tag(honours) != _fonts_tag(Calligraphy(
+        sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0], honours=True))
+    # --fonts: places separated as paths are, "brush" for the brush fonts Debian packs
+    import os
+    assert _places(f"{DEFAULT_FONT_DIR}{os.pathsep}brush") == [DEFAULT_FONT_DIR, *BRUSH_FONT_DIRS]
+
+
+@pytest.fixture(scope="module")
+def birds(written):
+    there = [p for p in BIRD_FONTS if p.is_file()]
+    if not there:
+        pytest.skip(f"no symbol font drawing the mahjong tiles ({', '.join(map(str, BIRD_FONTS))}; "
+                    "Debian: apt install fonts-symbola fonts-noto-core)")
+    return Calligraphy(birds=there)
+
+
+def test_birds_are_drawn_for_the_1s_only_when_asked(written, birds):
+    assert "1s" not in labels_written() and "1s" in labels_written(birds=True)
+    assert written.art(np.random.default_rng(0), "1s", _ART_SIZE) is None
+    for seed in range(6):
+        face = birds.art(np.random.default_rng(seed), "1s", _ART_SIZE)
+        assert face.shape == (_ART_SIZE[1], _ART_SIZE[0], 4)
+        _ink(face)
+    # the rest is as without birds
+    assert birds.art(np.random.default_rng(0), "2s", _ART_SIZE) is None
+
+
+def test_the_bird_is_drawn_without_the_tiles_frame(birds):
+    """The symbol font draws the whole tile; only the bird inside is kept, so no written 1s
+    carries a frame round its edge that no real face has."""
+    for seed in range(8):
+        alpha = birds.art(np.random.default_rng(seed), "1s", _ART_SIZE)[..., 3] > 0.5
+        h, w = alpha.shape
+        rows, cols = alpha.mean(axis=1), alpha.mean(axis=0)
+        assert rows.max() < 0.6 and cols.max() < 0.6, seed
+
+
+def test_a_font_without_the_bird_is_one_line_naming_it(written):
+    with pytest.raises(RefereeError) as exc:
+        Calligraphy(birds=[sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]])
+    assert "U+1F010" in str(exc.value) and "\n" not in str(exc.value)

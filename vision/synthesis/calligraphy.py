@@ -17,6 +17,20 @@ the labelled 9m, 23 of 47 were misread, then 7), though more sou were misread, a
 trained from scratch with it read ten black 北 of the labelled photos as 發: a font's 發 is a
 dark, dense character in any hand, and no font wrote the 北 beside it.
 
+``honours=True`` writes every character tile instead: the winds (black, navy or blue, as
+riichi and Hong Kong sets print them) and 發 in green as well. A net that sees only man tiles
+and 中 written in fonts can learn that a font's hand means one of those, so a real wind in
+another hand leans to them; with every character written, no hand points to a kind. The
+folders of brush fonts Debian packs (``BRUSH_FONT_DIRS``) write them as tile makers do, with
+a brush, where Noto's are printed type.
+
+``birds`` draws the 1s too, with the bird of the Unicode mahjong tile 🀐 (U+1F010) as a
+symbol font draws it (``BIRD_FONTS``: Symbola's wren and Noto Sans Symbols 2's bird on a
+branch, close to the Hong Kong sets'), the tile's frame cut away, in one or two inks. The
+birds of real sets are drawings no character font has; a net that sees every other tile
+written in other hands and the bird only as the art draws it takes a bird it does not know
+for a character.
+
 Pillow draws the glyphs (the ``train`` extra); nothing here runs at the table.
 """
 from __future__ import annotations
@@ -30,41 +44,84 @@ from referee.errors import RefereeError
 
 #: Where Debian's fonts-noto-cjk puts its fonts.
 DEFAULT_FONT_DIR = Path("/usr/share/fonts/opentype/noto")
+#: Brush hands Debian packs, each with every character of :data:`CHARACTERS` and the winds and
+#: 發 (``apt install fonts-kouzan-mouhitsu fonts-aoyagi-soseki fonts-arphic-ukai
+#: fonts-cwtex-kai fonts-lxgw-wenkai fonts-klee``): Japanese brush (Kouzan, Aoyagi Soseki),
+#: Chinese regular script (UKai, cwTeX Kai, LXGW WenKai) and a pen (Klee). Kouzan's cursive
+#: face is left out: its 萬 is a scribble no tile prints.
+BRUSH_FONT_DIRS = tuple(Path("/usr/share/fonts/truetype") / name for name in (
+    "kouzan-mouhitsu/kouzan-mouhitsu.ttf", "kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf",
+    "aoyagi-soseki", "arphic", "cwtex", "lxgw-wenkai/LXGWWenKai-Regular.ttf",
+    "lxgw-wenkai/LXGWWenKai-Bold.ttf", "klee/KleeOne-SemiBold.ttf"))
+#: Symbol fonts Debian packs that draw the mahjong tiles, for the 1s bird (``apt install
+#: fonts-symbola fonts-noto-core``).
+BIRD_FONTS = (Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
+              Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"))
+#: The mahjong tile whose drawing is the bird: one of bamboos.
+_BIRD = "\U0001F010"
 #: Faces used of a font collection: the Mono faces that follow are the same strokes.
 FACES_PER_COLLECTION = 5
 
 _NUMERALS = dict(zip("123456789", "一二三四五六七八九"))
 _WORDS = {"7z": "中"}
+#: The honours written too with ``honours=True``.
+_HONOURS = {"1z": "東", "2z": "南", "3z": "西", "4z": "北", "6z": "發", "7z": "中"}
 #: The characters a face may be written with.
 CHARACTERS = "一二三四五六七八九萬" + "".join(_WORDS.values())
+#: ... and with the honours.
+ALL_CHARACTERS = CHARACTERS + "東南西北發"
 
 # Ink (BGR, 0..1) a set prints each part in: black or navy numbers, red 萬 and 中.
 _DARK = ((0.08, 0.08, 0.08), (0.35, 0.12, 0.05), (0.45, 0.2, 0.1))
 _RED = ((0.15, 0.1, 0.75), (0.2, 0.15, 0.85))
+# Winds: black or navy as riichi sets print them, or the brighter blue of Hong Kong sets.
+_WIND = _DARK + ((0.6, 0.3, 0.08), (0.7, 0.4, 0.15))
+_GREEN = ((0.2, 0.45, 0.1), (0.3, 0.55, 0.15), (0.15, 0.35, 0.05))
 
 
-def labels_written() -> tuple[str, ...]:
-    """The tile codes written in fonts: the man tiles and the red dragon."""
-    return tuple(f"{n}m" for n in "1234567890") + tuple(_WORDS)
+def labels_written(honours: bool = False, birds: bool = False) -> tuple[str, ...]:
+    """The tile codes written in fonts: the man tiles and the red dragon, with ``honours``
+    the winds and 發 too, with ``birds`` the 1s."""
+    return (tuple(f"{n}m" for n in "1234567890") + tuple(_HONOURS if honours else _WORDS)
+            + (("1s",) if birds else ()))
+
+
+def font_files(places) -> list[Path]:
+    """The font files (.ttc, .otf, .ttf) of ``places``: folders (their files, sorted) and files."""
+    files = []
+    for place in places:
+        place = Path(place)
+        files += [place] if place.is_file() else sorted(
+            p for p in place.glob("*") if p.suffix.lower() in (".ttc", ".otf", ".ttf"))
+    return files
 
 
 class Calligraphy:
     """Glyph masks of :data:`CHARACTERS` in every font face found in ``font_dir``.
 
-    ``font_dir``: a folder of CJK fonts (.ttc, .otf or .ttf); each must have every character
-    of :data:`CHARACTERS`. ``size``: the pixel size glyphs are rasterised at, before they are
-    fitted to a face.
+    ``font_dir``: a folder of CJK fonts (.ttc, .otf or .ttf), a font file, or a list of
+    them; each font must have every character it is to write. ``size``: the pixel size glyphs
+    are rasterised at, before they are fitted to a face. ``honours``: write the winds and 發
+    as well as the man tiles and 中 (see the module doc). ``birds``: symbol fonts (folders
+    or files) whose mahjong tile 🀐 draws the 1s bird; none leaves the 1s to the art.
     """
 
-    def __init__(self, font_dir: Path | str = DEFAULT_FONT_DIR, size: int = 96):
+    def __init__(self, font_dir=DEFAULT_FONT_DIR, size: int = 96, honours: bool = False,
+                 birds=()):
         try:
             from PIL import Image, ImageDraw, ImageFont
         except ImportError:
             raise RefereeError("calligraphy needs Pillow: pip install 'riichi-referee[train]'")
-        font_dir = Path(font_dir)
-        files = sorted(p for p in font_dir.glob("*") if p.suffix.lower() in (".ttc", ".otf", ".ttf"))
+        places = [font_dir] if isinstance(font_dir, (str, Path)) else list(font_dir)
+        files = font_files(places)
         if not files:
-            raise RefereeError(f"no fonts in {font_dir} (Debian: apt install fonts-noto-cjk)")
+            raise RefereeError(f"no fonts in {', '.join(map(str, places))} "
+                               f"(Debian: apt install fonts-noto-cjk)")
+        self.honours = honours
+        self.words = _HONOURS if honours else _WORDS
+        characters = ALL_CHARACTERS if honours else CHARACTERS
+        #: What the fonts are, for a cache's name: the files, and whether honours are written.
+        self.files = [str(p) for p in files]
         self.faces: list[dict[str, np.ndarray]] = []
         for path in files:
             for index in range(FACES_PER_COLLECTION if path.suffix.lower() == ".ttc" else 1):
@@ -72,25 +129,40 @@ class Calligraphy:
                     font = ImageFont.truetype(str(path), size, index=index)
                 except OSError:
                     break
+                # A font without a character draws its "missing" box for it, not nothing.
+                missing = bytes(font.getmask("\ue000"))
                 glyphs = {}
-                for ch in CHARACTERS:
+                for ch in characters:
                     img = Image.new("L", (size * 2, size * 2), 0)
                     ImageDraw.Draw(img).text((size // 2, size // 2), ch, fill=255, font=font)
                     mask = np.asarray(img, np.float32) / 255.0
                     ys, xs = np.nonzero(mask > 0.1)
-                    if len(ys) == 0:
+                    if len(ys) == 0 or bytes(font.getmask(ch)) == missing:
                         raise RefereeError(f"{path} (face {index}) has no glyph for {ch}")
                     glyphs[ch] = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
                 self.faces.append(glyphs)
+        self.birds = [_bird(path, size * 2) for path in font_files(birds)]
+        self.files += [str(p) for p in font_files(birds)]
 
     def art(self, rng: np.random.Generator, label: str, size: tuple[int, int]) -> np.ndarray | None:
         """The face of ``label`` written in a font picked by ``rng``: BGRA float32 in 0..1 of
         ``size`` (w, h), or None for a tile left to the art (pin, sou, winds, haku)."""
-        if label not in labels_written():
+        if label not in labels_written(self.honours, bool(self.birds)):
             return None
-        glyphs = self.faces[rng.integers(len(self.faces))]
         w, h = size
         out = np.zeros((h, w, 4), np.float32)
+        if label == "1s":
+            # one ink, or two meeting across the bird (a green body, a red head)
+            inks = [np.asarray(ink) for ink in (_GREEN + _RED + _WIND)]
+            a, b = (inks[i] for i in rng.integers(len(inks), size=2))
+            _place(out, self.birds[rng.integers(len(self.birds))], (0.05, 0.05, 0.95, 0.95), a, rng)
+            turn = rng.uniform(0, 2 * np.pi)
+            ys, xs = np.mgrid[0:h, 0:w]
+            ramp = ((xs / w - 0.5) * np.cos(turn) + (ys / h - 0.5) * np.sin(turn))[..., None]
+            mix = np.clip(ramp * rng.uniform(2, 6) + 0.5, 0, 1) if rng.random() < 0.6 else 0.0
+            out[..., :3] = out[..., :3] * (1 - mix) + b * mix
+            return out
+        glyphs = self.faces[rng.integers(len(self.faces))]
         dark = np.asarray(_DARK[rng.integers(len(_DARK))])
         if label.endswith("m"):
             n = "5" if label[0] == "0" else label[0]
@@ -101,9 +173,38 @@ class Calligraphy:
             _place(out, glyphs[numeral], (0.0, 0.0, 1.0, split), red if label[0] == "0" else dark, rng)
             _place(out, glyphs["萬"], (0.0, split + 0.02, 1.0, 1.0), red, rng)
         else:
-            ink = np.asarray(_RED[rng.integers(len(_RED))])
-            _place(out, glyphs[_WORDS[label]], (0.0, 0.05, 1.0, 0.95), ink, rng)
+            inks = _RED if label == "7z" else _GREEN if label == "6z" else _WIND
+            ink = np.asarray(inks[rng.integers(len(inks))])
+            _place(out, glyphs[self.words[label]], (0.0, 0.05, 1.0, 0.95), ink, rng)
         return out
+
+
+def _bird(path: Path, size: int) -> np.ndarray:
+    """The bird of the mahjong tile 🀐 in the symbol font at ``path``, its tile frame cut away:
+    a glyph mask as :class:`Calligraphy` keeps them."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(path), size)
+    if not bytes(font.getmask(_BIRD)) or bytes(font.getmask(_BIRD)) == bytes(font.getmask("\ue000")):
+        raise RefereeError(f"{path} draws no mahjong tile {_BIRD} (U+1F010) for the 1s bird")
+    img = Image.new("L", (size * 2, size * 2), 0)
+    ImageDraw.Draw(img).text((size // 2, size // 2), _BIRD, fill=255, font=font)
+    mask = np.asarray(img, np.float32) / 255.0
+    ys, xs = np.nonzero(mask > 0.1)
+    mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    # The frame is the rows and columns inked nearly across; cut inside it and its round corners.
+    h, w = mask.shape
+    rows = np.nonzero((mask > 0.5).mean(axis=1) > 0.6)[0]
+    cols = np.nonzero((mask > 0.5).mean(axis=0) > 0.6)[0]
+    top = rows[rows < h // 2].max(initial=0) + h // 25
+    bottom = rows[rows > h // 2].min(initial=h) - h // 25
+    left = cols[cols < w // 2].max(initial=0) + w // 25
+    right = cols[cols > w // 2].min(initial=w) - w // 25
+    inner = mask[top:bottom, left:right]
+    ys, xs = np.nonzero(inner > 0.1)
+    if len(ys) == 0:
+        raise RefereeError(f"{path}: the mahjong tile {_BIRD} (U+1F010) has nothing inside its frame")
+    return inner[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
 def _place(out: np.ndarray, glyph: np.ndarray, box, ink, rng) -> None:

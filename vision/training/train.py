@@ -30,7 +30,8 @@ from vision.reading.classifier import (
     INPUT_WIDTH,
     prepare,
 )
-from vision.synthesis.calligraphy import DEFAULT_FONT_DIR, Calligraphy, labels_written
+from vision.synthesis.calligraphy import (
+    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, labels_written)
 from vision.synthesis.render import LABELS, STYLES, TileArt, render_crop
 
 from .quantize import quantize_classifier
@@ -96,6 +97,20 @@ def _render_chunk(job) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _fonts_tag(calligraphy: Calligraphy) -> str:
+    """What tells a pool written in other fonts, or with the honours, from the first font
+    pools (Noto, man tiles and 中: no tag, so their cached crops keep their names)."""
+    import hashlib
+
+    from vision.synthesis.calligraphy import font_files
+
+    if (not calligraphy.honours and not calligraphy.birds
+            and calligraphy.files == [str(p) for p in font_files([DEFAULT_FONT_DIR])]):
+        return ""
+    key = "\n".join(calligraphy.files + [f"honours={calligraphy.honours}", f"birds={len(calligraphy.birds)}"])
+    return "-" + hashlib.sha1(key.encode()).hexdigest()[:8]
+
+
 def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache: Path | None,
                 log=print, labels: tuple[str, ...] = LABELS,
                 harsh: bool = False, styles: tuple[str, ...] = STYLES,
@@ -111,7 +126,7 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     generator seeded by ``seed`` (one process: the pools of models trained before chunks)."""
     which = "all" if labels == LABELS else "-".join(labels)
     only = "" if tuple(styles) == STYLES else "-" + "-".join(styles)
-    written = "" if art.calligraphy is None else "-fonts"
+    written = "" if art.calligraphy is None else "-fonts" + _fonts_tag(art.calligraphy)
     written += f"-dark{dark_faces:g}" if dark_faces else ""
     written += f"-hard{hard_views:g}" if hard_views else ""
     chunked = f"-c{chunk}" if chunk else ""
@@ -269,6 +284,16 @@ def _styles(text: str) -> tuple[str, ...]:
     return styles
 
 
+def _places(text: str) -> list[Path]:
+    """--fonts, --bird-fonts: font folders or files separated by os.pathsep; ``brush``
+    stands for :data:`BRUSH_FONT_DIRS`, ``symbols`` for :data:`BIRD_FONTS`."""
+    places = []
+    for part in filter(None, text.split(os.pathsep)):
+        places += (list(BRUSH_FONT_DIRS) if part == "brush" else list(BIRD_FONTS) if part == "symbols"
+                   else [Path(part)])
+    return places
+
+
 def parser() -> argparse.ArgumentParser:
     """The command's options; their defaults make the shipped model."""
     p = argparse.ArgumentParser(prog="python -m vision.training.train", description=__doc__.split("\n")[0])
@@ -279,11 +304,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plain-per-label", type=int, default=500,
                    help="further crops per label drawn as the art is, with the gentler camera")
     p.add_argument("--fonts-per-label", type=int, default=0,
-                   help="further harsh crops per man and red dragon label, half with "
-                        "the character written in a font (vision.synthesis.calligraphy), so the net reads "
-                        "other sets' hands; 0 for none")
-    p.add_argument("--fonts", type=Path, default=DEFAULT_FONT_DIR,
-                   help=f"folder of CJK fonts for --fonts-per-label (default {DEFAULT_FONT_DIR})")
+                   help="further harsh crops per man and red dragon label (every character "
+                        "tile with --written-honours), half with the character written in a font "
+                        "(vision.synthesis.calligraphy), so the net reads other sets' hands; 0 for none")
+    p.add_argument("--fonts", type=_places, default=[DEFAULT_FONT_DIR],
+                   help=f"folders or files of CJK fonts for --fonts-per-label, separated by "
+                        f"'{os.pathsep}'; 'brush' adds the brush fonts Debian packs "
+                        f"(vision.synthesis.calligraphy.BRUSH_FONT_DIRS) (default {DEFAULT_FONT_DIR})")
+    p.add_argument("--written-honours", action="store_true",
+                   help="with --fonts-per-label: write the winds and 發 too, not only the man "
+                        "tiles and 中")
+    p.add_argument("--bird-fonts", type=_places, default=[],
+                   help="with --fonts-per-label: symbol fonts (folders or files, separated "
+                        f"by '{os.pathsep}') whose mahjong tile U+1F010 draws the 1s bird; "
+                        "'symbols' for the two Debian packs "
+                        "(vision.synthesis.calligraphy.BIRD_FONTS); default none")
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--font-epochs", type=int, default=0,
                    help="with --fonts-per-label: train --epochs on the art alone, then this many "
@@ -434,11 +469,12 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
         # character, not the hand (see vision.synthesis.calligraphy).
         written = copy.copy(art)   # the art already loaded, not read from disk again
         try:
-            written.calligraphy = Calligraphy(args.fonts)
+            written.calligraphy = Calligraphy(args.fonts, honours=args.written_honours,
+                                              birds=args.bird_fonts)
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.training.train: {exc}")
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
-                            labels_written(), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
+                            labels_written(args.written_honours, bool(args.bird_fonts)), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
         if not args.font_epochs:
             pools.append(fonts)
             fonts = None
@@ -526,6 +562,9 @@ def _meta(args: argparse.Namespace, n_params: int) -> dict:
         "per_label": args.per_label,
         "plain_per_label": args.plain_per_label,
         "fonts_per_label": args.fonts_per_label,
+        **({"fonts": [str(p) for p in args.fonts], "written_honours": args.written_honours,
+            "bird_fonts": [str(p) for p in args.bird_fonts]}
+           if args.fonts_per_label else {}),
         "epochs": args.epochs,
         "font_epochs": args.font_epochs,
         "dark_faces": args.dark_faces,
