@@ -199,3 +199,16 @@ def test_a_font_without_the_bird_is_one_line_naming_it(written):
     with pytest.raises(RefereeError) as exc:
         Calligraphy(birds=[sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]])
     assert "U+1F010" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_each_brush_font_there_writes_every_character_tile():
+    """The brush fonts the training names by default for --fonts brush: each there has every
+    character (a font missing 萬 or a wind would stop the training, one line naming it)."""
+    there = [p for p in BRUSH_FONT_DIRS if p.exists()]
+    if not there:
+        pytest.skip("no brush fonts here (Debian: apt install fonts-kouzan-mouhitsu "
+                    "fonts-aoyagi-soseki fonts-arphic-ukai fonts-cwtex-kai fonts-lxgw-wenkai fonts-klee)")
+    brush = Calligraphy(there, honours=True)
+    assert len(brush.faces) >= len(there)
+    for label in labels_written(honours=True):
+        _ink(brush.art(np.random.default_rng(2), label, _ART_SIZE))

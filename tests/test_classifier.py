@@ -66,8 +66,13 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
     assert meta["trained_by"] == "python -m vision.training.train"
     assert meta["render_version"] == train.RENDER_VERSION
     assert meta["widths"] == list(defaults.widths)
-    for key in ("seed", "per_label", "plain_per_label", "epochs", "threads"):
+    for key in ("seed", "per_label", "plain_per_label", "epochs", "threads", "fonts_per_label",
+                "written_honours"):
         assert meta[key] == getattr(defaults, key), key
+    # written in the same fonts, the same codes left to the art
+    assert meta["fonts"] == [str(p) for p in defaults.fonts]
+    assert meta["bird_fonts"] == [str(p) for p in defaults.bird_fonts]
+    assert meta["leave_to_art"] == list(defaults.leave_to_art)
     # trained before the option existed, that is without dark faces
     assert meta.get("dark_faces", 0.0) == defaults.dark_faces
 
@@ -98,7 +103,7 @@ def test_font_epochs_without_fonts_is_one_line_before_any_work(capsys):
     from vision.training import train
 
     with pytest.raises(SystemExit) as stop:
-        train.arguments(["--font-epochs", "3"])
+        train.arguments(["--font-epochs", "3", "--fonts-per-label", "0"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "--font-epochs adds the font-written crops: give --fonts-per-label too" in err
@@ -229,13 +234,15 @@ def test_reads_real_photographed_tiles(camerash, camerash_read):
 def test_a_doubtful_real_tile_is_read_turned_half_round_too(camerash, camerash_read):
     """The finder's box does not know a tile's top from its bottom: a crop the net doubts is
     read again the other way up, and on real tiles of other sets' designs (the birds of 1s,
-    the 九 of 9m) that second look names more of them right."""
+    a 3s read as 7s) that second look names more of them right."""
     crops, truth = camerash
     once = TileClassifier(threads=1, half_turn_below=0)
     # twice: the shipped classifier as it reads by default (the module's, read once)
     right_once = sum(p == t for (p, _), t in zip(once.classify(crops), truth))
     right_twice = sum(p == t for (p, _), t in zip(camerash_read, truth))
-    assert right_twice >= right_once + 4, (right_once, right_twice)   # 511 -> 517 measured
+    # 522 -> 524 measured; 511 -> 517 with the reader before, which read the Hong Kong 九
+    # right only turned (the shipped reader learned that hand from brush fonts)
+    assert right_twice >= right_once + 2, (right_once, right_twice)
 
 
 def test_only_crops_read_with_doubt_get_the_second_look():

@@ -206,9 +206,10 @@ def test_an_enrolled_real_set_is_read_right_by_the_pair(shared_data):
     """Camerash set 6 (real photos), one tile of each kind enrolled as from the sheet, its
     other 99 tiles read: the pair reads every one, and the enrolled table's model is sure of
     every one, so the second is not even asked (it earns its keep on harder sets: the rendered
-    Black set, bench/enroll.py). Not enrolled, the pair reads fewer right than the table's
-    model alone (1s as 8m, 3s as 7s): why the table waits for a set before it asks the second
-    model (vision.reading.second_opinion)."""
+    Black set, bench/enroll.py). Not enrolled, the pair reads no more right than the table's
+    model alone (96 and 96 of 99; with the reader before the fonts, 1s as 8m and 3s as 7s made
+    it fewer): why the table waits for a set before it asks the second model
+    (vision.reading.second_opinion)."""
     from testkit.photos import one_of_each, photos_by_set
 
     enrolled, rest = one_of_each(photos_by_set(shared_data)["6"], 0)
@@ -223,7 +224,7 @@ def test_an_enrolled_real_set_is_read_right_by_the_pair(shared_data):
     pair = SecondOpinion(EnrolledClassifier(first, ts), EnrolledClassifier(second, ts, second=True))
     assert right(pair) == len(truth) == 99
     assert pair.read_twice == 0
-    assert right(SecondOpinion(first, second)) < right(first)
+    assert right(SecondOpinion(first, second)) <= right(first)
 
 
 def test_the_shipped_second_models_eight_bit_copy_is_what_quantize_makes(tmp_path, shared_data,

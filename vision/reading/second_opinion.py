@@ -3,8 +3,8 @@
 Two models trained the same way doubt and misread much the same crops; two trained
 differently do not. Beside the table's model (``tiles``) ships ``tiles-dark``, made by the same
 command with a quarter of its training crops drawn with each face's lightness turned over, dark
-faces with light ink (``python -m vision.training.train --dark-faces 0.25 --out
-vision/models/tiles-dark.onnx``). A crop the table's model reads with less confidence than
+faces with light ink (``python -m vision.training.train --dark-faces 0.25 --fonts-per-label 0
+--out vision/models/tiles-dark.onnx``: trained before the table's model wrote faces in fonts). A crop the table's model reads with less confidence than
 :data:`~vision.reading.classifier.HALF_TURN_BELOW` (3-5% of an enrolled set's crops on the bench) is
 read by the second model too, and the two readings are averaged; a crop read surely costs
 nothing more.
@@ -36,8 +36,8 @@ from table.config import beside_config
 
 from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
 
-#: What ``python -m vision.training.train --dark-faces 0.25 --out vision/models/tiles-dark.onnx``
-#: writes
+#: What ``python -m vision.training.train --dark-faces 0.25 --fonts-per-label 0 --out
+#: vision/models/tiles-dark.onnx`` writes
 #: (float weights) and the eight-bit copy the table runs.
 TRAINED_SECOND_MODEL = MODEL_DIR / "tiles-dark.onnx"
 SECOND_MODEL = MODEL_DIR / "tiles-dark-int8.onnx"

@@ -303,22 +303,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--per-label", type=int, default=1500, help="rendered training crops per label")
     p.add_argument("--plain-per-label", type=int, default=500,
                    help="further crops per label drawn as the art is, with the gentler camera")
-    p.add_argument("--fonts-per-label", type=int, default=0,
+    # The shipped reader writes every character tile but the red 5m in Noto and brush hands
+    # and draws the 1s bird (vision/README.md, "Every character tile written in other hands").
+    p.add_argument("--fonts-per-label", type=int, default=1000,
                    help="further harsh crops per man and red dragon label (every character "
-                        "tile with --written-honours), half with the character written in a font "
-                        "(vision.synthesis.calligraphy), so the net reads other sets' hands; 0 for none")
-    p.add_argument("--fonts", type=_places, default=[DEFAULT_FONT_DIR],
+                        "tile with --written-honours, the 1s with --bird-fonts), half with the "
+                        "character written in a font (vision.synthesis.calligraphy), so the net "
+                        "reads other sets' hands; 0 for none (default 1000)")
+    p.add_argument("--fonts", type=_places, default=_places(f"{DEFAULT_FONT_DIR}{os.pathsep}brush"),
                    help=f"folders or files of CJK fonts for --fonts-per-label, separated by "
-                        f"'{os.pathsep}'; 'brush' adds the brush fonts Debian packs "
-                        f"(vision.synthesis.calligraphy.BRUSH_FONT_DIRS) (default {DEFAULT_FONT_DIR})")
-    p.add_argument("--written-honours", action="store_true",
+                        f"'{os.pathsep}'; 'brush' stands for the brush fonts Debian packs "
+                        f"(vision.synthesis.calligraphy.BRUSH_FONT_DIRS) (default "
+                        f"{DEFAULT_FONT_DIR}{os.pathsep}brush)")
+    p.add_argument("--written-honours", action=argparse.BooleanOptionalAction, default=True,
                    help="with --fonts-per-label: write the winds and 發 too, not only the man "
-                        "tiles and 中")
-    p.add_argument("--bird-fonts", type=_places, default=[],
+                        "tiles and 中 (default: yes)")
+    p.add_argument("--leave-to-art", type=lambda t: tuple(filter(None, t.split(","))), default=("0m",),
+                   metavar="CODES",
+                   help="with --fonts-per-label: tile codes, comma-separated, the fonts do not "
+                        "write (the font pool has none of them); '' for none (default 0m: a red "
+                        "five written in red characters made a red drawing a sure red five)")
+    p.add_argument("--bird-fonts", type=_places, default=_places("symbols"),
                    help="with --fonts-per-label: symbol fonts (folders or files, separated "
                         f"by '{os.pathsep}') whose mahjong tile U+1F010 draws the 1s bird; "
-                        "'symbols' for the two Debian packs "
-                        "(vision.synthesis.calligraphy.BIRD_FONTS); default none")
+                        "'symbols' stands for the two Debian packs "
+                        "(vision.synthesis.calligraphy.BIRD_FONTS); '' for none (default symbols)")
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--font-epochs", type=int, default=0,
                    help="with --fonts-per-label: train --epochs on the art alone, then this many "
@@ -474,7 +483,8 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.training.train: {exc}")
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
-                            labels_written(args.written_honours, bool(args.bird_fonts)), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
+                            tuple(c for c in labels_written(args.written_honours, bool(args.bird_fonts))
+                                  if c not in args.leave_to_art), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
         if not args.font_epochs:
             pools.append(fonts)
             fonts = None
@@ -563,7 +573,7 @@ def _meta(args: argparse.Namespace, n_params: int) -> dict:
         "plain_per_label": args.plain_per_label,
         "fonts_per_label": args.fonts_per_label,
         **({"fonts": [str(p) for p in args.fonts], "written_honours": args.written_honours,
-            "bird_fonts": [str(p) for p in args.bird_fonts]}
+            "bird_fonts": [str(p) for p in args.bird_fonts], "leave_to_art": list(args.leave_to_art)}
            if args.fonts_per_label else {}),
         "epochs": args.epochs,
         "font_epochs": args.font_epochs,
