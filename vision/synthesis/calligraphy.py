@@ -31,6 +31,11 @@ birds of real sets are drawings no character font has; a net that sees every oth
 written in other hands and the bird only as the art draws it takes a bird it does not know
 for a character.
 
+The shipped reader was trained so (the training's defaults): every character tile written in
+Noto and the brush fonts, the bird drawn, and the red 5m left to the art, whose written red
+characters had made a Hong Kong picture red dragon a sure red five (vision/README.md, "Every
+character tile written in other hands").
+
 Pillow draws the glyphs (the ``train`` extra); nothing here runs at the table.
 """
 from __future__ import annotations

@@ -8,6 +8,12 @@ PyTorch on the CPU (further light augmentation on every batch), checks accuracy 
 rendered set of other tables, and exports the network with the label list beside it, and its
 eight-bit copy (:mod:`vision.training.quantize`), which the table runs. PyTorch
 (the ``train`` extra, plus ``onnx`` for the export) is imported here and nowhere else.
+
+By default a pool of crops has every character tile but the red 5m written in other hands and
+the 1s bird drawn by symbol fonts (:mod:`vision.synthesis.calligraphy`), which needs Debian's
+``fonts-noto-cjk fonts-kouzan-mouhitsu fonts-aoyagi-soseki fonts-arphic-ukai fonts-cwtex-kai
+fonts-lxgw-wenkai fonts-klee fonts-symbola fonts-noto-core``; ``--fonts-per-label 0`` trains
+on the art alone, as the readers before it were.
 """
 from __future__ import annotations
 
