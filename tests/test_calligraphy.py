@@ -146,6 +146,14 @@ def test_a_font_without_a_character_is_one_line_naming_it_and_the_character():
     assert str(latin) in str(exc.value) and "一" in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_a_font_place_that_is_not_there_is_one_line_naming_it(tmp_path):
+    """A brush font package not installed must stop the training, not train another reader."""
+    gone = tmp_path / "kouzan-mouhitsu"
+    with pytest.raises(RefereeError) as exc:
+        Calligraphy([DEFAULT_FONT_DIR, gone])
+    assert str(gone) in str(exc.value) and "\n" not in str(exc.value)
+
+
 def test_several_font_places_are_read_folders_and_files(written):
     one = sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]
     both = Calligraphy([one, DEFAULT_FONT_DIR])

@@ -99,6 +99,18 @@ def test_a_dark_faces_share_outside_0_to_1_is_one_line_before_any_work(bad, caps
     assert f"argument --dark-faces: {bad!r}: expected a share from 0 to 1" in capsys.readouterr().err
 
 
+def test_a_font_not_installed_is_one_line_before_any_work(tmp_path, capsys):
+    from vision.training import train
+
+    gone = tmp_path / "aoyagi-soseki"
+    with pytest.raises(SystemExit) as stop:
+        train.arguments(["--fonts", str(gone)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"no font file or folder {gone}" in err and "Traceback" not in err
+    train.arguments(["--fonts", str(gone), "--fonts-per-label", "0"])   # not asked for: no matter
+
+
 def test_font_epochs_without_fonts_is_one_line_before_any_work(capsys):
     from vision.training import train
 

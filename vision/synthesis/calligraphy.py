@@ -92,10 +92,15 @@ def labels_written(honours: bool = False, birds: bool = False) -> tuple[str, ...
 
 
 def font_files(places) -> list[Path]:
-    """The font files (.ttc, .otf, .ttf) of ``places``: folders (their files, sorted) and files."""
+    """The font files (.ttc, .otf, .ttf) of ``places``: folders (their files, sorted) and files.
+    A place that is not there stops it, in one line naming it: a recipe that silently lost a
+    font would train another reader."""
     files = []
     for place in places:
         place = Path(place)
+        if not place.exists():
+            raise RefereeError(f"no font file or folder {place} (see "
+                               f"vision.synthesis.calligraphy for the Debian packages)")
         files += [place] if place.is_file() else sorted(
             p for p in place.glob("*") if p.suffix.lower() in (".ttc", ".otf", ".ttf"))
     return files

@@ -113,7 +113,8 @@ def _fonts_tag(calligraphy: Calligraphy) -> str:
     if (not calligraphy.honours and not calligraphy.birds
             and calligraphy.files == [str(p) for p in font_files([DEFAULT_FONT_DIR])]):
         return ""
-    key = "\n".join(calligraphy.files + [f"honours={calligraphy.honours}", f"birds={len(calligraphy.birds)}"])
+    key = "\n".join(calligraphy.files + [f"honours={calligraphy.honours}",
+                                         f"birds={len(calligraphy.birds)}"])
     return "-" + hashlib.sha1(key.encode()).hexdigest()[:8]
 
 
@@ -389,6 +390,11 @@ def arguments(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.font_epochs and not args.fonts_per_label:
         p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
+    if args.fonts_per_label:
+        gone = [str(place) for place in [*args.fonts, *args.bird_fonts] if not place.exists()]
+        if gone:
+            p.error(f"no font file or folder {', '.join(gone)} (Debian packages: see "
+                    f"vision.synthesis.calligraphy; --fonts-per-label 0 trains on the art alone)")
     if args.device != "cpu" and not args.device.startswith("cuda"):
         p.error(f"--device {args.device!r}: expected cpu or cuda (cuda:N)")
     if args.workers < 1 or args.render_chunk < 0:
@@ -488,9 +494,10 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
                                               birds=args.bird_fonts)
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.training.train: {exc}")
+        codes = tuple(c for c in labels_written(args.written_honours, bool(args.bird_fonts))
+                      if c not in args.leave_to_art)
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
-                            tuple(c for c in labels_written(args.written_honours, bool(args.bird_fonts))
-                                  if c not in args.leave_to_art), harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
+                            codes, harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
         if not args.font_epochs:
             pools.append(fonts)
             fonts = None
