@@ -150,7 +150,7 @@ def test_a_font_place_that_is_not_there_is_one_line_naming_it(tmp_path):
     """A brush font package not installed must stop the training, not train another reader."""
     gone = tmp_path / "kouzan-mouhitsu"
     with pytest.raises(RefereeError) as exc:
-        Calligraphy([DEFAULT_FONT_DIR, gone])
+        Calligraphy([gone])
     assert str(gone) in str(exc.value) and "\n" not in str(exc.value)
 
 
