@@ -119,7 +119,7 @@ class Calligraphy:
     def __init__(self, font_dir=DEFAULT_FONT_DIR, size: int = 96, honours: bool = False,
                  birds=()):
         try:
-            from PIL import Image, ImageDraw, ImageFont
+            from PIL import ImageFont
         except ImportError:
             raise RefereeError("calligraphy needs Pillow: pip install 'riichi-referee[train]'")
         places = [font_dir] if isinstance(font_dir, (str, Path)) else list(font_dir)
@@ -139,20 +139,15 @@ class Calligraphy:
                     font = ImageFont.truetype(str(path), size, index=index)
                 except OSError:
                     break
-                # A font without a character draws its "missing" box for it, not nothing.
-                missing = bytes(font.getmask("\ue000"))
                 glyphs = {}
                 for ch in characters:
-                    img = Image.new("L", (size * 2, size * 2), 0)
-                    ImageDraw.Draw(img).text((size // 2, size // 2), ch, fill=255, font=font)
-                    mask = np.asarray(img, np.float32) / 255.0
-                    ys, xs = np.nonzero(mask > 0.1)
-                    if len(ys) == 0 or bytes(font.getmask(ch)) == missing:
+                    glyphs[ch] = _glyph(font, ch, size)
+                    if glyphs[ch] is None:
                         raise RefereeError(f"{path} (face {index}) has no glyph for {ch}")
-                    glyphs[ch] = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
                 self.faces.append(glyphs)
-        self.birds = [_bird(path, size * 2) for path in font_files(birds)]
-        self.files += [str(p) for p in font_files(birds)]
+        bird_files = font_files(birds)
+        self.birds = [_bird(path, size * 2) for path in bird_files]
+        self.files += [str(p) for p in bird_files]
 
     def art(self, rng: np.random.Generator, label: str, size: tuple[int, int]) -> np.ndarray | None:
         """The face of ``label`` written in a font picked by ``rng``: BGRA float32 in 0..1 of
@@ -189,19 +184,29 @@ class Calligraphy:
         return out
 
 
+def _glyph(font, ch: str, size: int) -> np.ndarray | None:
+    """``ch`` drawn by ``font`` (Pillow, at ``size`` px) as a mask in 0..1 cut to its ink, or
+    None where the font lacks it: it then draws nothing, or its "missing" box, which must not
+    be learned as a character."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("L", (size * 2, size * 2), 0)
+    ImageDraw.Draw(img).text((size // 2, size // 2), ch, fill=255, font=font)
+    mask = np.asarray(img, np.float32) / 255.0
+    ys, xs = np.nonzero(mask > 0.1)
+    if len(ys) == 0 or bytes(font.getmask(ch)) == bytes(font.getmask("\ue000")):
+        return None
+    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
 def _bird(path: Path, size: int) -> np.ndarray:
     """The bird of the mahjong tile 🀐 in the symbol font at ``path``, its tile frame cut away:
     a glyph mask as :class:`Calligraphy` keeps them."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import ImageFont
 
-    font = ImageFont.truetype(str(path), size)
-    if not bytes(font.getmask(_BIRD)) or bytes(font.getmask(_BIRD)) == bytes(font.getmask("\ue000")):
+    mask = _glyph(ImageFont.truetype(str(path), size), _BIRD, size)
+    if mask is None:
         raise RefereeError(f"{path} draws no mahjong tile {_BIRD} (U+1F010) for the 1s bird")
-    img = Image.new("L", (size * 2, size * 2), 0)
-    ImageDraw.Draw(img).text((size // 2, size // 2), _BIRD, fill=255, font=font)
-    mask = np.asarray(img, np.float32) / 255.0
-    ys, xs = np.nonzero(mask > 0.1)
-    mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     # The frame is the rows and columns inked nearly across; cut inside it and its round corners.
     h, w = mask.shape
     rows = np.nonzero((mask > 0.5).mean(axis=1) > 0.6)[0]

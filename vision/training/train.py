@@ -37,7 +37,7 @@ from vision.reading.classifier import (
     prepare,
 )
 from vision.synthesis.calligraphy import (
-    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, labels_written)
+    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, font_files, labels_written)
 from vision.synthesis.render import LABELS, STYLES, TileArt, render_crop
 
 from .quantize import quantize_classifier
@@ -107,8 +107,6 @@ def _fonts_tag(calligraphy: Calligraphy) -> str:
     """What tells a pool written in other fonts, or with the honours, from the first font
     pools (Noto, man tiles and 中: no tag, so their cached crops keep their names)."""
     import hashlib
-
-    from vision.synthesis.calligraphy import font_files
 
     if (not calligraphy.honours and not calligraphy.birds
             and calligraphy.files == [str(p) for p in font_files([DEFAULT_FONT_DIR])]):
