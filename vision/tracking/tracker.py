@@ -371,6 +371,10 @@ class TableTracker:
         thumbs = [_thumb(tile.crop) for tile, _ in candidates]
         labels, probabilities, asked = self._classify(candidates, thumbs)
         turned = self._read_turned(candidates, asked, labels, probabilities)
+        # a box read as no tile (a faint fleck where a hand just left) lies beyond no new
+        # discard in its pond (_first_seen)
+        no_tile = {(tile.centre[0] / ppm, tile.centre[1] / ppm)
+                   for (tile, _), (label, _) in zip(candidates, labels) if label == NOT_A_TILE}
         events: list[dict] = []
         matched: set[int] = set()
         ready: list[Track] = []
@@ -387,7 +391,8 @@ class TableTracker:
                 continue
             if track is None:
                 track = Track(next(self._ids), zone, x, y, across, label == FACE_DOWN,
-                              self._first_seen(tile, zone, t_ns, boxed[zone]), t_ns,
+                              self._first_seen(tile, zone, t_ns,
+                                               [b for b in boxed[zone] if b not in no_tile]), t_ns,
                               seen_ns=t_ns)
                 self.tracks.append(track)
             else:
@@ -497,7 +502,9 @@ class TableTracker:
           left then (seed 7: a 4p found at 64.0 s, stamped 21.5 s, comes to 63.8, its first
           frame). Not when a tile lies beyond it in its pond: the hand that uncovered it
           laid that one, and the dark finder had missed this one (seed 9's 3p, dated right by
-          its onset, would have been 6.1 s late);
+          its onset, would have been 6.1 s late). A box there the reader names no tile is
+          none: seed 7's 3p, laid at 65.3 s, was dated 33.5 s (its place had changed then)
+          by a faint box beyond it, read as ``none``, where the hand had just left;
         - else an onset no later than every one of them is dated by this sighting: late
           rather than early. An onset after a bare look is kept: the detector saw the place
           change, and the dark finder can miss a tile in a later look (seed 9: the same 3p
