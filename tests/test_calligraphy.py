@@ -8,7 +8,7 @@ import pytest
 
 from referee.errors import RefereeError
 from vision.synthesis.calligraphy import (
-    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, labels_written)
+    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, DRAGON_FONTS, Calligraphy, labels_written)
 from vision.synthesis.render import _ART_SIZE, LABELS, TileArt, render_crop
 
 PIL = pytest.importorskip("PIL", reason="calligraphy draws with Pillow (the test and train extras)")
@@ -207,6 +207,57 @@ def test_a_font_without_the_bird_is_one_line_naming_it(written):
     with pytest.raises(RefereeError) as exc:
         Calligraphy(birds=[sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]])
     assert "U+1F010" in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.fixture(scope="module")
+def dragons(written):
+    there = [p for p in DRAGON_FONTS if p.is_file()]
+    if not there:
+        pytest.skip(f"no symbol font drawing a dragon ({', '.join(map(str, DRAGON_FONTS))}; "
+                    "Debian: apt install fonts-symbola)")
+    return Calligraphy(dragons=there)
+
+
+def test_picture_dragons_are_drawn_red_and_green_only_when_asked(written, dragons, monkeypatch):
+    """Without the honours only 中 is written; with dragons 發 joins the written labels, drawn
+    as a picture or left to the art, and 中 is a picture some of the time, in red."""
+    assert "6z" not in labels_written() and "6z" in labels_written(dragons=True)
+    assert written.art(np.random.default_rng(0), "6z", _ART_SIZE) is None
+    green = [dragons.art(np.random.default_rng(seed), "6z", _ART_SIZE) for seed in range(16)]
+    drawn = [face for face in green if face is not None]
+    assert 3 <= len(drawn) <= 13      # about half drawn; the rest left to the art
+    for face in drawn:
+        b, g, r = _ink(face)
+        assert g > r and g > b
+    # a red dragon is a picture or 中, red either way, about half of each
+    import vision.synthesis.calligraphy as calligraphy
+
+    def reds(share):
+        monkeypatch.setattr(calligraphy, "PICTURE_SHARE", share)
+        return [dragons.art(np.random.default_rng(seed), "7z", _ART_SIZE) for seed in range(16)]
+    pictures, characters, red = reds(1.0), reds(0.0), reds(0.5)
+    for face in red:
+        b, g, r = _ink(face)
+        assert r > g and r > b
+    drawn = sum(np.array_equal(a, b) for a, b in zip(red, pictures))
+    assert 3 <= drawn <= 13
+    assert drawn + sum(np.array_equal(a, b) for a, b in zip(red, characters)) == 16
+    # the rest is as without dragons
+    assert dragons.art(np.random.default_rng(0), "1z", _ART_SIZE) is None
+
+
+def test_a_font_without_the_dragon_is_one_line_naming_it(written):
+    with pytest.raises(RefereeError) as exc:
+        Calligraphy(dragons=[sorted(DEFAULT_FONT_DIR.glob("*.ttc"))[0]])
+    assert "U+1F409" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_the_training_names_pools_with_dragons_apart(written, dragons):
+    from vision.training.train import _dragon_places, _fonts_tag, _places
+
+    assert _dragon_places("symbols") == list(DRAGON_FONTS) and _places("symbols") == list(BIRD_FONTS)
+    assert _dragon_places("") == []
+    assert _fonts_tag(dragons) not in ("", _fonts_tag(written))
 
 
 def test_each_brush_font_there_writes_every_character_tile():

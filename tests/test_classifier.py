@@ -73,8 +73,11 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
     assert meta["fonts"] == [str(p) for p in defaults.fonts]
     assert meta["bird_fonts"] == [str(p) for p in defaults.bird_fonts]
     assert meta["leave_to_art"] == list(defaults.leave_to_art)
-    # trained before the option existed, that is without dark faces
+    # trained before the options existed: without dark faces or picture dragons, with the
+    # targets smoothed by 0.05
     assert meta.get("dark_faces", 0.0) == defaults.dark_faces
+    assert meta.get("dragon_fonts", []) == [str(p) for p in defaults.dragon_fonts]
+    assert meta.get("label_smoothing", 0.05) == defaults.label_smoothing
 
 
 @pytest.mark.parametrize("bad", ["16,32,96", "16,32,x,192", "16,0,96,192"])
@@ -90,13 +93,14 @@ def test_bad_training_widths_are_one_line_before_any_work(bad, capsys):
 
 
 @pytest.mark.parametrize("bad", ["1.5", "-0.1", "half"])
-def test_a_dark_faces_share_outside_0_to_1_is_one_line_before_any_work(bad, capsys):
+@pytest.mark.parametrize("option", ["--dark-faces", "--label-smoothing"])
+def test_a_share_outside_0_to_1_is_one_line_before_any_work(bad, option, capsys):
     from vision.training import train
 
     with pytest.raises(SystemExit) as stop:
-        train.arguments(["--dark-faces", bad])
+        train.arguments([option, bad])
     assert stop.value.code == 2
-    assert f"argument --dark-faces: {bad!r}: expected a share from 0 to 1" in capsys.readouterr().err
+    assert f"argument {option}: {bad!r}: expected a share from 0 to 1" in capsys.readouterr().err
 
 
 def test_a_font_not_installed_is_one_line_before_any_work(tmp_path, capsys):

@@ -31,6 +31,12 @@ birds of real sets are drawings no character font has; a net that sees every oth
 written in other hands and the bird only as the art draws it takes a bird it does not know
 for a character.
 
+``dragons`` draws the Hong Kong sets' picture dragons too: half the red and green dragons a
+font draws are the dragon 🐉 (U+1F409) as Symbola draws it (``DRAGON_FONTS``; no other font
+Debian packs has one), a silhouette or its outline, mirrored, lying or stood up, in red for 中
+and green for 發. No font draws the Hong Kong dragons themselves; the net is to learn that a
+red or green picture of a beast is a dragon, where it took them for a red five or the bird.
+
 The shipped reader was trained so (the training's defaults): every character tile written in
 Noto and the brush fonts, the bird drawn, and the red 5m left to the art, whose written red
 characters had made a Hong Kong picture red dragon a sure red five (vision/README.md, "Every
@@ -64,6 +70,12 @@ BIRD_FONTS = (Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf")
               Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"))
 #: The mahjong tile whose drawing is the bird: one of bamboos.
 _BIRD = "\U0001F010"
+#: Symbol fonts Debian packs that draw a dragon (🐉, U+1F409), for the picture dragons
+#: (``apt install fonts-symbola``; Noto Sans Symbols 2 has none).
+DRAGON_FONTS = (BIRD_FONTS[0],)
+_DRAGON = "\U0001F409"
+#: Of the red and green dragons a font draws, the share drawn as a picture, not written.
+PICTURE_SHARE = 0.5
 #: Faces used of a font collection: the Mono faces that follow are the same strokes.
 FACES_PER_COLLECTION = 5
 
@@ -84,11 +96,12 @@ _WIND = _DARK + ((0.6, 0.3, 0.08), (0.7, 0.4, 0.15))
 _GREEN = ((0.2, 0.45, 0.1), (0.3, 0.55, 0.15), (0.15, 0.35, 0.05))
 
 
-def labels_written(honours: bool = False, birds: bool = False) -> tuple[str, ...]:
+def labels_written(honours: bool = False, birds: bool = False,
+                   dragons: bool = False) -> tuple[str, ...]:
     """The tile codes written in fonts: the man tiles and the red dragon, with ``honours``
-    the winds and 發 too, with ``birds`` the 1s."""
+    the winds and 發 too, with ``birds`` the 1s, with ``dragons`` 發 (drawn, if not written)."""
     return (tuple(f"{n}m" for n in "1234567890") + tuple(_HONOURS if honours else _WORDS)
-            + (("1s",) if birds else ()))
+            + (("6z",) if dragons and not honours else ()) + (("1s",) if birds else ()))
 
 
 def font_files(places) -> list[Path]:
@@ -114,10 +127,12 @@ class Calligraphy:
     are rasterised at, before they are fitted to a face. ``honours``: write the winds and 發
     as well as the man tiles and 中 (see the module doc). ``birds``: symbol fonts (folders
     or files) whose mahjong tile 🀐 draws the 1s bird; none leaves the 1s to the art.
+    ``dragons``: symbol fonts whose 🐉 draws the picture dragons (:data:`PICTURE_SHARE` of
+    the red and green dragons); none writes them only.
     """
 
     def __init__(self, font_dir=DEFAULT_FONT_DIR, size: int = 96, honours: bool = False,
-                 birds=()):
+                 birds=(), dragons=()):
         try:
             from PIL import ImageFont
         except ImportError:
@@ -148,11 +163,14 @@ class Calligraphy:
         bird_files = font_files(birds)
         self.birds = [_bird(path, size * 2) for path in bird_files]
         self.files += [str(p) for p in bird_files]
+        dragon_files = font_files(dragons)
+        self.dragons = [_picture(path, _DRAGON, size * 2) for path in dragon_files]
+        self.files += [str(p) for p in dragon_files]
 
     def art(self, rng: np.random.Generator, label: str, size: tuple[int, int]) -> np.ndarray | None:
         """The face of ``label`` written in a font picked by ``rng``: BGRA float32 in 0..1 of
         ``size`` (w, h), or None for a tile left to the art (pin, sou, winds, haku)."""
-        if label not in labels_written(self.honours, bool(self.birds)):
+        if label not in labels_written(self.honours, bool(self.birds), bool(self.dragons)):
             return None
         w, h = size
         out = np.zeros((h, w, 4), np.float32)
@@ -167,6 +185,13 @@ class Calligraphy:
             mix = np.clip(ramp * rng.uniform(2, 6) + 0.5, 0, 1) if rng.random() < 0.6 else 0.0
             out[..., :3] = out[..., :3] * (1 - mix) + b * mix
             return out
+        if label in ("6z", "7z") and self.dragons and rng.random() < PICTURE_SHARE:
+            inks = _RED if label == "7z" else _GREEN
+            _place(out, _pictured(rng, self.dragons[rng.integers(len(self.dragons))]),
+                   (0.04, 0.04, 0.96, 0.96), np.asarray(inks[rng.integers(len(inks))]), rng)
+            return out
+        if label == "6z" and not self.honours:
+            return None     # drawn with dragons, but 發 is written only with the honours
         glyphs = self.faces[rng.integers(len(self.faces))]
         dark = np.asarray(_DARK[rng.integers(len(_DARK))])
         if label.endswith("m"):
@@ -220,6 +245,32 @@ def _bird(path: Path, size: int) -> np.ndarray:
     if len(ys) == 0:
         raise RefereeError(f"{path}: the mahjong tile {_BIRD} (U+1F010) has nothing inside its frame")
     return inner[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _picture(path: Path, ch: str, size: int) -> np.ndarray:
+    """The picture ``ch`` draws in the symbol font at ``path``, as a glyph mask."""
+    from PIL import ImageFont
+
+    mask = _glyph(ImageFont.truetype(str(path), size), ch, size)
+    if mask is None:
+        raise RefereeError(f"{path} draws no {ch} (U+{ord(ch):04X})")
+    return mask
+
+
+def _pictured(rng, mask: np.ndarray) -> np.ndarray:
+    """A picture as another set might draw it: a silhouette or its outline, mirrored or not,
+    lying as the font draws it or stood up (the Hong Kong sets' dragons rise up the tile)."""
+    if rng.random() < 0.5:
+        mask = mask[:, ::-1]
+    turn = rng.integers(3)
+    if turn:
+        mask = np.rot90(mask, 1 if turn == 1 else -1)
+    if rng.random() < 0.5:
+        # an outline drawing: the silhouette less its inside
+        width = max(2, int(min(mask.shape) * rng.uniform(0.03, 0.07)))
+        inside = cv2.erode(mask, np.ones((width, width), np.uint8))
+        mask = np.clip(mask - inside, 0.0, 1.0)
+    return np.ascontiguousarray(mask, np.float32)
 
 
 def _place(out: np.ndarray, glyph: np.ndarray, box, ink, rng) -> None:

@@ -37,7 +37,8 @@ from vision.reading.classifier import (
     prepare,
 )
 from vision.synthesis.calligraphy import (
-    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, Calligraphy, font_files, labels_written)
+    BIRD_FONTS, BRUSH_FONT_DIRS, DEFAULT_FONT_DIR, DRAGON_FONTS, Calligraphy, font_files,
+    labels_written)
 from vision.synthesis.render import LABELS, STYLES, TileArt, render_crop
 
 from .quantize import quantize_classifier
@@ -108,11 +109,13 @@ def _fonts_tag(calligraphy: Calligraphy) -> str:
     pools (Noto, man tiles and 中: no tag, so their cached crops keep their names)."""
     import hashlib
 
-    if (not calligraphy.honours and not calligraphy.birds
+    if (not calligraphy.honours and not calligraphy.birds and not calligraphy.dragons
             and calligraphy.files == [str(p) for p in font_files([DEFAULT_FONT_DIR])]):
         return ""
     key = "\n".join(calligraphy.files + [f"honours={calligraphy.honours}",
-                                         f"birds={len(calligraphy.birds)}"])
+                                         f"birds={len(calligraphy.birds)}"]
+                    # (only when drawn: the pools before them keep their names)
+                    + ([f"dragons={len(calligraphy.dragons)}"] if calligraphy.dragons else []))
     return "-" + hashlib.sha1(key.encode()).hexdigest()[:8]
 
 
@@ -289,14 +292,19 @@ def _styles(text: str) -> tuple[str, ...]:
     return styles
 
 
-def _places(text: str) -> list[Path]:
-    """--fonts, --bird-fonts: font folders or files separated by os.pathsep; ``brush``
-    stands for :data:`BRUSH_FONT_DIRS`, ``symbols`` for :data:`BIRD_FONTS`."""
+def _places(text: str, symbols=BIRD_FONTS) -> list[Path]:
+    """--fonts, --bird-fonts, --dragon-fonts: font folders or files separated by os.pathsep;
+    ``brush`` stands for :data:`BRUSH_FONT_DIRS`, ``symbols`` for ``symbols`` (the option's
+    symbol fonts: :data:`BIRD_FONTS`, :data:`DRAGON_FONTS`)."""
     places = []
     for part in filter(None, text.split(os.pathsep)):
-        places += (list(BRUSH_FONT_DIRS) if part == "brush" else list(BIRD_FONTS) if part == "symbols"
+        places += (list(BRUSH_FONT_DIRS) if part == "brush" else list(symbols) if part == "symbols"
                    else [Path(part)])
     return places
+
+
+def _dragon_places(text: str) -> list[Path]:
+    return _places(text, DRAGON_FONTS)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -333,6 +341,11 @@ def parser() -> argparse.ArgumentParser:
                         f"by '{os.pathsep}') whose mahjong tile U+1F010 draws the 1s bird; "
                         "'symbols' stands for the two Debian packs "
                         "(vision.synthesis.calligraphy.BIRD_FONTS); '' for none (default symbols)")
+    p.add_argument("--dragon-fonts", type=_dragon_places, default=[],
+                   help="with --fonts-per-label: symbol fonts (folders or files, separated "
+                        f"by '{os.pathsep}') whose dragon U+1F409 draws the picture dragons of "
+                        "other sets, red and green; 'symbols' stands for Symbola "
+                        "(vision.synthesis.calligraphy.DRAGON_FONTS); '' for none (default none)")
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--font-epochs", type=int, default=0,
                    help="with --fonts-per-label: train --epochs on the art alone, then this many "
@@ -340,6 +353,9 @@ def parser() -> argparse.ArgumentParser:
                         "falling to nothing; 0 mixes them in from the start")
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--label-smoothing", type=_share, default=0.05, metavar="SHARE",
+                   help="the share of each crop's target spread over the other labels "
+                        "(default 0.05)")
     p.add_argument("--widths", type=_widths, default=WIDTHS,
                    help="channels of the four conv stages, comma-separated (default "
                         f"{','.join(map(str, WIDTHS))})")
@@ -389,7 +405,8 @@ def arguments(argv=None) -> argparse.Namespace:
     if args.font_epochs and not args.fonts_per_label:
         p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
     if args.fonts_per_label:
-        gone = [str(place) for place in [*args.fonts, *args.bird_fonts] if not place.exists()]
+        gone = [str(place) for place in [*args.fonts, *args.bird_fonts, *args.dragon_fonts]
+                if not place.exists()]
         if gone:
             p.error(f"no font file or folder {', '.join(gone)} (Debian packages: see "
                     f"vision.synthesis.calligraphy; --fonts-per-label 0 trains on the art alone)")
@@ -489,10 +506,11 @@ def training_crops(args: argparse.Namespace, art: TileArt, cache: Path | None, l
         written = copy.copy(art)   # the art already loaded, not read from disk again
         try:
             written.calligraphy = Calligraphy(args.fonts, honours=args.written_honours,
-                                              birds=args.bird_fonts)
+                                              birds=args.bird_fonts, dragons=args.dragon_fonts)
         except RefereeError as exc:
             raise SystemExit(f"python -m vision.training.train: {exc}")
-        codes = tuple(c for c in labels_written(args.written_honours, bool(args.bird_fonts))
+        codes = tuple(c for c in labels_written(args.written_honours, bool(args.bird_fonts),
+                                                bool(args.dragon_fonts))
                       if c not in args.leave_to_art)
         fonts = render_pool(written, args.fonts_per_label, args.seed + 5, "train", cache, log,
                             codes, harsh=True, styles=args.styles, dark_faces=dark, **_chunks(args))
@@ -523,7 +541,7 @@ def fit(args: argparse.Namespace, training, fonts, validation, log):
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, pct_start=0.15, total_steps=args.epochs * steps_per_epoch(len(x_train)))
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
     gen = torch.Generator(dev).manual_seed(args.seed)
     t0 = time.monotonic()
     stopped = 0
@@ -584,9 +602,12 @@ def _meta(args: argparse.Namespace, n_params: int) -> dict:
         "plain_per_label": args.plain_per_label,
         "fonts_per_label": args.fonts_per_label,
         **({"fonts": [str(p) for p in args.fonts], "written_honours": args.written_honours,
-            "bird_fonts": [str(p) for p in args.bird_fonts], "leave_to_art": list(args.leave_to_art)}
+            "bird_fonts": [str(p) for p in args.bird_fonts],
+            "dragon_fonts": [str(p) for p in args.dragon_fonts],
+            "leave_to_art": list(args.leave_to_art)}
            if args.fonts_per_label else {}),
         "epochs": args.epochs,
+        "label_smoothing": args.label_smoothing,
         "font_epochs": args.font_epochs,
         "dark_faces": args.dark_faces,
         "threads": args.threads,
