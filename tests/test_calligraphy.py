@@ -173,13 +173,19 @@ def test_the_training_names_pools_of_other_fonts_apart(written, honours):
     assert _places(f"{DEFAULT_FONT_DIR}{os.pathsep}brush") == [DEFAULT_FONT_DIR, *BRUSH_FONT_DIRS]
 
 
+def _installed(fonts, what: str, packages: str) -> list[Path]:
+    """Those of ``fonts`` installed here; the test skips, saying which packages, if none are."""
+    there = [p for p in fonts if p.is_file()]
+    if not there:
+        pytest.skip(f"no symbol font drawing {what} ({', '.join(map(str, fonts))}; "
+                    f"Debian: apt install {packages})")
+    return there
+
+
 @pytest.fixture(scope="module")
 def birds(written):
-    there = [p for p in BIRD_FONTS if p.is_file()]
-    if not there:
-        pytest.skip(f"no symbol font drawing the mahjong tiles ({', '.join(map(str, BIRD_FONTS))}; "
-                    "Debian: apt install fonts-symbola fonts-noto-core)")
-    return Calligraphy(birds=there)
+    return Calligraphy(birds=_installed(BIRD_FONTS, "the mahjong tiles",
+                                        "fonts-symbola fonts-noto-core"))
 
 
 def test_birds_are_drawn_for_the_1s_only_when_asked(written, birds):
@@ -211,11 +217,7 @@ def test_a_font_without_the_bird_is_one_line_naming_it(written):
 
 @pytest.fixture(scope="module")
 def dragons(written):
-    there = [p for p in DRAGON_FONTS if p.is_file()]
-    if not there:
-        pytest.skip(f"no symbol font drawing a dragon ({', '.join(map(str, DRAGON_FONTS))}; "
-                    "Debian: apt install fonts-symbola)")
-    return Calligraphy(dragons=there)
+    return Calligraphy(dragons=_installed(DRAGON_FONTS, "a dragon", "fonts-symbola"))
 
 
 def test_picture_dragons_are_drawn_red_and_green_only_when_asked(written, dragons, monkeypatch):

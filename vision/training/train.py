@@ -294,8 +294,8 @@ def _styles(text: str) -> tuple[str, ...]:
 
 def _places(text: str, symbols=BIRD_FONTS) -> list[Path]:
     """--fonts, --bird-fonts, --dragon-fonts: font folders or files separated by os.pathsep;
-    ``brush`` stands for :data:`BRUSH_FONT_DIRS`, ``symbols`` for ``symbols`` (the option's
-    symbol fonts: :data:`BIRD_FONTS`, :data:`DRAGON_FONTS`)."""
+    ``brush`` stands for :data:`BRUSH_FONT_DIRS`, ``symbols`` for the option's symbol fonts
+    (the argument ``symbols``: :data:`BIRD_FONTS` by default)."""
     places = []
     for part in filter(None, text.split(os.pathsep)):
         places += (list(BRUSH_FONT_DIRS) if part == "brush" else list(symbols) if part == "symbols"
@@ -304,6 +304,7 @@ def _places(text: str, symbols=BIRD_FONTS) -> list[Path]:
 
 
 def _dragon_places(text: str) -> list[Path]:
+    """--dragon-fonts: as :func:`_places`, ``symbols`` standing for :data:`DRAGON_FONTS`."""
     return _places(text, DRAGON_FONTS)
 
 
@@ -320,7 +321,8 @@ def parser() -> argparse.ArgumentParser:
     # and draws the 1s bird (vision/README.md, "Every character tile written in other hands").
     p.add_argument("--fonts-per-label", type=int, default=1000,
                    help="further harsh crops per man and red dragon label (every character "
-                        "tile with --written-honours, the 1s with --bird-fonts), half with the "
+                        "tile with --written-honours, the 1s with --bird-fonts, 發 with "
+                        "--dragon-fonts), half with the "
                         "character written in a font (vision.synthesis.calligraphy), so the net "
                         "reads other sets' hands; 0 for none (default 1000)")
     p.add_argument("--fonts", type=_places, default=_places(f"{DEFAULT_FONT_DIR}{os.pathsep}brush"),
