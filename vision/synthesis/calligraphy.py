@@ -227,11 +227,7 @@ def _glyph(font, ch: str, size: int) -> np.ndarray | None:
 def _bird(path: Path, size: int) -> np.ndarray:
     """The bird of the mahjong tile 🀐 in the symbol font at ``path``, its tile frame cut away:
     a glyph mask as :class:`Calligraphy` keeps them."""
-    from PIL import ImageFont
-
-    mask = _glyph(ImageFont.truetype(str(path), size), _BIRD, size)
-    if mask is None:
-        raise RefereeError(f"{path} draws no mahjong tile {_BIRD} (U+1F010) for the 1s bird")
+    mask = _picture(path, _BIRD, size)
     # The frame is the rows and columns inked nearly across; cut inside it and its round corners.
     h, w = mask.shape
     rows = np.nonzero((mask > 0.5).mean(axis=1) > 0.6)[0]

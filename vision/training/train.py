@@ -407,11 +407,10 @@ def arguments(argv=None) -> argparse.Namespace:
     if args.font_epochs and not args.fonts_per_label:
         p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
     if args.fonts_per_label:
-        gone = [str(place) for place in [*args.fonts, *args.bird_fonts, *args.dragon_fonts]
-                if not place.exists()]
-        if gone:
-            p.error(f"no font file or folder {', '.join(gone)} (Debian packages: see "
-                    f"vision.synthesis.calligraphy; --fonts-per-label 0 trains on the art alone)")
+        try:   # before any work: the font pool is drawn after the others
+            font_files([*args.fonts, *args.bird_fonts, *args.dragon_fonts])
+        except RefereeError as exc:
+            p.error(f"{exc}; --fonts-per-label 0 trains on the art alone")
     if args.device != "cpu" and not args.device.startswith("cuda"):
         p.error(f"--device {args.device!r}: expected cpu or cuda (cuda:N)")
     if args.workers < 1 or args.render_chunk < 0:
