@@ -826,24 +826,26 @@ def test_a_discard_the_finder_missed_until_the_next_was_laid_is_not_dated_by_tha
         ([pytest.approx(0.85)] if beyond == "5z" else [])
 
 
-@pytest.mark.parametrize("boxed_in_part, stamp", [((2, 3, 4, 5, 7, 8, 9), 0.2),
-                                                   ((8, 9), 1.0)])
+@pytest.mark.parametrize("boxed_in_part, onset, stamp", [((2, 3, 4, 5, 7, 8, 9), 1.0, 0.2),
+                                                          ((2, 3, 4, 5, 7, 8, 9), 0.7, 0.2),
+                                                          ((8, 9), 1.0, 1.0)])
 def test_a_discard_found_whole_after_the_next_was_laid_beyond_it_was_laid_before_it(
-        boxed_in_part, stamp):
+        boxed_in_part, onset, stamp):
     """A dark 7p lands at 0.2 s half under a glare: the finder boxes only its part in view
     (too short to read) and misses it once at 0.6 s. The seat's next discard, a 5z, is laid
     beyond it at 0.7 s, and the 7p is found whole at 1.0 s, when the glare moves and its
     place's look changes. A pond fills in order, so the 7p was laid before the 5z: it is
     dated by the first clear look that boxed its place, 0.2 s (the film's seed 9: a dark
     North laid at 20.5 s was stamped 29.27 s, after the seat's next discard, and reported as a
-    false discard, sure, and the North missed). Where no look before the 5z boxed anything
-    there, nothing says when it came, and it keeps the detector's time."""
+    false discard, sure, and the North missed). So too where its place changed when the 5z
+    was laid (at the 5z's time, 26.5 s, in another run). Where no look before the 5z boxed
+    anything there, nothing says when it came, and it keeps the detector's time."""
     def tiles_at(k):
         here = [(1, "7p")] if k >= 10 else [(1, "7p", 40)] if k in boxed_in_part else []
         return [(0, "4m")] + here + ([(2, "5z")] if k >= 7 else [])
 
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else
-                              700_000_000 if slot == 2 else 1_000_000_000)
+                              700_000_000 if slot == 2 else round(onset * 1e9))
     assert got == [(0, "4m"), (0, "5z"), (0, "7p")]
     assert [e["t"] for e in tracker.events[1:]] == [pytest.approx(0.7), pytest.approx(stamp)]
 
@@ -983,3 +985,4 @@ def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, a
                               view=picture)
     assert got == [(0, "4m"), (0, "7p"), (0, "3s")]
     assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]
+

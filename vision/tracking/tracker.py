@@ -852,21 +852,22 @@ class TableTracker:
 
     def _laid_before_beyond(self, track: Track) -> int:
         """When a pond tile about to be reported was laid, given the tiles of its pond beyond
-        it. A pond fills in order, so a tile was laid before every tile beyond it. Dated after
-        one of them (the onset its place showed when the finder first saw it whole came
-        later), it was there unseen: it is dated by the first clear look that boxed its place,
+        it. A pond fills in order, so a tile was laid before every tile beyond it. Dated no
+        earlier than one of them (by the onset its place showed when the finder first saw it
+        whole), it was there unseen: it is dated by the first clear look that boxed its place,
         in part too, since its place was last seen bare twice running before that tile came
         (one bare look among looks that box it is the finder missing it, not the place
         empty). With no such look it keeps its date. Seed 9's dark North, laid at 20.5 s half
-        under a burnt-out glare, was boxed only in part from 20.8 s, missed once at 27.9 s,
-        found whole at 29.5 s and dated 29.27 s: after the seat's next discard (28.03 s),
-        to a referee a discard nobody made then, and one missed."""
+        under a burnt-out glare, was boxed only in part from 20.8 s and found whole only after
+        the seat's next discard was laid beyond it: dated 29.27 s in one run (that discard
+        28.03 s), 26.5 s in another, the very time of that discard; to a referee a discard
+        nobody made then, and one missed."""
         zone = track.zone
         beyond = [other.first_ns for other in self.tracks
                   if other is not track and other.zone is zone and other.confirmed and
                   not other.face_down and not other.behind and
                   _later_in_pond(zone, (other.x, other.y), (track.x, track.y))]
-        if not beyond or min(beyond) >= track.first_ns:
+        if not beyond or min(beyond) > track.first_ns:
             return track.first_ns
         since, bare = None, 0
         for t, where in reversed([look for look in self._clear_looks.get(zone, ())
