@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from referee.errors import RefereeError
-from vision.camera.zones import default_zones, to_seat
+from vision.camera.zones import TILE_H_MM, default_zones, to_seat
 from vision.synthesis.synthetic import (
     ArtClassifier,
     Hand,
@@ -355,6 +355,73 @@ def _a_5s_laid_in_pond0():
     det.update(empty, t_of(0))
     det.settle(np.arange(det.n), t_of(0))             # the empty table has been read
     return zones, det, (x, y), empty, tile, hand
+
+
+def test_a_table_top_the_finder_takes_for_a_hand_from_the_first_frame_hides_no_discard(
+        settled_table):
+    """The finder's hand channel takes a patch of the bare table for skin from the very first
+    frame on (the film's wood table, ``--seed 16``: the wood about every pond), between the
+    place of seat 1's next discard and the seat. Never accounted for, that patch never looked
+    settled, so the mask stayed on it: the table never settled, and the discard laid beside
+    it was never read in plain view. It looks as the camera first saw it, so it is no hand:
+    the discard is read and stamped at its first frame."""
+    film = Film(settled_table.state.copy())
+    film.still(3)
+    x, y = pond_slot(film.state, 1)
+    ux, uy = np.array(to_seat(400, 401, 1, 800)) - 400       # towards the seat
+    # 8 mm square, 4 mm from the tile's edge: inside the 6 mm the tracker keeps from a hand
+    px, py = x + ux * (TILE_H_MM / 2 + 8), y + uy * (TILE_H_MM / 2 + 8)
+    patch = (slice(int((py - 4) * PPM), int((py + 4) * PPM)),
+             slice(int((px - 4) * PPM), int((px + 4) * PPM)))
+
+    class SeesAHand(Finder):
+        def __call__(self, frame, zones):
+            finding = super().__call__(frame, zones)
+            finding.occluded[patch] = 255
+            return finding
+
+    zones = default_zones()
+    scheduler = RecognitionScheduler(TableTracker(zones, ArtClassifier(), PPM),
+                                     ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600)),
+                                     SeesAHand(), threaded=False)
+    first = warm(scheduler, film)
+    landed = first + film.discard(1, "8s") - 3
+    film.still(3)
+    played = play(scheduler, film.frames[3:], first=first, until=_discards)
+    got = [(e["seat"], e["tile"], e["t"]) for e, _ in played if e["type"] == "discard"]
+    assert got == [(1, "8s", t_of(landed) / 1e9)]
+
+
+def test_the_hand_mask_is_kept_where_a_hand_changed_the_table_and_dropped_between_the_zones():
+    """What the tracker is told is a hand: the finder's mask where the table's look changed
+    under it (a hand over pond 0) stays; where the table looks as the camera first saw it, and
+    between the zones (over no place the tracker reads, though widened it would reach pond 0's
+    edge), it goes."""
+    from vision.finding.found import Finding
+
+    zones = default_zones()
+    detector = ChangeDetector(zones, topdown_to_table(PPM), (1600, 1600))
+    scheduler = RecognitionScheduler(TableTracker(zones, ArtClassifier(), PPM), detector,
+                                     find=None, threaded=False)
+    felt = np.full((1600, 1600, 3), (60, 120, 170), np.uint8)
+    hand = felt.copy()
+
+    def mm(x1, y1, x2, y2):
+        return slice(int(y1 * PPM), int(y2 * PPM)), slice(int(x1 * PPM), int(x2 * PPM))
+
+    over_pond = mm(340, 560, 400, 620)         # pond 0, where a hand now lies
+    bare_pond = mm(420, 560, 480, 620)         # pond 0, bare as it ever was
+    between = mm(300, 646, 490, 652)           # between pond 0 and the seat's hand: no zone
+    hand[over_pond] = (110, 150, 210)
+    for k, frame in enumerate([felt] * 3 + [hand] * 3):
+        detector.update(frame, k * PERIOD)
+    mask = np.zeros((1600, 1600), np.uint8)
+    for part in (over_pond, bare_pond, between):
+        mask[part] = 255
+    scheduler._no_hand_where_still(Finding([], mask), list(range(len(zones))))
+    # (to the change detector's cells: within half a cell of the hand's edge, either way)
+    assert mask[mm(344, 564, 396, 616)].all()
+    assert not mask[bare_pond].any() and not mask[between].any()
 
 
 def test_change_detector_onset_and_settle():

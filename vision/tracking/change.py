@@ -86,6 +86,7 @@ class ChangeDetector:
         k = int(history)
         # looks are (3, n): blue, green, red rows, so per-cell tests run along whole rows
         self.ref = np.zeros((3, n), np.float32)         # settled look
+        self.first_look = np.zeros((3, n), np.float32)  # the look of the first frame
         self.ref_start = np.full(n, NEVER, np.int64)    # first frame of the settled look
         self.run_look = np.zeros((3, n), np.float32)    # current run's look
         self.run_start = np.full(n, NEVER, np.int64)    # t_ns of the current run's first frame
@@ -144,6 +145,7 @@ class ChangeDetector:
             if self.frames == 0:
                 # nothing is known of the table as first seen: every place waits to be read
                 self.ref[:] = g
+                self.first_look[:] = g
                 self.run_look[:] = g
                 self.run_start[:] = t_ns
                 self.left_at[:] = t_ns
@@ -203,6 +205,13 @@ class ChangeDetector:
         with self.lock:
             pending = self.left_at[self.left_at != NEVER]
             return int(pending.min()) if len(pending) else None
+
+    def as_first_seen(self, cells: np.ndarray) -> np.ndarray:
+        """Whether each of ``cells`` looks now, steadily, as in the first frame: the table as
+        the camera first saw it, before anything was laid or passed over there."""
+        with self.lock:
+            moved = np.abs(self.run_look[:, cells] - self.first_look[:, cells]) > self.threshold
+            return ~moved.any(axis=0) & (self.run_frames[cells] >= self.min_run)
 
     def cells_in(self, rect_mm, inset_mm: float = 0.0) -> np.ndarray:
         x1, y1, x2, y2 = rect_mm
