@@ -360,7 +360,7 @@ def _a_5s_laid_in_pond0():
 def test_a_table_top_the_finder_takes_for_a_hand_from_the_first_frame_hides_no_discard(
         settled_table):
     """The finder's hand channel takes a patch of the bare table for skin from the very first
-    frame on (the film's wood table, ``--seed 16``: the wood about every pond), between the
+    frame on (the film's brown table, ``--seed 16``: the top about every pond), between the
     place of seat 1's next discard and the seat. Never accounted for, that patch never looked
     settled, so the mask stayed on it: the table never settled, and the discard laid beside
     it was never read in plain view. It looks as the camera first saw it, so it is no hand:

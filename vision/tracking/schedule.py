@@ -198,11 +198,11 @@ class RecognitionScheduler:
         - Off the cells of ``zone_ids`` that look as they did when recognition last accounted
           for them, or as the camera first saw them (:meth:`ChangeDetector.as_first_seen`):
           a place the mask lies on from the first frame is never accounted for, so it never
-          looks settled (the film's wood table, ``--seed 16``: the bare wood about every pond
-          masked all hand long).
+          looks settled (the film's light brown table, ``--seed 16``: the bare top about every
+          pond masked all hand long).
         - Off each part of the mask then left over none of those zones' cells: it lies between
           them and hides none of their tiles, but widened (as the tracker widens it) it would
-          mask their edges. On that wood table no pond had a look with no hand over it all
+          mask their edges. On that brown table no pond had a look with no hand over it all
           hand, so the tracker dated tiles by the change detector alone: four discards were
           reported, surely, at times nobody laid them."""
         occluded = finding.occluded
