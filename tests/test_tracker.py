@@ -985,4 +985,3 @@ def test_a_riichi_tile_the_finder_boxes_upright_is_known_by_its_outline(lying, a
                               view=picture)
     assert got == [(0, "4m"), (0, "7p"), (0, "3s")]
     assert [bool(e.get("riichi")) for e in tracker.events] == [False, False, riichi]
-

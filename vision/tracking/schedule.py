@@ -203,8 +203,8 @@ class RecognitionScheduler:
         - Off each part of the mask then left over none of those zones' cells: it lies between
           them and hides none of their tiles, but widened (as the tracker widens it) it would
           mask their edges. On that brown table no pond had a look with no hand over it all
-          hand, so the tracker dated tiles by the change detector alone: four discards were
-          reported, surely, at times nobody laid them."""
+          hand, so the tracker dated tiles by the change detector alone: nine discards over
+          its two hands were reported, surely, at times nobody laid them."""
         occluded = finding.occluded
         bx, by, bw, bh = cv2.boundingRect(occluded)      # where the mask lies at all
         if not bw:
