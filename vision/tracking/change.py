@@ -210,8 +210,8 @@ class ChangeDetector:
         """Whether each of ``cells`` looks now, steadily, as in the first frame: the table as
         the camera first saw it, before anything was laid or passed over there."""
         with self.lock:
-            moved = np.abs(self.run_look[:, cells] - self.first_look[:, cells]) > self.threshold
-            return ~moved.any(axis=0) & (self.run_frames[cells] >= self.min_run)
+            same = ~self._differ(self.run_look, self.first_look) & (self.run_frames >= self.min_run)
+        return same[cells]
 
     def cells_in(self, rect_mm, inset_mm: float = 0.0) -> np.ndarray:
         x1, y1, x2, y2 = rect_mm

@@ -212,8 +212,7 @@ class RecognitionScheduler:
         det, ppm = self.detector, self.tracker.px_per_mm
         cells = np.concatenate([det.zone_cells[zi] for zi in zone_ids])
         with det.lock:
-            settled = det.left_at[cells] == NEVER
-        table = settled | det.as_first_seen(cells)
+            table = (det.left_at[cells] == NEVER) | det.as_first_seen(cells)
         half = det.cell_mm / 2
         h, w = occluded.shape[:2]
         corners = np.round((det.centres[cells] + [[-half, -half]]) * ppm).astype(int)

@@ -526,8 +526,7 @@ class TableTracker:
         if first is None:
             return t_ns
         x, y = tile.centre[0] / ppm, tile.centre[1] / ppm
-        looks = [(t, any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where))
-                 for t, where in self._clear_looks.get(zone, ()) if t < t_ns]
+        looks = self._looks_at(zone, x, y, t_ns)
         lit = self.relit((x1, y1, x2, y2), t_ns) if self.relit is not None else None
         if lit is not None and lit < first:
             boxed_then = [t for t, there in looks if there and lit <= t < first]
@@ -543,6 +542,12 @@ class TableTracker:
         if bare and first <= bare[0]:
             return t_ns
         return min(int(first), t_ns)
+
+    def _looks_at(self, zone: Zone, x: float, y: float, before_ns: int) -> list[tuple[int, bool]]:
+        """The clear looks at ``zone`` (:attr:`_clear_looks`) before ``before_ns``: when, and
+        whether each boxed anything, in part too, at the place (x, y) table mm."""
+        return [(t, any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where))
+                for t, where in self._clear_looks.get(zone, ()) if t < before_ns]
 
     def _classify(self, candidates, thumbs):
         """Labels for the candidates, (when fusing) the classifier's probabilities over its
@@ -870,9 +875,8 @@ class TableTracker:
         if not beyond or min(beyond) > track.first_ns:
             return track.first_ns
         since, bare = None, 0
-        for t, where in reversed([look for look in self._clear_looks.get(zone, ())
-                                  if look[0] < min(beyond)]):
-            if any(np.hypot(bx - track.x, by - track.y) < SAME_PLACE_MM for bx, by in where):
+        for t, there in reversed(self._looks_at(zone, track.x, track.y, min(beyond))):
+            if there:
                 since, bare = t, 0
             else:
                 bare += 1
