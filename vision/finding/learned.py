@@ -33,6 +33,7 @@ from vision.camera.zones import TILE_H_MM, TILE_W_MM
 from vision.runtime import session_options
 
 from .found import Finding, FoundTile, order_rows
+from .washed import darkened
 
 #: What ``python -m vision.training.train_finder`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "finder.onnx"
@@ -389,6 +390,7 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     ``faint``: the learned finder's boxes of heat from this up to its threshold come with the
     finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`)."""
     if finder is not None:
+        topdown = darkened(topdown, TILE_W_MM * float(px_per_mm))
         found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
                             crop_width=crop_width, faint=faint)
         seen_faintly = found.faint
