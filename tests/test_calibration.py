@@ -169,6 +169,28 @@ def test_calibrate_command(tmp_path, camera_view):
     assert main(["calibrate", str(tmp_path / "missing.jpg")]) == 2
 
 
+def test_calibrate_names_a_zone_a_glare_washes_out(tmp_path, capsys):
+    """A lamp's glare over seat 2's pond lifts it close to white: calibrate says so, naming
+    the zone, so the lamp is moved before play; a table lit evenly gets no such line."""
+    from app.cli import main
+
+    lines = {}
+    for glare in (False, True):
+        top = render_state(TableState(ponds=[[], [], [("3p", False), ("7z", False)], []]),
+                           px_per_mm=2.0)
+        if glare:       # seat 2's pond is at table (306-484, 157-307) mm
+            lit = np.zeros(top.shape[:2], np.uint8)
+            cv2.ellipse(lit, (790, 460), (260, 200), 0, 0, 360, 255, -1)
+            top[lit > 0] = 255 - (255 - top[lit > 0]) // 10
+        image, _ = render_camera(top, LAYOUT, 2.0, tilt=0.15, turn_deg=6)
+        path = tmp_path / f"table-{glare}.png"
+        cv2.imwrite(str(path), image)
+        assert main(["calibrate", str(path), "--dry-run"]) == 0
+        lines[glare] = [line for line in capsys.readouterr().out.splitlines() if "washed out" in line]
+    assert lines[False] == []
+    assert [line.split(":")[0] for line in lines[True]] == ["zone pond2"], lines[True]
+
+
 def test_a_zone_cut_from_the_camera_frame_is_the_whole_view_there(camera_view):
     """The table service finds tiles zone by zone, each cut from the camera frame; the finder
     was measured on the whole view, so each zone must show it the whole view's pixels there,

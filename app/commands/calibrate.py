@@ -7,6 +7,9 @@ frame) finds markers 0-3, fits the image -> table homography, refuses it when th
 reprojection error is over ``--max-error`` pixels, and saves the calibration with the seats'
 zones as ``calibration.json`` beside the config, pointed at by ``[camera] calibration``.
 ``--topdown OUT.png`` also writes the top-down view with the zones drawn, to check them.
+A zone the table reads (a pond, a meld area, the dora) that a lamp's glare washes out is
+named with a line saying how much of it, so the lamp or the camera is moved before play,
+not after a hand of discards read late or not at all (:mod:`vision.finding.washed`).
 """
 from __future__ import annotations
 
@@ -61,6 +64,32 @@ def draw_zones(topdown, calibration):
     return out
 
 
+#: A zone the table reads, washed out over this share of it or more, is warned of. On the
+#: film's glare-lit table (``SolidTable(10)``: seats 2 and 3's ponds washed out over 85% and
+#: 39% of them) those two ponds' discards were read 17 of 34 before the finder darkened what
+#: a glare washes out and 29 of 34 after, where the other two ponds read 34 of 35.
+WASHED_WARN = 0.1
+
+
+def washed_zones(view, calibration) -> list[str]:
+    """One line for each zone the table reads that a glare washes out in ``view`` (the
+    calibrated top-down view) over :data:`WASHED_WARN` of it or more."""
+    from vision.camera.zones import TILE_W_MM
+    from vision.finding.washed import washed_share
+
+    s = calibration.px_per_mm
+    lines = []
+    for z in calibration.zones:
+        if z.kind == "hand":        # the hands' tiles are read only when they are shown
+            continue
+        share = washed_share(view, TILE_W_MM * s, tuple(v * s for v in z.rect))
+        if share >= WASHED_WARN:
+            lines.append(f"zone {z.name}: {share:.0%} of it is washed out (a lamp's glare, or "
+                         f"too much light): the table reads tiles there late or not at all; "
+                         f"move the lamp or turn the camera, then calibrate again")
+    return lines
+
+
 def run(args) -> int:
     from vision.camera.calibration import (
         MARKER_SHEET_MM,
@@ -90,9 +119,12 @@ def run(args) -> int:
     cal = calibrate(image, layout, args.px_per_mm)
     print(f"markers 0-3 found; reprojection error {cal.reprojection_px:.2f} px "
           f"(limit {args.max_error:g})")
+    view = cal.warp(image)
     if args.topdown:
-        write_image(args.topdown, draw_zones(cal.warp(image), cal), "the top-down view")
+        write_image(args.topdown, draw_zones(view, cal), "the top-down view")
         print(f"top-down view with zones: {args.topdown}")
+    for line in washed_zones(view, cal):
+        print(line)
     if cal.reprojection_px > args.max_error:
         raise RefereeError(f"reprojection error {cal.reprojection_px:.2f} px is over "
                            f"{args.max_error:g} px: check the markers lie flat and the "
