@@ -406,15 +406,17 @@ def arguments(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.font_epochs and not args.fonts_per_label:
         p.error("--font-epochs adds the font-written crops: give --fonts-per-label too")
+    if args.device != "cpu" and not args.device.startswith("cuda"):
+        p.error(f"--device {args.device!r}: expected cpu or cuda (cuda:N)")
+    if args.workers < 1 or args.render_chunk < 0:
+        p.error("--workers must be 1 or more and --render-chunk 0 or more")
+    # the options themselves first, then what the machine must have for them: a wrong
+    # option is named as such, fonts installed or not
     if args.fonts_per_label:
         try:   # before any work: the font pool is drawn after the others
             font_files([*args.fonts, *args.bird_fonts, *args.dragon_fonts])
         except RefereeError as exc:
             p.error(f"{exc}; --fonts-per-label 0 trains on the art alone")
-    if args.device != "cpu" and not args.device.startswith("cuda"):
-        p.error(f"--device {args.device!r}: expected cpu or cuda (cuda:N)")
-    if args.workers < 1 or args.render_chunk < 0:
-        p.error("--workers must be 1 or more and --render-chunk 0 or more")
     return args
 
 
