@@ -10,7 +10,11 @@ def same_quantized_weights(made, shipped) -> None:
     the same eight-bit weights and weight scales. Their activation ranges may differ a little:
     they come from rendered calibration pictures, whose pixels depend on the machine's OpenCV
     and float arithmetic (on an AVX2 machine without VNNI the finder's ranges came out up to
-    26% off those of the machine that made the shipped copy, the classifier's not at all)."""
+    26% off those of the machine that made the shipped copy, the classifier's not at all; on
+    an AVX-512 VNNI machine with onnxruntime 1.32 and OpenCV 4.14 the dark finder's one layer
+    32% off, every other within 18%). The weights, which decide what the network computes,
+    must be the same to the bit; a range within 40% only moves where eight bits of one
+    activation are spent."""
     import onnx
     from onnx import numpy_helper
 
@@ -25,7 +29,7 @@ def same_quantized_weights(made, shipped) -> None:
                                       and "_quantized_scale" not in name):
             assert np.array_equal(value, wb[name]), name
         elif name.endswith("output_0_scale"):
-            assert np.allclose(value, wb[name], rtol=0.3), name
+            assert np.allclose(value, wb[name], rtol=0.4), name
 
 
 def made_once(folder, name: str, make) -> list[np.ndarray]:
