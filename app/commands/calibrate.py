@@ -123,12 +123,12 @@ def run(args) -> int:
     if args.topdown:
         write_image(args.topdown, draw_zones(view, cal), "the top-down view")
         print(f"top-down view with zones: {args.topdown}")
-    for line in washed_zones(view, cal):
-        print(line)
     if cal.reprojection_px > args.max_error:
         raise RefereeError(f"reprojection error {cal.reprojection_px:.2f} px is over "
                            f"{args.max_error:g} px: check the markers lie flat and the "
                            f"sizes given; nothing saved")
+    for line in washed_zones(view, cal):
+        print(line)
     if args.dry_run:
         return 0
     target = save_to_config(cal, Path(args.config))

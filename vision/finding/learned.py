@@ -388,7 +388,9 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     ``crop_width``: the learned finder's faces are cut at most this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier).
     ``faint``: the learned finder's boxes of heat from this up to its threshold come with the
-    finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`)."""
+    finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`).
+    The learned finder is shown the view with what a glare washes out darkened
+    (:mod:`vision.finding.washed`), and its faces are cut from that."""
     if finder is not None:
         topdown = darkened(topdown, TILE_W_MM * float(px_per_mm))
         found = finder.find(topdown, TOPDOWN_TILE_PX / (TILE_W_MM * float(px_per_mm)), quick_shrink=True,
