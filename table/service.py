@@ -290,7 +290,10 @@ class TableService:
     time up to which the camera has reported every event it stamps, the frame's own time for a
     camera that reads every frame at once); a camera that
     yields nothing for ``camera_timeout`` seconds, or ends, is reported as health ``camera``
-    while everything else goes on. A press waits (``hold`` real seconds at most) until the
+    while everything else goes on. A camera with a ``view_health()`` (``(ok, text)``: a glare
+    washing out a pond, :class:`vision.tracking.service_feed.CameraFeed`) is asked it every
+    :attr:`VIEW_EVERY` seconds, and what it says is health ``view`` once it has said anything
+    but all well. A press waits (``hold`` real seconds at most) until the
     cameras have reported everything up to its time (:class:`~table.press_hold.PressHold`),
     and while the buttons test a press stamped before it (:class:`~table.press_hold.
     PressUnderTest` items on ``buttons``: a finger's, or a chattering or stuck contact's?),
@@ -306,6 +309,9 @@ class TableService:
     """
 
     LOW_DISK = 20 * 1024 * 1024
+    #: seconds between asking a camera how it sees the table (a glare comes with a lamp moved
+    #: or the sun, not from one frame to the next)
+    VIEW_EVERY = 5.0
 
     def __init__(self, table: ResumableTable, clock: TableClock | VirtualClock | None = None,
                  buttons: queue.Queue | None = None, cameras: Iterable = (),
@@ -456,12 +462,22 @@ class TableService:
     def _camera_loop(self, index: int, feed: Iterable) -> None:
         self._last_frame[index] = monotonic()
         first = True
+        # what the camera says of its view (a glare washing out a pond: CameraFeed.view_health),
+        # asked every VIEW_EVERY seconds and told the referee when it changes
+        view, view_said, view_asked = getattr(feed, "view_health", None), (True, ""), None
         try:
             for t_mono, events in feed:
                 self._last_frame[index] = monotonic()
                 if first:  # frames flow: the camera works (check() reports a stop)
                     first = False
                     self.table.set_health("camera", True, "")
+                if view is not None and (view_asked is None or
+                                         self._last_frame[index] - view_asked >= self.VIEW_EVERY):
+                    view_asked = self._last_frame[index]
+                    said = tuple(view())
+                    if said != view_said:
+                        view_said = said
+                        self.table.set_health("view", *said)
                 for event in events:
                     event = dict(event)
                     event["t"] = self.clock.from_mono(float(event.get("t", t_mono)))

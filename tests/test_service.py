@@ -343,6 +343,46 @@ def test_a_camera_that_comes_back_clears_the_warning(tmp_path):
         svc.stop()
 
 
+def test_a_glare_the_camera_reports_is_shown_to_the_referee_and_cleared(tmp_path):
+    """A camera that can say how it sees the table (a glare washing out a pond:
+    CameraFeed.view_health) is asked now and then; the dashboard's health "view" says what it
+    says once it is not all well, journaled, and goes back to well when the glare has gone. A
+    camera all well from the start adds no "view" to the dashboard."""
+    clock = TableClock()
+    table = make_table(tmp_path / "j.sqlite", clock=clock)
+    said = [(True, "")]
+    asked = threading.Event()
+    done = threading.Event()
+
+    class Camera:
+        def __iter__(self):
+            while not done.is_set():
+                yield time.monotonic(), []
+                time.sleep(0.01)
+
+        def view_health(self):
+            asked.set()
+            return said[-1]
+
+    svc = TableService(table, clock=clock, cameras=[Camera()], inbox=False)
+    svc.VIEW_EVERY = 0.05
+    svc.start()
+    try:
+        eventually(asked.is_set)
+        assert "view" not in table.health
+        said.append((False, "a glare washes out pond2 (85%): tiles there are read late or not "
+                            "at all; move the lamp or turn the camera"))
+        eventually(lambda: table.health.get("view", {}).get("ok") is False)
+        assert "pond2 (85%)" in table.health["view"]["text"]
+        assert Journal(tmp_path / "j.sqlite", readonly=True).health()[-1]["component"] == "view"
+        said.append((True, ""))
+        eventually(lambda: table.health["view"]["ok"] is True)
+        assert table.health["view"]["text"] == ""
+    finally:
+        done.set()
+        svc.stop()
+
+
 def test_dashboard_actions_come_through_the_inbox(tmp_path):
     path = tmp_path / "j.sqlite"
     table = make_table(path, clock=TableClock())

@@ -76,3 +76,33 @@ def test_the_ponds_under_a_burnt_out_glare_are_found_and_read():
         assert set(labels) <= set(tiles), (seat, labels)
         read += labels
     assert len(read) >= 10, read
+
+
+def test_the_table_camera_knows_which_zones_a_glare_washes_out():
+    """The zone finder measures, each time it searches a zone the table reads, how much of it a
+    glare washes out, and the camera feed names those over a tenth: what the dashboard's
+    "view" shows the referee while the table runs."""
+    import cv2
+
+    from vision.camera.zones import default_zones
+    from vision.finding.found import Finding
+    from vision.tracking.service_feed import CameraFeed
+    from vision.tracking.zone_finder import ZoneFinder
+
+    view = _table((60, 110, 50), (1600, 1600))
+    lit = np.zeros(view.shape[:2], np.uint8)
+    cv2.ellipse(lit, (790, 460), (260, 200), 0, 0, 360, 255, -1)     # over seat 2's pond
+    view[lit > 0] = (236, 240, 244)
+    zones = ZoneFinder(2.0, find=lambda picture, s: Finding([], np.zeros(picture.shape[:2], np.uint8)))
+    zones(view, default_zones())
+    assert zones.washed["pond2"] > 0.8
+    assert "hand2" not in zones.washed
+    assert {name for name, share in zones.washed.items() if share >= 0.1} == {"pond2"}
+
+    class Watch:
+        find = zones
+
+    ok, text = CameraFeed(iter(()), Watch(), None).view_health()
+    assert not ok and "pond2 (" in text and "pond3" not in text
+    zones(_table((60, 110, 50), (1600, 1600)), default_zones())   # the lamp moved
+    assert CameraFeed(iter(()), Watch(), None).view_health() == (True, "")

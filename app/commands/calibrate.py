@@ -64,18 +64,11 @@ def draw_zones(topdown, calibration):
     return out
 
 
-#: A zone the table reads, washed out over this share of it or more, is warned of. On the
-#: film's glare-lit table (``SolidTable(10)``: seats 2 and 3's ponds washed out over 85% and
-#: 39% of them) those two ponds' discards were read 17 of 34 before the finder darkened what
-#: a glare washes out and 29 of 34 after, where the other two ponds read 34 of 35.
-WASHED_WARN = 0.1
-
-
 def washed_zones(view, calibration) -> list[str]:
     """One line for each zone the table reads that a glare washes out in ``view`` (the
-    calibrated top-down view) over :data:`WASHED_WARN` of it or more."""
+    calibrated top-down view) over :data:`vision.finding.washed.NOTICE_SHARE` of it or more."""
     from vision.camera.zones import TILE_W_MM
-    from vision.finding.washed import washed_share
+    from vision.finding.washed import NOTICE_SHARE, washed_share
 
     s = calibration.px_per_mm
     lines = []
@@ -83,7 +76,7 @@ def washed_zones(view, calibration) -> list[str]:
         if z.kind == "hand":        # the hands' tiles are read only when they are shown
             continue
         share = washed_share(view, TILE_W_MM * s, tuple(v * s for v in z.rect))
-        if share >= WASHED_WARN:
+        if share >= NOTICE_SHARE:
             lines.append(f"zone {z.name}: {share:.0%} of it is washed out (a lamp's glare, or "
                          f"too much light): the table reads tiles there late or not at all; "
                          f"move the lamp or turn the camera, then calibrate again")

@@ -32,6 +32,12 @@ RAMP = 15
 #: The black point lies this far under the surroundings' level: the felt under the glare (some
 #: 230) comes out at about two thirds grey, a face's ink (150-200) near black.
 UNDER_FELT = 40
+#: A zone the table reads, washed out over this share of it or more, is said to the referee
+#: (``riichi-referee calibrate``; the dashboard's "View" while the table runs). On the film's
+#: glare-lit table (``SolidTable(10)``: seats 2 and 3's ponds washed out over 85% and 39% of
+#: them) those two ponds' discards were read 17 of 34 before the finder darkened what a glare
+#: washes out and 29 of 34 after, where the other two ponds read 34 of 35.
+NOTICE_SHARE = 0.1
 
 
 def black_points(view: np.ndarray, tile_px: float) -> tuple[np.ndarray, int] | None:

@@ -119,6 +119,21 @@ class CameraFeed:
         finally:
             self.watch.close()
 
+    def view_health(self) -> tuple[bool, str]:
+        """Whether the camera sees the zones the table reads: ``(True, "")``, or ``(False,
+        text)`` naming each zone a glare washed out over
+        :data:`vision.finding.washed.NOTICE_SHARE` of it or more when it was last searched
+        (the table service shows it to the referee as the health "view")."""
+        from vision.finding.washed import NOTICE_SHARE
+
+        shares = getattr(getattr(self.watch, "find", None), "washed", None) or {}
+        washed = [f"{name} ({share:.0%})" for name, share in sorted(shares.items())
+                  if share >= NOTICE_SHARE]
+        if not washed:
+            return True, ""
+        return False, (f"a glare washes out {', '.join(washed)}: tiles there are read late or "
+                       f"not at all; move the lamp or turn the camera")
+
     def referee_event(self, event: dict, rulings: list[dict]) -> None:
         """A referee event journaled: a correction of a check (``override`` naming a check
         ruling, with ``tile``) is fed back to the tracker and, in the background (fitting
