@@ -44,8 +44,8 @@ def black_points(view: np.ndarray, tile_px: float) -> tuple[np.ndarray, int] | N
     """Where ``view`` (BGR uint8) is washed out, and how far: the black point of each patch
     about half a tile wide (``tile_px``: a tile's width in the view), and the patches' side
     in pixels; None where nothing is washed out. A patch is washed out when every patch
-    within a tile and a quarter of it has a darkest channel whose mean stays at
-    :data:`WASHED_FROM` or above."""
+    within about a tile of it has a darkest channel whose mean stays at :data:`WASHED_FROM`
+    or above."""
     h, w = view.shape[:2]
     every = max(1, int(round(tile_px / 8)))      # a patch's sides are sampled at 4 pixels
     step = 4 * every
@@ -98,7 +98,8 @@ def darkened(view: np.ndarray, tile_px: float) -> np.ndarray:
 
 def washed_share(view: np.ndarray, tile_px: float, rect: tuple[float, float, float, float]) -> float:
     """The share (0-1) of ``rect`` (x1, y1, x2, y2, pixels of ``view``) that a glare washes
-    out (:func:`black_points`): what ``riichi-referee calibrate`` warns of."""
+    out (:func:`black_points`): what ``riichi-referee calibrate`` and the dashboard's "View"
+    tell the referee of."""
     found = black_points(view, tile_px)
     if found is None:
         return 0.0

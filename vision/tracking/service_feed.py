@@ -126,7 +126,8 @@ class CameraFeed:
         (the table service shows it to the referee as the health "view")."""
         from vision.finding.washed import NOTICE_SHARE
 
-        shares = getattr(getattr(self.watch, "find", None), "washed", None) or {}
+        # a copy first: the recognition thread adds a zone the first time it searches it
+        shares = dict(getattr(getattr(self.watch, "find", None), "washed", None) or {})
         washed = [f"{name} ({share:.0%})" for name, share in sorted(shares.items())
                   if share >= NOTICE_SHARE]
         if not washed:
