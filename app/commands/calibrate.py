@@ -67,20 +67,12 @@ def draw_zones(topdown, calibration):
 def washed_zones(view, calibration) -> list[str]:
     """One line for each zone the table reads that a glare washes out in ``view`` (the
     calibrated top-down view) over :data:`vision.finding.washed.NOTICE_SHARE` of it or more."""
-    from vision.camera.zones import TILE_W_MM
-    from vision.finding.washed import NOTICE_SHARE, washed_share
+    from vision.finding.washed import noticed, zone_shares
 
-    s = calibration.px_per_mm
-    lines = []
-    for z in calibration.zones:
-        if z.kind == "hand":        # the hands' tiles are read only when they are shown
-            continue
-        share = washed_share(view, TILE_W_MM * s, tuple(v * s for v in z.rect))
-        if share >= NOTICE_SHARE:
-            lines.append(f"zone {z.name}: {share:.0%} of it is washed out (a lamp's glare, or "
-                         f"too much light): the table reads tiles there late or not at all; "
-                         f"move the lamp or turn the camera, then calibrate again")
-    return lines
+    shares = zone_shares(view, calibration.zones, calibration.px_per_mm)
+    return [f"zone {name}: {share:.0%} of it is washed out (a lamp's glare, or too much "
+            f"light): the table reads tiles there late or not at all; move the lamp or turn "
+            f"the camera, then calibrate again" for name, share in noticed(shares)]
 
 
 def run(args) -> int:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.camera.zones import TILE_W_MM
+
 #: Surroundings every patch of which is this bright on average in its darkest channel (0-255)
 #: are washed out: on a table the glare leaves alone, some patch within a tile of any place
 #: (felt, the tiles' sides, their ink) lies well under it.
@@ -96,16 +98,30 @@ def darkened(view: np.ndarray, tile_px: float) -> np.ndarray:
     return out
 
 
-def washed_share(view: np.ndarray, tile_px: float, rect: tuple[float, float, float, float]) -> float:
-    """The share (0-1) of ``rect`` (x1, y1, x2, y2, pixels of ``view``) that a glare washes
-    out (:func:`black_points`): what ``riichi-referee calibrate`` and the dashboard's "View"
-    tell the referee of."""
-    found = black_points(view, tile_px)
+def zone_shares(view: np.ndarray, zones, px_per_mm: float,
+                origin: tuple[float, float] = (0.0, 0.0)) -> dict[str, float]:
+    """The share (0-1) of each of ``zones`` (:class:`vision.camera.zones.Zone`) the table
+    reads that a glare washes out in ``view`` (:func:`black_points`, worked out once for all of
+    them): a top-down view at ``px_per_mm`` whose pixel (0, 0) is the whole view's ``origin``.
+    The hands' zones are left out: their tiles stand, and are read only when shown."""
+    read = [z for z in zones if z.kind != "hand"]
+    found = black_points(view, TILE_W_MM * px_per_mm) if read else None
     if found is None:
-        return 0.0
+        return {z.name: 0.0 for z in read}
     black, step = found
-    centres = (np.arange(black.shape[1]) + 0.5) * step, (np.arange(black.shape[0]) + 0.5) * step
-    cols = (centres[0] >= rect[0]) & (centres[0] < rect[2])
-    rows = (centres[1] >= rect[1]) & (centres[1] < rect[3])
-    inside = black[np.ix_(rows, cols)]
-    return float((inside > 0.5).mean()) if inside.size else 0.0
+    washed = black > 0.5
+    xs = (np.arange(black.shape[1]) + 0.5) * step + origin[0]     # the patches' centres
+    ys = (np.arange(black.shape[0]) + 0.5) * step + origin[1]
+    out = {}
+    for z in read:
+        x1, y1, x2, y2 = (v * px_per_mm for v in z.rect)
+        inside = washed[np.ix_((ys >= y1) & (ys < y2), (xs >= x1) & (xs < x2))]
+        out[z.name] = float(inside.mean()) if inside.size else 0.0
+    return out
+
+
+def noticed(shares: dict[str, float]) -> list[tuple[str, float]]:
+    """The zones of ``shares`` (:func:`zone_shares`) washed out over :data:`NOTICE_SHARE` of
+    them or more, by name: what ``riichi-referee calibrate`` and the dashboard's "View" tell
+    the referee of."""
+    return [(name, share) for name, share in sorted(shares.items()) if share >= NOTICE_SHARE]

@@ -124,12 +124,11 @@ class CameraFeed:
         text)`` naming each zone a glare washed out over
         :data:`vision.finding.washed.NOTICE_SHARE` of it or more when it was last searched
         (the table service shows it to the referee as the health "view")."""
-        from vision.finding.washed import NOTICE_SHARE
+        from vision.finding.washed import noticed
 
         # a copy first: the recognition thread adds a zone the first time it searches it
         shares = dict(getattr(getattr(self.watch, "find", None), "washed", None) or {})
-        washed = [f"{name} ({share:.0%})" for name, share in sorted(shares.items())
-                  if share >= NOTICE_SHARE]
+        washed = [f"{name} ({share:.0%})" for name, share in noticed(shares)]
         if not washed:
             return True, ""
         return False, (f"a glare washes out {', '.join(washed)}: tiles there are read late or "

@@ -21,11 +21,11 @@ import cv2
 import numpy as np
 
 from vision.camera.calibration import view_maps
-from vision.camera.zones import TILE_W_MM, Zone
+from vision.camera.zones import Zone
 from vision.finding.found import Finding
 from vision.finding.learned import find_tiles_topdown, topdown_grid
 from vision.finding.meld_holes import tiles_in_holes
-from vision.finding.washed import washed_share
+from vision.finding.washed import zone_shares
 
 _ALIGN = 8
 
@@ -59,7 +59,7 @@ class ZoneFinder:
         self.crop_width = crop_width
         self._maps = {}      # a region's view_maps, by region (to_topdown does not change)
         #: the share of each zone read (by name) that a glare washed out when it was last cut
-        #: (:func:`vision.finding.washed.washed_share`; the hands' zones are not asked)
+        #: (:func:`vision.finding.washed.zone_shares`; the hands' zones are not asked)
         self.washed: dict[str, float] = {}
 
     @classmethod
@@ -132,10 +132,7 @@ class ZoneFinder:
             if x2 <= x1 or y2 <= y1:
                 continue
             cut = np.ascontiguousarray(self._cut(frame, (x1, y1, x2, y2)))
-            if zone.kind != "hand":     # a hand's tiles stand; they are read when shown
-                zx1, zy1, zx2, zy2 = (v * s for v in zone.rect)
-                self.washed[zone.name] = washed_share(cut, TILE_W_MM * s,
-                                                      (zx1 - x1, zy1 - y1, zx2 - x1, zy2 - y1))
+            self.washed.update(zone_shares(cut, [zone], s, origin=(x1, y1)))
             if self.grid is not None:
                 pad, framed = 0, cut
             else:
