@@ -148,6 +148,27 @@ def test_a_photo_of_an_ivory_set_is_read_with_the_default_finder_only(shared_dat
     assert looks and set(looks) == {DEFAULT_MODEL}
 
 
+def test_a_dim_photo_of_an_ivory_set_is_read_with_the_default_finder(shared_data, monkeypatch):
+    """A phone photo taken in a dim hall: the ivory faces come out grey (Camerash 1-3 at half
+    its light: the crops' median grey under 128, as a dark-faced set's). Their ground is still
+    lighter than their ink, so the photo is not read again with the finder for dark faces,
+    which found none of its 8 tiles; the default finder finds them all."""
+    from testkit.photos import load_photos
+    from vision.finding.learned import DEFAULT_MODEL, TileFinder, match_boxes
+    from vision.reading.classifier import TileClassifier
+
+    looks = []
+    find = TileFinder.find
+    monkeypatch.setattr(TileFinder, "find",
+                        lambda self, *a, **k: looks.append(self.model_path) or find(self, *a, **k))
+    photo = next(p for p in load_photos(shared_data) if p.name == "1-3.jpg")
+    dim = (photo.image().astype(np.float32) * 0.5).astype(np.uint8)
+    read = detect(dim, TileClassifier(threads=1), photo=True, looks=None)
+    assert looks and set(looks) == {DEFAULT_MODEL}
+    found = match_boxes([np.float32(t["quad"]) for t in read], photo.quads, photo.ignore)
+    assert found["tp"] == len(photo.quads) == 8
+
+
 def test_detect_on_a_camera_picture_with_markers(shared_data, tmp_path, capsys):
     top = render_state(_table(), px_per_mm=2.0)
     image, table_to_image = render_camera(top, out_size=(1600, 1200), tilt=0.08, turn_deg=2)
