@@ -62,11 +62,14 @@ class FoundTile:
 class Finding:
     """What the finder saw: the tiles, and a mask (uint8, 255) of hands over the picture.
     ``faint``: what the learned finder saw too faintly to call a tile, when it was asked to
-    (:meth:`vision.finding.learned.TileFinder.find`; its boxes, in the picture's pixels)."""
+    (:meth:`vision.finding.learned.TileFinder.find`; its boxes, in the picture's pixels).
+    ``first``: a photo looked at again to be surer of its tiles, what the looks before found
+    (:func:`vision.finding.learned.find_tiles_photo`)."""
 
     tiles: list[FoundTile]
     occluded: np.ndarray
     faint: list = field(default_factory=list, repr=False)
+    first: Finding | None = field(default=None, repr=False)
 
 
 def box_quad(box) -> np.ndarray:
