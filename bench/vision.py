@@ -13,8 +13,8 @@ Prints the figures and writes them to bench/results/vision.json:
   or a tile reported where there is none (``real_misread_sure``, ``real_misread_sure_tile_by_tile``),
   and the share of the right readings that are sure (``real_sure_share``,
   ``real_sure_share_tile_by_tile``); the same photos at half their light, as a dim hall
-  takes them (``real_half_light_end_to_end``, ``real_half_light_box_recall``,
-  ``real_half_light_misread_sure``); the classifier's own
+  takes them, and under warm lamps (``real_half_light_*``, ``real_warm_light_*``: ``end_to_end``,
+  ``box_recall``, ``misread_sure``, ``sure_share``); the classifier's own
   share handed each tile's labelled quad (``real_named_true_quads``: what end to end could
   reach with perfect boxes); the
   same for the old felt-colour finder (``felt_*``) and, side by side in the same run, for the
@@ -198,17 +198,22 @@ def score_reader(photos, read, kind_only=False, misses: Path | None = None,
     return total, per_photo
 
 
-class HalfLight:
-    """A labelled photo as a camera would take it in half the light."""
+#: The labelled photos in other light: each channel (B, G, R) scaled.
+LIGHTS = {"half_light": (0.5, 0.5, 0.5),        # a dim hall, a phone that underexposes
+          "warm_light": (0.65, 0.9, 1.1)}       # a hall's warm lamps, left by the white balance
 
-    def __init__(self, photo):
-        self.photo = photo
+
+class InLight:
+    """A labelled photo as a camera would take it in other light (``gains``, B, G, R)."""
+
+    def __init__(self, photo, gains):
+        self.photo, self.gains = photo, np.float32(gains)
 
     def __getattr__(self, name):
         return getattr(self.photo, name)
 
     def image(self) -> np.ndarray:
-        return (self.photo.image().astype(np.float32) * 0.5).astype(np.uint8)
+        return np.clip(self.photo.image() * self.gains, 0, 255).astype(np.uint8)
 
 
 # --- rendered scenes ---------------------------------------------------------------------------------
@@ -519,13 +524,13 @@ def main(argv=None) -> int:
         results["real_misreads_tile_by_tile"] = alone["misreads"]
         results["real_misread_sure_tile_by_tile"] = alone["misread_sure"]
         results["real_sure_share_tile_by_tile"] = alone["sure_share"]
-        # the same photos taken in half the light (a dim hall, a phone that underexposes):
-        # their ivory faces come out as grey as a dark-faced set's (vision/reading/dark_faces.py)
-        dim, _ = score_reader([HalfLight(ph) for ph in photos], ours(finder, clf, looks=looks),
-                              label="ours, half the light")
-        results["real_half_light_end_to_end"] = dim["end_to_end"]
-        results["real_half_light_box_recall"] = dim["box_recall"]
-        results["real_half_light_misread_sure"] = dim["misread_sure"]
+        # the same photos in half the light (their ivory faces come out as grey as a dark
+        # set's: vision/reading/dark_faces.py) and under warm lamps (vision/finding/colour_cast.py)
+        for light, gains in LIGHTS.items():
+            lit, _ = score_reader([InLight(ph, gains) for ph in photos],
+                                  ours(finder, clf, looks=looks), label=f"ours, {light.replace('_', ' ')}")
+            for key in ("end_to_end", "box_recall", "misread_sure", "sure_share"):
+                results[f"real_{light}_{key}"] = lit[key]
         if args.real_only:
             results["process_rss_mb"] = round(rss_kb() / 1024, 1)
             write_results("vision", results, args.out)

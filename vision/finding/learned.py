@@ -32,6 +32,7 @@ from vision import MODEL_DIR
 from vision.camera.zones import TILE_H_MM, TILE_W_MM
 from vision.runtime import session_options
 
+from .colour_cast import balanced, cast_gains
 from .found import Finding, FoundTile, order_rows
 from .washed import darkened
 
@@ -730,21 +731,41 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
     finer, for the far ones (see SMALL_TILE_PX).
 
     ``surer``: a photo whose tiles are found at a size the finder is not sure of (outside
-    SURE_TILE_RANGE) is then looked at once more at PHOTO_TILE_PX, and that look is the
-    finding; the looks before it are its ``first`` (their faces tell whether the set's are
-    dark: the default finder looking finer at a dark set boxes pieces of its light ink)."""
+    SURE_TILE_RANGE), or under a light that casts a colour on their faces
+    (:mod:`.colour_cast`), is then looked at once more, at PHOTO_TILE_PX and with the faces
+    made white, and that look is the finding; the looks before it are its ``first`` (their
+    faces tell whether the set's are dark: the default finder looking finer at a dark set
+    boxes pieces of its light ink)."""
     finder = finder or shared_finder()
     scale = min(1.0, max_side / max(image.shape[:2]))
     finding, scale = _at_tile_size(image, finder.find(image, scale), scale, finder,
                                    PHOTO_TILE_RANGE)
     found = _on_the_table(_with_small_tiles(image, finding, scale, finder))
-    if surer:
-        again, fine = _at_tile_size(image, finding, scale, finder, SURE_TILE_RANGE)
-        if again is not finding:
-            surer_found = _on_the_table(_with_small_tiles(image, again, fine, finder))
-            surer_found.first = found
-            return surer_found
-    return found
+    if not surer or not finding.tiles:
+        return found
+    fine = _sure_scale(finding, scale)
+    gains = cast_gains([t.crop for t in found.tiles])
+    if gains is None and fine == scale:
+        return found
+    if gains is not None:
+        image = balanced(image, gains)
+    surer_found = _on_the_table(_with_small_tiles(image, finder.find(image, fine), fine, finder))
+    surer_found.first = found
+    return surer_found
+
+
+def _sure_scale(finding: Finding, scale: float, widths: tuple[float, float] = SURE_TILE_RANGE
+                ) -> float:
+    """The scale to look at a photo at for its tiles to be about PHOTO_TILE_PX wide, when
+    ``finding`` (looked at ``scale``) has them outside ``widths`` (network pixels); else
+    ``scale``."""
+    width = scale * float(np.median([np.linalg.norm(t.quad[1] - t.quad[0]) for t in finding.tiles]))
+    low, high = widths
+    if not low <= width <= high:
+        again = min(2.0, scale * PHOTO_TILE_PX / width)
+        if abs(again - scale) >= 0.05 * scale:
+            return again
+    return scale
 
 
 def _at_tile_size(image: np.ndarray, finding: Finding, scale: float, finder: TileFinder,
@@ -753,13 +774,8 @@ def _at_tile_size(image: np.ndarray, finding: Finding, scale: float, finder: Til
     outside ``widths`` (network pixels), a look scaled so they are about PHOTO_TILE_PX."""
     if not finding.tiles:
         return finding, scale
-    width = scale * float(np.median([np.linalg.norm(t.quad[1] - t.quad[0]) for t in finding.tiles]))
-    low, high = widths
-    if not low <= width <= high:
-        again = min(2.0, scale * PHOTO_TILE_PX / width)
-        if abs(again - scale) >= 0.05 * scale:
-            return finder.find(image, again), again
-    return finding, scale
+    again = _sure_scale(finding, scale, widths)
+    return (finding, scale) if again == scale else (finder.find(image, again), again)
 
 
 def _on_the_table(finding: Finding) -> Finding:
