@@ -17,8 +17,11 @@ import numpy as np
 
 #: A face whose grey levels span less than this (2nd to 98th percentile) has no ink: a back.
 INKED_FROM = 60.0
-#: A face whose median grey is less than this of the way up its span has a dark ground.
-IVORY_FROM = 0.4
+#: A face whose median grey (its ground: a face is mostly ground) is less than this of the way
+#: up from its darkest to its lightest has its ground under its ink, a dark face; an ivory
+#: face's ground is the light end of its range, however dim the picture
+#: (:mod:`vision.reading.dark_faces` goes by it too).
+GROUND_UP = 0.4
 #: The share of a photo's faces with an ivory ground for it to be an ivory set's.
 IVORY_SHARE = 0.5
 #: The faces' ground is a cast of the light when its strongest channel is this many times its
@@ -28,12 +31,20 @@ CAST_FROM = 1.4
 MOST_GAIN = 1.6
 
 
+def ground_levels(crop: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+    """A face's grey picture, its median level (its ground), the span of its levels (2nd to
+    98th percentile) and how far up that span its ground lies (0 to 1)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    darkest, median, lightest = np.percentile(grey, (2, 50, 98))
+    span = float(lightest - darkest)
+    return grey, float(median), span, float(median - darkest) / max(span, 1.0)
+
+
 def ivory_ground(crop: np.ndarray) -> np.ndarray | None:
     """The mean BGR of a face's lighter half, or None for a face with no ivory ground (a
     back, a dark face)."""
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    darkest, median, lightest = np.percentile(grey, (2, 50, 98))
-    if lightest - darkest < INKED_FROM or median - darkest < IVORY_FROM * (lightest - darkest):
+    grey, median, span, up = ground_levels(crop)
+    if span < INKED_FROM or up < GROUND_UP:
         return None
     return crop[grey >= median].reshape(-1, 3).mean(axis=0)
 

@@ -76,7 +76,7 @@ PHOTO_TILE_PX = 40.0
 #: fewer the further they are from 40: the labelled photos with their tiles at 32 rather than
 #: 40 had 0.64 of their right readings sure rather than 0.78. So a photo whose tiles come out
 #: more than 15% off is looked at once more at PHOTO_TILE_PX (``find_tiles_photo``'s
-#: ``surer``; rendered held-out photos: face-up tiles found 0.902 -> 0.910, sure 0.32 -> 0.44;
+#: ``surer``; rendered held-out photos: face-up tiles found 0.902 -> 0.909, sure 0.32 -> 0.44;
 #: vision/README.md).
 SURE_TILE_RANGE = (34.0, 46.0)
 #: A whole table photographed from a seat shows its far side small: tiles narrower than
