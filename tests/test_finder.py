@@ -136,6 +136,24 @@ def test_touching_tiles_with_no_gap_are_still_cut_apart(reads_learned_crops):
     assert labels == hand
 
 
+def test_tiles_photographed_at_a_slant_are_found_in_the_look_stretched_top_to_bottom():
+    """Two rows of tiles photographed close by from low down (rendered, held-out table top):
+    their faces come out squashed top to bottom, and the photo's own look boxes 2 of its 11
+    face-up tiles; the look stretched 1.4 times top to bottom (``SLANT_STRETCH``) boxes 10,
+    with no box on nothing, and it is the one kept."""
+    from vision.finding.learned import match_boxes
+    from vision.synthesis.faces import FaceBank
+    from vision.synthesis.render import TileArt
+    from vision.synthesis.scene import POSITIVE, render_scene
+
+    scene = render_scene(FaceBank(TileArt()), np.random.default_rng(10), (640, 480), kind="grid",
+                         tables="holdout")
+    face_up = [t.quad for t in scene.tiles if t.status == POSITIVE and t.code not in ("back", "x")]
+    others = [t.quad for t in scene.tiles if t.status != POSITIVE or t.code in ("back", "x")]
+    found = match_boxes([t.quad for t in find_tiles_photo(scene.image).tiles], face_up, others)
+    assert len(face_up) == 11 and found["tp"] >= 10 and found["fp"] == 0, found
+
+
 ROWS = {"2-1.jpg": 9, "2-2.jpg": 7, "2-3.jpg": 8, "2-4.jpg": 9, "2-5.jpg": 9,
         "6-1.png": 36, "6-3.png": 36, "1-3.jpg": 8, "1-6.jpg": 16, "10.jpg": 144}
 
