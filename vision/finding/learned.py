@@ -755,16 +755,16 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
     seen = sum(t.score for t in found.tiles)
     if not slanted.tiles or sum(t.score for t in slanted.tiles) <= SLANT_GAIN * seen:
         return found
-    squashed = _squashed(slanted, (w, h))
+    squashed = _squashed(slanted, (w, h), tall.shape[0] / h)
     squashed.first = found.first or found
     return squashed
 
 
-def _squashed(finding: Finding, size: tuple[int, int]) -> Finding:
-    """A finding of the photo stretched top to bottom, in the photo's own pixels (``size``,
-    w x h); the faces are still cut from the stretched picture, where they are less squashed."""
+def _squashed(finding: Finding, size: tuple[int, int], k: float) -> Finding:
+    """A finding of the photo stretched ``k`` times top to bottom, in the photo's own pixels
+    (``size``, w x h); the faces are still cut from the stretched picture, where they are less
+    squashed."""
     w, h = size
-    k = finding.occluded.shape[0] / h
     tiles = []
     for t in finding.tiles:
         q = np.float32(t.quad) / np.float32([1.0, k])
@@ -776,7 +776,9 @@ def _squashed(finding: Finding, size: tuple[int, int]) -> Finding:
 
 
 def _looked_at(image: np.ndarray, max_side: int, finder: TileFinder, surer: bool) -> Finding:
-    """:func:`find_tiles_photo` but for the look stretched top to bottom."""
+    """One picture's looks (:func:`find_tiles_photo`, which looks at the photo as it is and
+    stretched): at the size its tiles come out, and, with ``surer``, at the size and in the
+    light the finder is surest of."""
     scale = min(1.0, max_side / max(image.shape[:2]))
     finding, scale = _at_tile_size(image, finder.find(image, scale), scale, finder,
                                    PHOTO_TILE_RANGE)
