@@ -87,6 +87,8 @@ SURE_TILE_RANGE = (34.0, 46.0)
 #: labelled photos, taken from above, keep their first look; vision/README.md).
 SLANT_STRETCH = 1.4
 SLANT_GAIN = 1.1
+#: The stretched picture is at most this many times the finder's view of it on a side.
+SLANT_MOST_SIDE = 4
 #: A whole table photographed from a seat shows its far side small: tiles narrower than
 #: SMALL_TILE_PX (network pixels) are mostly missed at the first look (rendered held-out
 #: tables: under 12 px a quarter found, 12-18 px two thirds). When the first look finds at
@@ -750,24 +752,29 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
     if not surer:
         return found
     h, w = image.shape[:2]
-    tall = cv2.resize(image, (w, int(round(h * SLANT_STRETCH))), interpolation=cv2.INTER_LINEAR)
+    # a big photo is stretched shrunk: the finder looks at some 900 pixels of it, and a copy
+    # of a 27-megapixel photo stretched took 190 MB more
+    shrink = min(1.0, SLANT_MOST_SIDE * max_side / max(w, h * SLANT_STRETCH))
+    tall_w, tall_h = int(round(w * shrink)), int(round(h * shrink * SLANT_STRETCH))
+    tall = cv2.resize(image, (tall_w, tall_h),
+                      interpolation=cv2.INTER_AREA if shrink < 1 else cv2.INTER_LINEAR)
     slanted = _looked_at(tall, int(round(max_side * SLANT_STRETCH)), finder, surer)
     seen = sum(t.score for t in found.tiles)
     if not slanted.tiles or sum(t.score for t in slanted.tiles) <= SLANT_GAIN * seen:
         return found
-    squashed = _squashed(slanted, (w, h), tall.shape[0] / h)
+    squashed = _squashed(slanted, (w, h), (tall_w / w, tall_h / h))
     squashed.first = found.first or found
     return squashed
 
 
-def _squashed(finding: Finding, size: tuple[int, int], k: float) -> Finding:
-    """A finding of the photo stretched ``k`` times top to bottom, in the photo's own pixels
-    (``size``, w x h); the faces are still cut from the stretched picture, where they are less
-    squashed."""
+def _squashed(finding: Finding, size: tuple[int, int], scales: tuple[float, float]) -> Finding:
+    """A finding of the photo stretched top to bottom (its ``scales``, across and down), in
+    the photo's own pixels (``size``, w x h); the faces are still cut from the stretched
+    picture, where they are less squashed."""
     w, h = size
     tiles = []
     for t in finding.tiles:
-        q = np.float32(t.quad) / np.float32([1.0, k])
+        q = np.float32(t.quad) / np.float32(scales)
         (x1, y1), (x2, y2) = np.floor(q.min(axis=0)), np.ceil(q.max(axis=0))
         tiles.append(FoundTile((int(x1), int(y1), int(x2), int(y2)), t.across, t.face, q,
                                t.score, turned=t.turned))
