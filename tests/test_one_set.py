@@ -85,3 +85,25 @@ def test_a_classifier_without_probabilities_reads_tile_by_tile():
         def classify(self, crops):
             return [("1s", 1.0)] * len(crops)
     assert classify_as_one_set(Art(), [None] * 6) == [("1s", 1.0)] * 6
+
+
+@pytest.mark.parametrize("crops, expected", [
+    # one fifth 1s moved off: the four kept 1s are as sure as the classifier is of them
+    ([{"1s": 0.95}] * 4 + [{"1s": 0.55, "6z": 0.4}],
+     [("1s", 0.95)] * 4 + [("6z", 0.4)]),
+    # a Hong Kong set's four picture red dragons, all read as the one red 5m: three move to
+    # the red dragon they lean to next, and the one kept is doubtful, however sure
+    ([{"0m": 0.9, "7z": 0.05}, {"0m": 0.7, "7z": 0.2}, {"0m": 0.6, "7z": 0.3},
+      {"0m": 0.55, "7z": 0.35}],
+     [("0m", 0.5), ("7z", 0.2), ("7z", 0.3), ("7z", 0.35)]),
+    # two birds taken for 1s beside the set's four: the 1s left are doubtful too, and what
+    # no reading was moved off keeps its confidence
+    ([{"1s": 0.92}] * 4 + [{"1s": 0.85, "9m": 0.1}] * 2 + [{"6z": 0.93}],
+     [("1s", 0.5)] * 4 + [("9m", 0.1)] * 2 + [("6z", 0.93)]),
+])
+def test_a_kind_readings_were_moved_off_twice_is_one_the_classifier_mistakes(crops, expected):
+    """A kind two readings or more had to be moved off is taken for some other design again
+    and again: the readings kept on it are no surer than the game allows a fifth copy."""
+    got = classify_as_one_set(_Classifier([reading(c) for c in crops]), [None] * len(crops))
+    assert [lab for lab, _ in got] == [lab for lab, _ in expected]
+    assert [c for _, c in got] == pytest.approx([c for _, c in expected])

@@ -10,7 +10,10 @@ its next likeliest kind with room left) takes that next kind. Each move takes on
 a kind that has too many, so it ends after at most as many moves as there are extra copies.
 
 A reading moved this way carries the classifier's probability of its new kind, which is low
-as a rule, so the referee sees it unsure rather than a fifth copy stated as fact. Where no kind
+as a rule, so the referee sees it unsure rather than a fifth copy stated as fact. Where two
+readings or more had to be moved off one kind, the classifier takes some other design for it
+again and again, and cannot tell which of the readings it keeps there are the real ones: they
+are marked doubtful too (:data:`TAKEN_FOR_ANOTHER`). Where no kind
 has room left (a picture of more tiles than a set has, a Hong Kong set's flowers among them),
 a reading stays beyond its kind's four; it and any other beyond the surest four are marked
 doubtful (:data:`DOUBTFUL`). A picture with no kind read five times is read
@@ -33,6 +36,11 @@ from referee.tiles import TILE_CODES
 #: The most a reading that breaks what the game allows (a fifth copy, two readings of one
 #: tile that disagree) can be trusted.
 DOUBTFUL = 0.5
+#: A kind that this many of a picture's readings had to be moved off is one the classifier
+#: takes some other design for, over and over (a Hong Kong set's birds read as 3m, its four
+#: picture red dragons as the one red 5m): which of its readings are the real ones it cannot
+#: tell, so those left on it are doubtful too.
+TAKEN_FOR_ANOTHER = 2
 
 
 def within_copies(p: np.ndarray, labels: Sequence[str]) -> np.ndarray:
@@ -81,13 +89,15 @@ def classify_as_one_set(classifier, crops: Sequence[np.ndarray]) -> list[tuple[s
         return classifier.classify(crops)
     p = classifier.probabilities(crops)
     labels = classifier.labels
-    out = [(labels[i], float(p[k, i])) for k, i in enumerate(within_copies(p, labels))]
+    chosen = within_copies(p, labels)
+    out = [(labels[i], float(p[k, i])) for k, i in enumerate(chosen)]
+    moved_off = Counter(labels[i] for i, j in zip(p.argmax(axis=1), chosen) if i != j)
     seen: Counter = Counter()
     for k in sorted(range(len(out)), key=lambda k: -out[k][1]):
         label, confidence = out[k]
         if label in TILE_CODES:
             seen[label] += 1
-            if over_four(seen, label):
+            if over_four(seen, label) or moved_off[label] >= TAKEN_FOR_ANOTHER:
                 out[k] = (label, min(confidence, DOUBTFUL))
     return out
 
