@@ -553,6 +553,31 @@ def test_two_touching_tiles_boxed_as_one_are_cut_apart():
     assert split_pairs(one, view, PPM) is one
 
 
+def test_a_box_lying_across_a_ponds_rows_is_one_tile_boxed_big_not_two():
+    """The finder boxes a 2s in seat 0's pond 77 x 99 pixels (2 px/mm), half again a tile, into
+    the tile just laid in the row behind it (the film's seed 14, as the hand left). The box is
+    the size of two tiles side by side, but it lies across the pond's rows: cut in two, its
+    halves were two tiles lying across, one behind the other, two riichi tiles no pond holds,
+    and the new tile behind was never boxed in that look (dated 6.7 s late, a false discard,
+    sure). Told which way the pond's rows run, the finder leaves it whole; two tiles touching
+    along a row are cut apart as ever, and a view of no one pond is cut as before."""
+    from vision.finding.found import Finding
+    from vision.finding.learned import split_pairs
+
+    view = np.full((400, 400, 3), 60, np.uint8)
+    # two upright tiles, one behind the other in seat 0's pond (its rows run along x)
+    view[165:235, 174:226] = 225
+    view[237:307, 174:226] = 225
+    view[235:237, 174:226] = 110
+    none = np.zeros((400, 400), np.uint8)
+    big = Finding([_boxed(_rect(200, 200, 77, 99))], none)
+    assert [t.box for t in split_pairs(big, view, PPM, rows_along=0).tiles] == [big.tiles[0].box]
+    assert len(split_pairs(big, view, PPM).tiles) == 2
+    view = _tiles_side_by_side(52, 52)
+    pair = Finding([_boxed(_rect(200, 200, 110, 78), across=True)], none)
+    assert [t.across for t in split_pairs(pair, view, PPM, rows_along=0).tiles] == [False, False]
+
+
 @pytest.mark.parametrize("lies_across", [False, True])
 def test_a_tile_boxed_half_way_between_upright_and_across_lies_as_its_edges_show(lies_across):
     """The finder turned a square-ish face (a 1p) 40 degrees: in the calibrated view it is

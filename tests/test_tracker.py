@@ -582,7 +582,8 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
 
     ``tiles_at(k)``: the (slot, label) the finder finds in frame ``k``, slots side by side
     along the row, or (slot, label, length) for a box shorter than a tile's 70 pixels, or
-    (slot, label, 70, True) for one lying across. ``onset(slot, t_ns)``: the change
+    (slot, label, 70, True) for one lying across, or (slot, label, 70, False, width) for an
+    upright box wider than a tile's 52 pixels, reaching towards the next slot. ``onset(slot, t_ns)``: the change
     detector's answer for a slot's place. ``lower(slot)``, ``along(slot)``: pixels a slot's
     tile lies below the row's line and along it (28 mm apart: upright tiles with a 2 mm
     gap). ``view(place)``: the picture the finder is given, drawn with ``place(slot)``, the
@@ -603,10 +604,10 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     # what the reader is unsure of: a box across the halves of two tiles
     unsure = {"2m": 0.39}
 
-    def found(slot, label, length=70, across=False):
+    def found(slot, label, length=70, across=False, width=52):
         cx, cy = x1 + 40 + along(slot), y1 + 45 + lower(slot)
         box = (cx - 35, cy - 26, cx + 35, cy + 26) if across else \
-            (cx - 26, cy - 35, cx + 26, cy - 35 + length)
+            (cx - 26, cy - 35, cx - 26 + width, cy - 35 + length)
         quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
                            [box[0], box[3]]])
         # the crop's grey says which tile it is
@@ -769,6 +770,27 @@ def test_a_discard_the_change_detector_cannot_see_land_is_not_dated_before_its_p
 
     got, tracker = _pond_film(tiles_at, lambda slot, t: 0, uncovered=None if came_into_view is None
                               else lambda slot, t: round(came_into_view * 1e9))
+    assert got == [(0, "4m"), (0, "7p")]
+    assert tracker.events[1]["t"] == pytest.approx(stamp)
+
+
+@pytest.mark.parametrize("width, stamp", [(80, 0.6), (52, 0.85)])
+def test_a_place_the_finder_boxed_only_into_the_tile_beside_it_was_not_seen_bare(width, stamp):
+    """A 7p lands at 0.6 s beside the 4m, and the change detector sees it land; but as the
+    hand leaves, the finder boxes the 4m big, 40 mm wide, into the 7p's place, and finds no
+    7p until 0.9 s. A box too big for a tile is the finder seeing the place beside it blurred
+    into the tile, not seeing it bare: the 7p keeps the detector's time, not the 0.85 s a hand
+    last passed over its place (the film's seed 14: a 2s laid at 103.7 s behind a 2s boxed
+    38 x 49 mm was stamped 110.4 s, when the seat's next discard was laid beside it, and
+    reported as a false discard, sure). Where the 4m was boxed as a tile, the look saw the
+    place bare after the detector's time, and the 7p is dated when its place came into view."""
+    def tiles_at(k):
+        if k < 6:
+            return [(0, "4m")]
+        return [(0, "4m", 70, False, width)] if k < 9 else [(0, "4m"), (1, "7p")]
+
+    got, tracker = _pond_film(tiles_at, lambda slot, t: 0 if slot == 0 else 600_000_000,
+                              uncovered=lambda slot, t: 850_000_000 if slot == 1 else None)
     assert got == [(0, "4m"), (0, "7p")]
     assert tracker.events[1]["t"] == pytest.approx(stamp)
 

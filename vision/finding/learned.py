@@ -395,7 +395,8 @@ shared_finder.cache_clear = _shared_finder.cache_clear   # the finders let go (t
 
 
 def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder | None = None,
-                       crop_width: int | None = None, faint: float | None = None) -> Finding:
+                       crop_width: int | None = None, faint: float | None = None,
+                       rows_along: int | None = None) -> Finding:
     """Tiles in a top-down table view made by :meth:`Calibration.warp` (``px_per_mm``).
 
     With ``finder`` the learned finder reads it: the table service, the demo and ``detect``
@@ -407,6 +408,8 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier).
     ``faint``: the learned finder's boxes of heat from this up to its threshold come with the
     finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`).
+    ``rows_along``: the view is of one pond, whose rows run along this axis (0: x, 1: y):
+    two touching tiles are cut apart only along it (:func:`split_pairs`).
     The learned finder is shown the view with what a glare washes out darkened
     (:mod:`vision.finding.washed`), and its faces are cut from that."""
     if finder is not None:
@@ -415,7 +418,7 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
                             crop_width=crop_width, faint=faint)
         seen_faintly = found.faint
         found = join_split_across(found, topdown, float(px_per_mm), crop_width)
-        found = split_pairs(found, topdown, float(px_per_mm), crop_width)
+        found = split_pairs(found, topdown, float(px_per_mm), crop_width, rows_along)
         found = square_up(found, topdown, float(px_per_mm), crop_width)
         found.faint = seen_faintly
         return found
@@ -475,7 +478,7 @@ PAIR_WITH_ACROSS = 2.25
 
 
 def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
-                crop_width: int | None = None) -> Finding:
+                crop_width: int | None = None, rows_along: int | None = None) -> Finding:
     """``finding`` with each box that holds two tiles side by side cut into the two.
 
     Tiles of solid sets touch in a pond, and the finder can box a discard with the tile it
@@ -486,7 +489,15 @@ def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
     tiles, cut where the picture is darkest across it (the seam between them). The two lie
     upright to the pair's length unless the box is long enough to hold a riichi tile beside
     an upright one; then the longer half is the riichi tile. A half where the finder already
-    found a tile is that tile."""
+    found a tile is that tile.
+
+    ``rows_along``: the view is of a pond whose rows run along this axis (0: x, 1: y). Its
+    discards touch side by side along a row; a box of that size lying across the rows would
+    be two tiles one behind the other each lying across its seat, two riichi tiles in one
+    place of two rows, which no pond holds. It is one tile boxed big, into the tile behind
+    it, and is left whole (the film's seed 14: a 2s boxed 38 x 49 mm as the hand that laid
+    the tile behind it left, cut into two tiles lying across, and the new tile behind was
+    dated 6.7 s late)."""
     tile_w, tile_l = TILE_W_MM * px_per_mm, TILE_H_MM * px_per_mm
     sides = _outlines_and_sides(finding)
     if sides is None:
@@ -506,6 +517,10 @@ def split_pairs(finding: Finding, topdown: np.ndarray, px_per_mm: float,
         vec = a[k] if la[k] >= lb[k] else b[k]
         axis = 0 if abs(vec[0]) >= abs(vec[1]) else 1          # the pair lies along x or y
         c = q[k].mean(axis=0)
+        if rows_along is not None and axis != rows_along:
+            kept.append(tiles[k])
+            centres.append(c)
+            continue
         # the box's own length, not its extent on the axis, which grows as it is turned
         lo, hi = c[axis] - long[k] / 2, c[axis] + long[k] / 2
         seam = _seam(gray, c, axis, lo, hi, 0.6 * tile_l)

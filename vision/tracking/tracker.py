@@ -83,6 +83,12 @@ OVERLAP_MM = 0.75 * TILE_W_MM
 #: has a 9p boxed 0.836 long in every frame. (Looser than the finder's ``SHORT_OF_A_TILE``,
 #: 0.85, which picks the halves of a tile lying across to join: at 0.85 that 9p was lost.)
 WHOLE_TILE = 0.8
+#: A box this many times a tile's length long, or its width wide, in the calibrated view is a
+#: tile the finder boxed big, into the places about it (a finder's box is good to a
+#: millimetre or two an edge). On the film (seed 14) a 2s was boxed 38 x 49 mm, into the tile
+#: just laid in the row behind it, which no box of that look found: that look did not see the
+#: place bare (:meth:`TableTracker._looks_at`).
+BOXED_BIG = 1.3
 #: How much nearer than a tile across can lie to its neighbour (half a length and half a
 #: width) a tile's centre may be found and still be across: the tracker's places of tiles
 #: are good to about a millimetre.
@@ -318,17 +324,21 @@ class TableTracker:
         #: pond tiles seen too few times to be believed and lost, since the last call: their
         #: zone, place (table mm), reading and first frame (:meth:`_glimpsed_first`)
         self._glimpses: list[tuple[Zone, float, float, str, int]] = []
-        #: per pond, its latest looks with no hand over it: when, and where the finder boxed
-        #: anything in it then (table mm) (:meth:`_first_seen`)
+        #: per pond, its latest looks with no hand over it: when, where the finder boxed
+        #: anything in it then, and the boxes of those that were too big for a tile (table
+        #: mm: centres, and x1, y1, x2, y2) (:meth:`_first_seen`)
         self._clear_looks: dict[Zone, deque] = defaultdict(lambda: deque(maxlen=CLEAR_LOOKS))
 
-    def find_tiles(self, view: np.ndarray, px_per_mm: float):
+    def find_tiles(self, view: np.ndarray, px_per_mm: float, rows_along: int | None = None):
         """The tiles in a top-down ``view`` (the table or a zone of it), found with this
-        tracker's finder; what :class:`~vision.tracking.zone_finder.ZoneFinder` runs zone by zone."""
+        tracker's finder; what :class:`~vision.tracking.zone_finder.ZoneFinder` runs zone by zone.
+        ``rows_along``: the view is of a pond whose rows run along this axis (0: x, 1: y)
+        (:func:`~vision.finding.learned.split_pairs`)."""
         # faces cut at the size the classifier reads them, where it says what that is
         width = getattr(self.classifier, "input_width", None)
         # the learned finder is asked for what it saw faintly too
-        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=FAINT_HEAT)
+        found = find_tiles_topdown(view, px_per_mm, self.finder, width, faint=FAINT_HEAT,
+                                   rows_along=rows_along)
         # a tile the finder saw only faintly, alone (a blank white dragon): the classifier
         # says whether it is one
         found.tiles += tiles_at_faint_peaks(found.tiles, found.faint, view, px_per_mm, width)
@@ -357,12 +367,15 @@ class TableTracker:
             if cv2.countNonZero(finding.occluded) else None
         candidates = []
         boxed: dict[Zone, list[tuple[float, float]]] = defaultdict(list)
+        boxed_big: dict[Zone, list[tuple[float, ...]]] = defaultdict(list)
         for tile in finding.tiles:
             cx, cy = tile.centre
             zone = zone_at(self.zones, cx / ppm, cy / ppm)
             if zone is None or (zones is not None and zone not in zones):
                 continue
             boxed[zone].append((cx / ppm, cy / ppm))
+            if _big(tile, ppm):
+                boxed_big[zone].append(tuple(v / ppm for v in tile.box))
             if hidden is not None and _touches(hidden, tile.box):
                 continue   # touching a hand: not a clear view
             if not _whole(tile, ppm):
@@ -440,7 +453,7 @@ class TableTracker:
         events += self._held_out
         for zone in self.zones if zones is None else zones:
             if zone.kind == "pond" and not _hand_over(hidden, zone, ppm):
-                self._clear_looks[zone].append((t_ns, boxed[zone]))
+                self._clear_looks[zone].append((t_ns, boxed[zone], boxed_big[zone]))
         groups = self._groups()
         if any(e["type"] == "meld" for e in groups):
             self._glimpses = []     # a call may have taken a glimpsed tile: its place is free
@@ -545,9 +558,15 @@ class TableTracker:
 
     def _looks_at(self, zone: Zone, x: float, y: float, before_ns: int) -> list[tuple[int, bool]]:
         """The clear looks at ``zone`` (:attr:`_clear_looks`) before ``before_ns``: when, and
-        whether each boxed anything, in part too, at the place (x, y) table mm."""
-        return [(t, any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where))
-                for t, where in self._clear_looks.get(zone, ()) if t < before_ns]
+        whether each boxed anything, in part too, at the place (x, y) table mm: a tile there,
+        or a box too big for a tile (:data:`BOXED_BIG`) that reaches into the place (the
+        place's middle within half a tile's width of the box). Such a box is the finder seeing
+        the place blurred into the tile beside it, not seeing it bare."""
+        reach = TILE_W_MM / 2
+        return [(t, any(np.hypot(bx - x, by - y) < SAME_PLACE_MM for bx, by in where) or
+                 any(x1 - reach < x < x2 + reach and y1 - reach < y < y2 + reach
+                     for x1, y1, x2, y2 in big))
+                for t, where, big in self._clear_looks.get(zone, ()) if t < before_ns]
 
     def _classify(self, candidates, thumbs):
         """Labels for the candidates, (when fusing) the classifier's probabilities over its
@@ -1014,6 +1033,16 @@ def _under(hidden: np.ndarray, box) -> np.ndarray:
     the box cut to the view (a slice from a negative row is another part of the view)."""
     x1, y1, x2, y2 = box
     return hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+
+
+def _big(tile, px_per_mm: float) -> bool:
+    """Whether a found tile's box is too big for one tile in the calibrated view
+    (:data:`BOXED_BIG`)."""
+    if tile.quad is None:
+        return False
+    q = np.asarray(tile.quad, np.float64) / px_per_mm
+    sides = sorted((float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1])))))
+    return sides[0] > BOXED_BIG * TILE_W_MM or sides[1] > BOXED_BIG * TILE_H_MM
 
 
 def _whole(tile, px_per_mm: float) -> bool:

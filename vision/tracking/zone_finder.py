@@ -42,13 +42,15 @@ class ZoneFinder:
     that takes the table's colour from what it sees, the felt one): cuts on 8-pixel steps,
     framed in felt. ``meld_holes``: a hole a tile wide between two tiles of a meld area is cut as
     the tile the finder lost there (:mod:`vision.finding.meld_holes`), its face at most
-    ``crop_width`` pixels wide, for the classifier to read.
+    ``crop_width`` pixels wide, for the classifier to read. ``pond_rows``: a pond's finder
+    (``find(view, px_per_mm, rows_along=...)``) is told which way its rows run, so that it
+    cuts touching tiles apart only along them (:func:`~vision.finding.learned.split_pairs`).
     """
 
     def __init__(self, px_per_mm: float, table_mm: tuple[float, float] = (800.0, 800.0),
                  to_topdown: np.ndarray | None = None, margin_mm: float = 24.0,
                  find=find_tiles_topdown, grid: float | None = None, meld_holes: bool = False,
-                 crop_width: int | None = None):
+                 crop_width: int | None = None, pond_rows: bool = False):
         self.px_per_mm = float(px_per_mm)
         self.size = (int(round(table_mm[0] * px_per_mm)), int(round(table_mm[1] * px_per_mm)))
         self.to_topdown = None if to_topdown is None else np.asarray(to_topdown, np.float64)
@@ -57,6 +59,7 @@ class ZoneFinder:
         self.grid = None if grid is None else float(grid)
         self.meld_holes = meld_holes
         self.crop_width = crop_width
+        self.pond_rows = pond_rows
         self._maps = {}      # a region's view_maps, by region (to_topdown does not change)
         #: the share of each zone read (by name) that a glare washed out when it was last cut
         #: (:func:`vision.finding.washed.zone_shares`; the hands' zones are not asked)
@@ -71,7 +74,8 @@ class ZoneFinder:
         learned = tracker.finder is not None
         return cls(px_per_mm, table_mm, to_topdown, find=tracker.find_tiles,
                    grid=topdown_grid(px_per_mm) if learned else None, meld_holes=learned,
-                   crop_width=getattr(tracker.classifier, "input_width", None), **kw)
+                   crop_width=getattr(tracker.classifier, "input_width", None),
+                   pond_rows=learned, **kw)
 
     def region(self, zone: Zone) -> tuple[int, int, int, int]:
         """The zone and its margin in top-down pixels, inside the table."""
@@ -143,7 +147,11 @@ class ZoneFinder:
                 pad = int(0.25 * max(x2 - x1, y2 - y1)) // _ALIGN * _ALIGN + _ALIGN
                 framed = cv2.copyMakeBorder(cut, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=[float(v) for v in felt])
-            finding = self.find(framed, s)
+            if self.pond_rows and zone.kind == "pond":
+                # its rows run along its seat's edge of the table
+                finding = self.find(framed, s, rows_along=zone.rotation % 2)
+            else:
+                finding = self.find(framed, s)
             if self.meld_holes and zone.kind == "meld":
                 finding.tiles += tiles_in_holes(finding.tiles, framed, s,
                                                 along_x=zone.rotation % 2 == 0,
