@@ -1035,14 +1035,20 @@ def _under(hidden: np.ndarray, box) -> np.ndarray:
     return hidden[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
 
 
+def _sides(quad) -> tuple[float, float]:
+    """A box's shorter and longer side (its ``quad``'s pixels)."""
+    q = np.asarray(quad, np.float64)
+    a, b = float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1])))
+    return min(a, b), max(a, b)
+
+
 def _big(tile, px_per_mm: float) -> bool:
     """Whether a found tile's box is too big for one tile in the calibrated view
     (:data:`BOXED_BIG`)."""
     if tile.quad is None:
         return False
-    q = np.asarray(tile.quad, np.float64) / px_per_mm
-    sides = sorted((float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1])))))
-    return sides[0] > BOXED_BIG * TILE_W_MM or sides[1] > BOXED_BIG * TILE_H_MM
+    short, long = _sides(tile.quad)
+    return short > BOXED_BIG * TILE_W_MM * px_per_mm or long > BOXED_BIG * TILE_H_MM * px_per_mm
 
 
 def _whole(tile, px_per_mm: float) -> bool:
@@ -1053,9 +1059,7 @@ def _whole(tile, px_per_mm: float) -> bool:
     the hand has gone.)"""
     if tile.quad is None:
         return True
-    q = np.asarray(tile.quad, np.float64)
-    longest = max(float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1]))))
-    return longest >= WHOLE_TILE * TILE_H_MM * px_per_mm
+    return _sides(tile.quad)[1] >= WHOLE_TILE * TILE_H_MM * px_per_mm
 
 
 def _later_in_pond(zone: Zone, at: tuple[float, float], than: tuple[float, float]) -> bool:
