@@ -159,6 +159,37 @@ def test_tiles_photographed_at_a_slant_are_found_in_the_look_stretched_top_to_bo
     assert len(face_up) == 11 and found["tp"] >= least and found["fp"] == 0, found
 
 
+@pytest.mark.parametrize("shear, size", [(0.6, 1), (-0.6, 1), (0.6, 5)])
+def test_a_hand_row_photographed_from_beside_it_is_read_in_the_look_sheared_back(
+        reads_learned_crops, shear, size):
+    """A hand row photographed from beside it: every face a parallelogram, slanted 0.6
+    sideways. The photo's own looks box it in 17-20 pieces, none of them sure, and misread
+    it; the look sheared back (``SHEAR``) boxes each tile once, on its face, and every tile is
+    read in order, most of them surely. The same photo enlarged five times (5,130 pixels
+    wide) is sheared shrunk (``SLANT_MOST_SIDE``) and its boxes come back to its pixels."""
+    hand = ["1m", "2m", "3m", "5p", "5p", "6s", "7s", "8s", "1z", "1z", "1z", "7z", "7z"]
+    tile_px, margin = 64, 25
+    row = _row_photo(hand, tile_px, margin=margin)
+    h, w = row.shape[:2]
+    slant = np.float32([[1, shear, max(0.0, -shear) * h], [0, 1, 0]])
+    photo = cv2.warpAffine(row, slant, (int(w + abs(shear) * h), h), borderMode=cv2.BORDER_REPLICATE)
+    photo = cv2.resize(photo, None, fx=size, fy=size, interpolation=cv2.INTER_CUBIC)
+
+    found = find_tiles_photo(photo).tiles
+    readings = reads_learned_crops.classify([t.crop for t in found])
+    assert [label for label, _ in readings] == hand
+    assert sum(min(conf, t.score) >= 0.8 for (_, conf), t in zip(readings, found)) >= 10
+    # each box on its own face: the face's centre in the row (as _row_photo lays it), slanted
+    ppm = tile_px / 26.0
+    for i, t in enumerate(found):
+        x, y = (margin / ppm + 13 + i * (26 + 2 / ppm)) * ppm, 40 * ppm
+        centre = size * np.float32([x + shear * y + max(0.0, -shear) * h, y])
+        assert np.linalg.norm(np.float32(t.centre) - centre) < size * tile_px / 4, (i, t.centre, centre)
+
+    unsheared = find_tiles_photo(photo, shears=()).tiles
+    assert [label for label, _ in reads_learned_crops.classify([t.crop for t in unsheared])] != hand
+
+
 ROWS = {"2-1.jpg": 9, "2-2.jpg": 7, "2-3.jpg": 8, "2-4.jpg": 9, "2-5.jpg": 9,
         "6-1.png": 36, "6-3.png": 36, "1-3.jpg": 8, "1-6.jpg": 16, "10.jpg": 144}
 
