@@ -172,7 +172,8 @@ def test_a_hand_row_photographed_from_beside_it_is_read_in_the_look_sheared_back
     row = _row_photo(hand, tile_px, margin=margin)
     h, w = row.shape[:2]
     slant = np.float32([[1, shear, max(0.0, -shear) * h], [0, 1, 0]])
-    photo = cv2.warpAffine(row, slant, (int(w + abs(shear) * h), h), borderMode=cv2.BORDER_REPLICATE)
+    photo = cv2.warpAffine(row, slant, (int(w + abs(shear) * h), h),
+                           borderMode=cv2.BORDER_REPLICATE)
     photo = cv2.resize(photo, None, fx=size, fy=size, interpolation=cv2.INTER_CUBIC)
 
     found = find_tiles_photo(photo).tiles
@@ -184,7 +185,8 @@ def test_a_hand_row_photographed_from_beside_it_is_read_in_the_look_sheared_back
     for i, t in enumerate(found):
         x, y = (margin / ppm + 13 + i * (26 + 2 / ppm)) * ppm, 40 * ppm
         centre = size * np.float32([x + shear * y + max(0.0, -shear) * h, y])
-        assert np.linalg.norm(np.float32(t.centre) - centre) < size * tile_px / 4, (i, t.centre, centre)
+        assert np.linalg.norm(np.float32(t.centre) - centre) < size * tile_px / 4, \
+            (i, t.centre, centre)
 
     unsheared = find_tiles_photo(photo, shears=()).tiles
     assert [label for label, _ in reads_learned_crops.classify([t.crop for t in unsheared])] != hand

@@ -96,7 +96,7 @@ SLANT_MOST_SIDE = 4
 #: surer sheared look (``_sureness``) is kept when it is more than SHEAR_GAIN times as sure as
 #: the look kept before. Rendered held-out photos (seeds 2024, 7, 11): face-up tiles named
 #: 0.846 -> 0.851, 0.849 -> 0.859, 0.813 -> 0.813, hand rows 0.78 -> 0.79, 0.88 -> 0.92,
-#: 0.81 -> 0.83; the labelled photos, taken from above, keep their look. SHEAR chosen among
+#: 0.81 -> 0.83; the labelled photos as they are keep their look. SHEAR chosen among
 #: 0.2-0.5; below a gain of 1.3 a photo of loose tiles turned flat (rectangles, not
 #: parallelograms) took the sheared look and two of its boxes came out off their tiles
 #: (vision/README.md).
@@ -109,7 +109,7 @@ SHEAR_GAIN = 1.3
 SURE_ENOUGH_UNSHEARED = 0.8
 #: Only a look with this share of its boxes lying one way (upright, or across) is looked at
 #: sheared: a shear squares the faces of a row, or of rows lying alike, but a whole table's
-#: four sides slant four ways. Sheared, photos of whole tables read no more, and on 600 more
+#: four sides slant four ways. Sheared, photos of whole tables read no more, and on 300 more
 #: rendered photos two of their tiles were read wrong surely (0.80-0.81) that were not before.
 SHEARED_ONE_WAY = 0.8
 #: A whole table photographed from a seat shows its far side small: tiles narrower than
