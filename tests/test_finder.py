@@ -192,6 +192,35 @@ def test_a_hand_row_photographed_from_beside_it_is_read_in_the_look_sheared_back
     assert [label for label, _ in reads_learned_crops.classify([t.crop for t in unsheared])] != hand
 
 
+def test_a_photo_is_looked_at_sheared_only_where_a_shear_can_square_its_faces(monkeypatch):
+    """Each sheared look costs a photo as much as its first, and a shear squares the faces of
+    tiles lying one way only. A row seen from in front, its boxes sure, is not sheared
+    (``SURE_ENOUGH_UNSHEARED``); the same row slanted 0.6 is, both ways; the slanted row beside
+    itself turned a quarter, as a table's sides lie, is not (``SHEARED_ONE_WAY``)."""
+    import vision.finding.learned as learned
+
+    looks = []
+    sheared_look = learned._sheared_look
+    monkeypatch.setattr(learned, "_sheared_look",
+                        lambda *args, **kw: looks.append(args[1]) or sheared_look(*args, **kw))
+    hand = ["1m", "2m", "3m", "5p", "5p", "6s", "7s", "8s", "1z", "1z", "1z", "7z", "7z"]
+    row = _row_photo(hand, 64)
+    h, w = row.shape[:2]
+    slanted = cv2.warpAffine(row, np.float32([[1, 0.6, 0], [0, 1, 0]]), (int(w + 0.6 * h), h),
+                             borderMode=cv2.BORDER_REPLICATE)
+    turned = cv2.rotate(slanted, cv2.ROTATE_90_CLOCKWISE)
+    table = np.full((h + turned.shape[0], slanted.shape[1], 3), row[2, 2], np.uint8)
+    table[:h] = slanted
+    table[h:, :turned.shape[1]] = turned
+
+    seen = {}
+    for name, photo in (("row", row), ("slanted", slanted), ("table", table)):
+        looks.clear()
+        find_tiles_photo(photo)
+        seen[name] = sorted(looks)
+    assert seen == {"row": [], "slanted": [-learned.SHEAR, learned.SHEAR], "table": []}
+
+
 ROWS = {"2-1.jpg": 9, "2-2.jpg": 7, "2-3.jpg": 8, "2-4.jpg": 9, "2-5.jpg": 9,
         "6-1.png": 36, "6-3.png": 36, "1-3.jpg": 8, "1-6.jpg": 16, "10.jpg": 144}
 
