@@ -792,9 +792,9 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
     boxes pieces of its light ink). And the photo is looked at stretched top to bottom, as a
     table seen at a slant would be seen from above (see SLANT_STRETCH), and, where that look
     is not sure of most of its boxes (SURE_ENOUGH_UNSHEARED) and most of them lie one way
-    (SHEARED_ONE_WAY, ONE_WAY_DEGREES), sheared sideways by each of ``shears``, as a row seen from beside it
-    would be seen from in front (see SHEAR); a sheared look's tiles are parallelograms in the
-    photo."""
+    (SHEARED_ONE_WAY, ONE_WAY_DEGREES), sheared sideways by each of ``shears``, as a row seen
+    from beside it would be seen from in front (see SHEAR); a sheared look's tiles are
+    parallelograms in the photo."""
     finder = finder or shared_finder()
     found = _upright_or_stretched(image, max_side, finder, surer)
     if not surer or not shears or (
