@@ -584,15 +584,15 @@ def _pond_film(tiles_at, onset, lower=lambda slot: 0, along=lambda slot: 56 * sl
     along the row, or (slot, label, length) for a box shorter than a tile's 70 pixels, or
     (slot, label, 70, True) for one lying across, or (slot, label, 70, False, width) for an
     upright box wider than a tile's 52 pixels, reaching towards the next slot.
-    ``onset(slot, t_ns)``: the change detector's answer for a slot's place. ``lower(slot)``, ``along(slot)``: pixels a slot's
-    tile lies below the row's line and along it (28 mm apart: upright tiles with a 2 mm
-    gap). ``view(place)``: the picture the finder is given, drawn with ``place(slot)``, the
-    pixel a slot's tile is centred on (default: bare felt). ``uncovered(slot, t_ns)``: the
-    change detector's frame a slot's place last came into view, when it saw nothing come
-    there (default: never that). ``relit(slot, t_ns)``: the frame a slot's place took its
-    settled look, when only the light has changed it since (default: never so).
-    ``hands(k)``: the slots a hand covers in frame ``k`` (the finder's mask). Returns the discards reported and the tracker (its
-    ``events``: all it reported)."""
+    ``onset(slot, t_ns)``: the change detector's answer for a slot's place. ``lower(slot)``,
+    ``along(slot)``: pixels a slot's tile lies below the row's line and along it (28 mm apart:
+    upright tiles with a 2 mm gap). ``view(place)``: the picture the finder is given, drawn with
+    ``place(slot)``, the pixel a slot's tile is centred on (default: bare felt).
+    ``uncovered(slot, t_ns)``: the change detector's frame a slot's place last came into view,
+    when it saw nothing come there (default: never that). ``relit(slot, t_ns)``: the frame a
+    slot's place took its settled look, when only the light has changed it since (default: never
+    so). ``hands(k)``: the slots a hand covers in frame ``k`` (the finder's mask). Returns the
+    discards reported and the tracker (its ``events``: all it reported)."""
     import numpy as np
 
     from vision.finding.found import Finding, FoundTile

@@ -97,10 +97,9 @@ SLANT_MOST_SIDE = 4
 #: the look kept before. Rendered held-out photos (seeds 2024, 7, 11): face-up tiles named
 #: 0.846 -> 0.849, 0.849 -> 0.858, 0.813 -> 0.814, hand rows 0.78 -> 0.79, 0.88 -> 0.92,
 #: 0.81 -> 0.83, no sure wrong reading more on these nor on 600 more; the labelled photos as
-#: they are keep their look. SHEAR chosen among
-#: 0.2-0.5; below a gain of 1.3 a photo of loose tiles turned flat (rectangles, not
-#: parallelograms) took the sheared look and two of its boxes came out off their tiles
-#: (vision/README.md).
+#: they are keep their look. SHEAR chosen among 0.2-0.5; below a gain of 1.3 a photo of loose
+#: tiles turned flat (rectangles, not parallelograms) took the sheared look and two of its
+#: boxes came out off their tiles (vision/README.md).
 SHEAR = 0.3
 SHEAR_GAIN = 1.3
 #: A look sure of this share of its boxes (SURE_BOX) or more is not looked at sheared: of 475
@@ -797,11 +796,7 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
     parallelograms in the photo."""
     finder = finder or shared_finder()
     found = _upright_or_stretched(image, max_side, finder, surer)
-    if not surer or not shears or (
-            found.tiles and sum(t.score >= SURE_BOX for t in found.tiles)
-            >= SURE_ENOUGH_UNSHEARED * len(found.tiles)):
-        return found
-    if not _lying_one_way(found.tiles):
+    if not surer or not shears or not _worth_shearing(found.tiles):
         return found
     looks = [_sheared_look(image, shear, max_side, finder) for shear in shears]
     sheared = max(looks, key=_sureness)
@@ -809,6 +804,14 @@ def find_tiles_photo(image: np.ndarray, max_side: int = PHOTO_MAX_SIDE,
         return found
     sheared.first = found.first or found
     return sheared
+
+
+def _worth_shearing(tiles: list[FoundTile]) -> bool:
+    """Whether a look's ``tiles`` are worth looking at sheared: not sure of most of them
+    (SURE_ENOUGH_UNSHEARED), and most of them lying one way (:func:`_lying_one_way`)."""
+    if tiles and sum(t.score >= SURE_BOX for t in tiles) >= SURE_ENOUGH_UNSHEARED * len(tiles):
+        return False
+    return _lying_one_way(tiles)
 
 
 def _lying_one_way(tiles: list[FoundTile], within: float = ONE_WAY_DEGREES) -> bool:
@@ -877,28 +880,29 @@ def _sheared_look(image: np.ndarray, shear: float, max_side: int, finder: TileFi
     finding = _upright_or_stretched(sheared, int(round(max_side * max(size) / max(w, h) / shrink)),
                                     finder, True)
     back = cv2.invertAffineTransform(to_sheared)
-    tiles = []
-    for t in finding.tiles:
-        q = np.float32(np.asarray(t.quad, np.float64) @ back[:, :2].T + back[:, 2])
-        (x1, y1), (x2, y2) = np.floor(q.min(axis=0)), np.ceil(q.max(axis=0))
-        tiles.append(FoundTile((int(x1), int(y1), int(x2), int(y2)), t.across, t.face, q,
-                               t.score, turned=t.turned))
-    occluded = cv2.warpAffine(finding.occluded, back, (w, h), flags=cv2.INTER_NEAREST)
-    return Finding(order_rows(tiles), occluded)
+    quads = [np.float32(np.asarray(t.quad, np.float64) @ back[:, :2].T + back[:, 2])
+             for t in finding.tiles]
+    return _in_photo(finding, quads,
+                     cv2.warpAffine(finding.occluded, back, (w, h), flags=cv2.INTER_NEAREST))
 
 
 def _squashed(finding: Finding, size: tuple[int, int], scales: tuple[float, float]) -> Finding:
     """A finding of the photo stretched top to bottom (its ``scales``, across and down), in
     the photo's own pixels (``size``, w x h); the faces are still cut from the stretched
     picture, where they are less squashed."""
-    w, h = size
+    return _in_photo(finding, [np.float32(t.quad) / np.float32(scales) for t in finding.tiles],
+                     cv2.resize(finding.occluded, size, interpolation=cv2.INTER_NEAREST))
+
+
+def _in_photo(finding: Finding, quads: list[np.ndarray], occluded: np.ndarray) -> Finding:
+    """A finding of a picture made from the photo (stretched, sheared), in the photo's own
+    pixels: each tile at its outline there (``quads``), its face still cut from the picture
+    the finder looked at; ``occluded``, the hands' mask in the photo's pixels."""
     tiles = []
-    for t in finding.tiles:
-        q = np.float32(t.quad) / np.float32(scales)
+    for t, q in zip(finding.tiles, quads):
         (x1, y1), (x2, y2) = np.floor(q.min(axis=0)), np.ceil(q.max(axis=0))
         tiles.append(FoundTile((int(x1), int(y1), int(x2), int(y2)), t.across, t.face, q,
                                t.score, turned=t.turned))
-    occluded = cv2.resize(finding.occluded, (w, h), interpolation=cv2.INTER_NEAREST)
     return Finding(order_rows(tiles), occluded)
 
 
