@@ -266,3 +266,29 @@ def test_a_dark_faced_set_shows_dark_faces_with_light_ink_and_its_red_fives_red(
         return np.mean([(p[:, 2] - p[:, :2].mean(axis=1)).clip(0).mean() for p in middle(label, 1.0)])
 
     assert redness("0p") > redness("5p") * 1.3
+
+
+def test_a_varied_face_prints_its_art_smaller_only_when_asked():
+    """Some sets print a wind or a man tile's character half the face across, where the art
+    fills three quarters or more; ``smallest_print`` lets half the varied faces print their
+    art that small, and without it the art spans its own range, as every model was trained."""
+    import vision.synthesis.render as render
+
+    src = np.zeros((160, 120, 4), np.float32)    # black art inked edge to edge
+    src[..., 3] = 1.0
+
+    def spans(smallest, n=400):
+        rng = np.random.default_rng(3)
+        out = []
+        for _ in range(n):
+            face = np.full((100, 80, 3), 230.0, np.float32)
+            render._paint_art(rng, face, src, "Regular", smallest)
+            inked = np.argwhere(face.min(axis=2) < 200)
+            out.append((np.ptp(inked[:, 1]) + 1) / 80)
+        return np.array(out)
+
+    own = spans(None)
+    assert own.min() >= 0.70 and own.max() <= 0.96
+    small = spans(0.5)
+    assert small.min() >= 0.48 and small.max() <= 0.96
+    assert 0.2 < np.mean(small < 0.70) < 0.5     # about half print smaller than the art's range

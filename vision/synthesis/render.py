@@ -65,6 +65,9 @@ class TileArt:
     #: Fonts to write character faces in besides the art (training only; see
     #: :mod:`vision.synthesis.calligraphy`); None draws the art alone, as every default render does.
     calligraphy: object | None = None
+    #: The least share of a face's width and height that a varied face's art may be printed
+    #: across (training only; see :func:`_paint_art`); None keeps the art's own range.
+    smallest_print: float | None = None
 
     def __post_init__(self):
         root = art_dir(self.root)
@@ -290,7 +293,7 @@ def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> 
             src = art.calligraphy.art(rng, label, _ART_SIZE)
         if src is None:
             src = art.faces[style][label]
-        _paint_art(rng, face, _warp_art(rng, src), style)
+        _paint_art(rng, face, _warp_art(rng, src), style, art.smallest_print)
     if rng.random() < 0.2:
         text = _INDEX.get(label) or ("5" if label[0] == "0" else label[0])
         ch = text[rng.integers(len(text))]
@@ -356,10 +359,17 @@ def _warp_art(rng, src: np.ndarray) -> np.ndarray:
                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-def _paint_art(rng, face, src, style):
+def _paint_art(rng, face, src, style, smallest: float | None = None):
+    """``src`` painted onto ``face``, scaled, inked and placed as one set among many prints it.
+    ``smallest``: half the time the art is printed smaller, down to this share of the face
+    (some sets print a character half the face across, with a wide margin); None keeps the
+    art's own range, and draws no more from ``rng``."""
     fh, fw = face.shape[:2]
     # Scale the art within a margin, each axis on its own: sets differ in how big they print.
     sx, sy = rng.uniform(0.72, 0.95), rng.uniform(0.74, 0.95)
+    if smallest is not None and rng.random() < 0.5:
+        k = rng.uniform(min(1.0, smallest / 0.72), 1.0)
+        sx, sy = sx * k, sy * k
     aw, ah = max(4, int(fw * sx)), max(4, int(fh * sy))
     a = cv2.resize(src, (aw, ah), interpolation=cv2.INTER_AREA)
     rgb, alpha = a[..., :3].copy(), a[..., 3].copy()
