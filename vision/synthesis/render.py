@@ -65,8 +65,9 @@ class TileArt:
     #: Fonts to write character faces in besides the art (training only; see
     #: :mod:`vision.synthesis.calligraphy`); None draws the art alone, as every default render does.
     calligraphy: object | None = None
-    #: The least share of a face's width and height that a varied face's art may be printed
-    #: across (training only; see :func:`_paint_art`); None keeps the art's own range.
+    #: The least share of a face's width and height that a varied character face's art may
+    #: be printed across (training only; see :func:`_paint_art`); None keeps the art's own
+    #: range. Pins and bamboos keep theirs: sets lay them out to fill the face.
     smallest_print: float | None = None
 
     def __post_init__(self):
@@ -262,6 +263,10 @@ def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
 #: bent from the art, when the art carries fonts (:attr:`TileArt.calligraphy`).
 CALLIGRAPHY_SHARE = 0.5
 
+#: The tiles whose face is a character (or two): the man tiles, the winds, 發 and 中. Sets
+#: print these at many sizes, some half the face across with a wide margin.
+CHARACTER_TILES = tuple(f"{n}m" for n in "0123456789") + ("1z", "2z", "3z", "4z", "6z", "7z")
+
 #: Corner indices that Hong Kong and Western sets print on their tiles, by tile code.
 _INDEX = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "BPW", "6z": "FGC", "7z": "CRZ"}
 
@@ -293,7 +298,8 @@ def _vary_face(rng, art: TileArt, face, face_colour, label: str, style: str) -> 
             src = art.calligraphy.art(rng, label, _ART_SIZE)
         if src is None:
             src = art.faces[style][label]
-        _paint_art(rng, face, _warp_art(rng, src), style, art.smallest_print)
+        _paint_art(rng, face, _warp_art(rng, src), style,
+                   art.smallest_print if label in CHARACTER_TILES else None)
     if rng.random() < 0.2:
         text = _INDEX.get(label) or ("5" if label[0] == "0" else label[0])
         ch = text[rng.integers(len(text))]

@@ -137,7 +137,7 @@ def render_pool(art: TileArt, per_label: int, seed: int, backgrounds: str, cache
     written = "" if art.calligraphy is None else "-fonts" + _fonts_tag(art.calligraphy)
     written += f"-dark{dark_faces:g}" if dark_faces else ""
     written += f"-hard{hard_views:g}" if hard_views else ""
-    written += f"-print{art.smallest_print:g}" if art.smallest_print is not None else ""
+    written += f"-chars{art.smallest_print:g}" if art.smallest_print is not None else ""
     chunked = f"-c{chunk}" if chunk else ""
     name = (f"{backgrounds}{'-harsh' if harsh else ''}{written}{only}-{which}-seed{seed}-n{per_label}-"
             f"r{RENDER_VERSION}{chunked}-{INPUT_WIDTH}x{INPUT_HEIGHT}.npz")
@@ -396,9 +396,10 @@ def parser() -> argparse.ArgumentParser:
                         f"{','.join(STYLES)}); bench/enroll.py trains with Regular alone to "
                         "measure enrollment on a set the model never saw")
     p.add_argument("--smallest-print", type=_share, default=None, metavar="SHARE",
-                   help="half the varied (harsh) faces print their art smaller, down to this "
-                        "share of the face across (sets that print a character half the face "
-                        "wide); default: the art's own range, 0.72-0.95")
+                   help="half the varied (harsh) character faces (man tiles, winds, 發, 中) "
+                        "print their character smaller, down to this share of the face across "
+                        "(sets that print it half the face wide); default: the art's own "
+                        "range, 0.72-0.95")
     p.add_argument("--dark-faces", type=_share, default=0.0, metavar="SHARE",
                    help="share of the training crops drawn as a set with dark faces and light "
                         "ink (vision.synthesis.render.turn_lightness); 0 for none. See vision/README.md")
