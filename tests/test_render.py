@@ -303,8 +303,11 @@ def test_only_character_faces_are_printed_smaller(art, monkeypatch):
     import vision.synthesis.render as render
 
     asked = {}
-    monkeypatch.setattr(render, "_paint_art",
-                        lambda rng, face, src, style, smallest=None: asked.setdefault(label, smallest))
+
+    def paint(rng, face, src, style, smallest=None):
+        asked[label] = smallest
+
+    monkeypatch.setattr(render, "_paint_art", paint)
     small = copy.copy(art)
     small.smallest_print = 0.5
     rng = np.random.default_rng(0)
