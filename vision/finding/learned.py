@@ -820,8 +820,8 @@ def _lying_one_way(tiles: list[FoundTile], within: float = ONE_WAY_DEGREES) -> b
     the mean way of them all."""
     if not tiles:
         return True
-    edges = np.array([np.asarray(t.quad, np.float64)[1] - np.asarray(t.quad, np.float64)[0]
-                      for t in tiles])
+    quads = np.array([t.quad for t in tiles], np.float64)
+    edges = quads[:, 1] - quads[:, 0]
     ways = np.arctan2(edges[:, 1], edges[:, 0]) * 2          # a way and its reverse alike
     middle = math.atan2(np.sin(ways).sum(), np.cos(ways).sum())
     off = np.abs((ways - middle + math.pi) % (2 * math.pi) - math.pi) / 2

@@ -23,6 +23,8 @@ from referee.errors import RefereeError
 from referee.tiles import TILE_CODES
 from table.paths import shared_data_dir
 
+from .calligraphy import labels_written
+
 #: Every class the classifier tells apart: the 37 tile codes, a face-down tile, and not-a-tile.
 LABELS: tuple[str, ...] = TILE_CODES + ("back", "none")
 
@@ -263,9 +265,10 @@ def _face_image(rng, art: TileArt, label: str, fw: int, fh: int,
 #: bent from the art, when the art carries fonts (:attr:`TileArt.calligraphy`).
 CALLIGRAPHY_SHARE = 0.5
 
-#: The tiles whose face is a character (or two): the man tiles, the winds, 發 and 中. Sets
-#: print these at many sizes, some half the face across with a wide margin.
-CHARACTER_TILES = tuple(f"{n}m" for n in "0123456789") + ("1z", "2z", "3z", "4z", "6z", "7z")
+#: The tiles whose face is a character (or two): the man tiles, the winds, 發 and 中, the
+#: codes the fonts write. Sets print these at many sizes, some half the face across with a
+#: wide margin.
+CHARACTER_TILES = labels_written(honours=True)
 
 #: Corner indices that Hong Kong and Western sets print on their tiles, by tile code.
 _INDEX = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "5z": "BPW", "6z": "FGC", "7z": "CRZ"}

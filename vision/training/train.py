@@ -435,8 +435,7 @@ def main(argv=None) -> int:
     cache = Path(args.cache) if args.cache else None
     log = lambda msg: print(f"[{time.monotonic() - t_start:6.0f} s] {msg}", flush=True)  # noqa: E731
     try:
-        art = TileArt(args.art)
-        art.smallest_print = args.smallest_print
+        art = TileArt(args.art, smallest_print=args.smallest_print)
     except RefereeError as exc:
         raise SystemExit(f"python -m vision.training.train: {exc}")
     x_train, y_train, fonts = training_crops(args, art, cache, log)
