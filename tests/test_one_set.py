@@ -107,3 +107,25 @@ def test_a_kind_readings_were_moved_off_twice_is_one_the_classifier_mistakes(cro
     got = classify_as_one_set(_Classifier([reading(c) for c in crops]), [None] * len(crops))
     assert [lab for lab, _ in got] == [lab for lab, _ in expected]
     assert [c for _, c in got] == pytest.approx([c for _, c in expected])
+
+
+@pytest.mark.parametrize("crops, expected", [
+    # read once, the red 5m is as sure as the classifier is of it
+    ([{"0m": 0.95}, {"5m": 0.9}], [("0m", 0.95), ("5m", 0.9)]),
+    # read twice: one moves to where it leans next, and which was the set's one red 5m the
+    # classifier cannot tell, so the one kept is doubtful, however sure
+    ([{"0m": 0.95}, {"0m": 0.9, "7z": 0.05}], [("0m", 0.5), ("7z", 0.05)]),
+    # a full set in view, every kind at its four: the red dragons read as the red 5m cannot
+    # move anywhere, and the surest of them is no surer than the rest
+    ([{"1s": 0.9}] * 4 + [{"6z": 0.9}] * 4 + [{"7z": 0.9}] * 4 + [{"5m": 0.9}] * 3
+     + [{"9m": 0.9}] * 4 + [{"0m": 0.97}, {"0m": 0.92}],
+     # (three 5m and two red ones are five fives: the least sure five is beyond them)
+     [("1s", 0.9)] * 4 + [("6z", 0.9)] * 4 + [("7z", 0.9)] * 4 + [("5m", 0.9)] * 2
+     + [("5m", 0.5)] + [("9m", 0.9)] * 4 + [("0m", 0.5), ("0m", 0.5)]),
+])
+def test_a_red_five_read_twice_is_doubtful_where_it_is_kept(crops, expected):
+    """A set holds one red five of a suit: two readings of it mean another design is read as
+    it, and the surest of them may be that design."""
+    got = classify_as_one_set(_Classifier([reading(c) for c in crops]), [None] * len(crops))
+    assert [lab for lab, _ in got] == [lab for lab, _ in expected]
+    assert [c for _, c in got] == pytest.approx([c for _, c in expected])

@@ -13,7 +13,11 @@ A reading moved this way carries the classifier's probability of its new kind, w
 as a rule, so the referee sees it unsure rather than a fifth copy stated as fact. Where two
 readings or more had to be moved off one kind, the classifier takes some other design for it
 again and again, and cannot tell which of the readings it keeps there are the real ones: they
-are marked doubtful too (:data:`TAKEN_FOR_ANOTHER`). Where no kind
+are marked doubtful too (:data:`TAKEN_FOR_ANOTHER`). A set holds one red five of a suit, so
+a red five read twice or more is a design read as it over and over (a picture red dragon, a
+smeared one most of all), and the reading kept on it is doubtful too, however sure: in the
+labelled photos shaken (``bench/vision.py``), a red dragon read as the red 5m at 0.90 was
+otherwise stated as fact. Where no kind
 has room left (a picture of more tiles than a set has, a Hong Kong set's flowers among them),
 a reading stays beyond its kind's four; it and any other beyond the surest four are marked
 doubtful (:data:`DOUBTFUL`). A picture with no kind read five times is read
@@ -31,7 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from referee.fifth_copy import over_four
-from referee.tiles import TILE_CODES
+from referee.tiles import TILE_CODES, is_red
 
 #: The most a reading that breaks what the game allows (a fifth copy, two readings of one
 #: tile that disagree) can be trusted.
@@ -92,12 +96,14 @@ def classify_as_one_set(classifier, crops: Sequence[np.ndarray]) -> list[tuple[s
     chosen = within_copies(p, labels)
     out = [(labels[i], float(p[k, i])) for k, i in enumerate(chosen)]
     moved_off = Counter(labels[i] for i, j in zip(p.argmax(axis=1), chosen) if i != j)
+    read_as = Counter(labels[i] for i in p.argmax(axis=1))
     seen: Counter = Counter()
     for k in sorted(range(len(out)), key=lambda k: -out[k][1]):
         label, confidence = out[k]
         if label in TILE_CODES:
             seen[label] += 1
-            if over_four(seen, label) or moved_off[label] >= TAKEN_FOR_ANOTHER:
+            if over_four(seen, label) or moved_off[label] >= TAKEN_FOR_ANOTHER \
+                    or (is_red(label) and read_as[label] > 1):
                 out[k] = (label, min(confidence, DOUBTFUL))
     return out
 
