@@ -73,6 +73,8 @@ def test_shipped_model_is_what_this_checkouts_training_command_makes():
     assert meta["fonts"] == [str(p) for p in defaults.fonts]
     assert meta["bird_fonts"] == [str(p) for p in defaults.bird_fonts]
     assert meta["leave_to_art"] == list(defaults.leave_to_art)
+    # every face drawn at its own size (the small-print model beside it is not)
+    assert meta.get("smallest_print") is None and defaults.smallest_print is None
     # trained before the options existed: without dark faces or picture dragons, with the
     # targets smoothed by 0.05
     assert meta.get("dark_faces", 0.0) == defaults.dark_faces

@@ -619,6 +619,7 @@ def _meta(args: argparse.Namespace, n_params: int) -> dict:
         "label_smoothing": args.label_smoothing,
         "font_epochs": args.font_epochs,
         "dark_faces": args.dark_faces,
+        "smallest_print": args.smallest_print,
         "threads": args.threads,
         "render_version": RENDER_VERSION,
         "widths": list(args.widths),
