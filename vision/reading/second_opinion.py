@@ -16,13 +16,21 @@ vision/README.md has the table). The second model is
 enrolled from the same crops as the first: an enrolled set keeps a fit for each
 (:class:`vision.reading.tileset.TileSet`).
 
+A set not enrolled has a second model of its own: ``tiles-small-print``, made by the table's
+command with half the character faces (man tiles, winds, dragons) printing their character
+smaller, down to half the face across, as Hong Kong sets print it (``python -m
+vision.training.train --smallest-print 0.5 --out vision/models/tiles-small-print.onnx``). The
+table's model doubts a wind in such a set (West and North read at 0.3-0.7); this one reads
+the winds surer, but alone it stated more wrong tiles as fact. Together they read what
+neither does: on the labelled real photographs, tile by tile, 1526 -> 1535 of 1580, and on
+450 rendered held-out photos 7524 -> 7583 of 9120 named, with no sure misread on the photos
+(plain, in half light, under warm lamps, shaken) (vision/README.md). The dark-faces model
+beside a set not enrolled was a wash (a tile or two more of 1580, and less sure).
+
 ``[camera] second_model`` in the table's config names the second model (relative to the
 config's folder); ``""`` reads with the table's model alone. Unset, a table that runs the
-shipped model on an enrolled set gets the shipped second model; a table given a model of its
-own gets none (a pair is measured together, not assumed), and so does a table with no set
-enrolled: on real photographs of sets neither model trained on, read as shipped, the pair was
-a wash (a tile or two more right of 541-1580, and two fewer of one set's 33 in
-``tests/test_detect.py``), where enrolled it reads every tile (vision/README.md).
+shipped model gets the shipped second model for its case (:func:`shipped_second_model`); a
+table given a model of its own gets none (a pair is measured together, not assumed).
 """
 from __future__ import annotations
 
@@ -41,6 +49,11 @@ from .classifier import HALF_TURN_BELOW, MODEL_DIR, best
 #: (float weights) and the eight-bit copy the table runs.
 TRAINED_SECOND_MODEL = MODEL_DIR / "tiles-dark.onnx"
 SECOND_MODEL = MODEL_DIR / "tiles-dark-int8.onnx"
+#: What ``python -m vision.training.train --smallest-print 0.5 --out
+#: vision/models/tiles-small-print.onnx`` writes, and its eight-bit copy: the second model of a
+#: set not enrolled.
+TRAINED_SMALL_PRINT_MODEL = MODEL_DIR / "tiles-small-print.onnx"
+SMALL_PRINT_MODEL = MODEL_DIR / "tiles-small-print-int8.onnx"
 CONFIG_KEY = "second_model"
 
 
@@ -117,9 +130,9 @@ class SecondOpinion:
 def second_model_path(config_path: str | Path | None = None, model: str | Path | None = None,
                       enrolled: bool = False) -> Path | None:
     """The second model a table reads doubtful crops with: the config's ``[camera]
-    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one when
-    the table runs the shipped model (no ``model`` given, no ``[camera] model``) on an
-    ``enrolled`` set and the file is there; else None."""
+    second_model`` (relative to the config's folder; ``""``: none); unset, the shipped one for
+    an ``enrolled`` set or one not (:func:`shipped_second_model`) when the table runs the
+    shipped model (no ``model`` given, no ``[camera] model``); else None."""
     from vision.camera.calibration import read_config
 
     camera = read_config(config_path).get("camera", {}) if config_path is not None else {}
@@ -128,7 +141,7 @@ def second_model_path(config_path: str | Path | None = None, model: str | Path |
     name = camera.get(CONFIG_KEY)
     if name is None:
         own = model is not None or camera.get("model") is not None
-        return None if own or not enrolled or not SECOND_MODEL.is_file() else SECOND_MODEL
+        return None if own else shipped_second_model(enrolled)
     if not isinstance(name, str):
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name "
                            "(\"\" for none)")
@@ -139,3 +152,11 @@ def second_model_path(config_path: str | Path | None = None, model: str | Path |
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} {p}: no such file "
                            "(\"\" reads with the table's model alone)")
     return p
+
+
+def shipped_second_model(enrolled: bool) -> Path | None:
+    """The shipped second model beside the shipped table's model: the dark-faces one for an
+    ``enrolled`` set (measured on the enrolled Black set), the small-print one for a set not
+    enrolled (measured on the labelled real photographs); None where its file is missing."""
+    path = SECOND_MODEL if enrolled else SMALL_PRINT_MODEL
+    return path if path.is_file() else None
