@@ -43,8 +43,8 @@ def main(argv=None) -> int:
 
     from vision.finding import learned
     from vision.finding.learned import TileFinder, match_boxes
-    from vision.reading.classifier import TileClassifier
     from vision.reading.picture import detect
+    from vision.reading.tileset import load_classifier
     from vision.synthesis.faces import FaceBank
     from vision.synthesis.render import TileArt
     from vision.synthesis.scene import POSITIVE, render_scene
@@ -55,7 +55,8 @@ def main(argv=None) -> int:
     looked = []
     find = TileFinder.find
     TileFinder.find = lambda self, *a, **k: looked.append(self.model_path) or find(self, *a, **k)
-    bank, classifier = FaceBank(TileArt()), TileClassifier(threads=1)
+    # read as `detect` reads a photo of a set not enrolled: the table's model and its second
+    bank, classifier = FaceBank(TileArt()), load_classifier(threads=1)
     c = dict(tiles=0, found=0, false=0, named=0, misread_sure=0, switched=0)
     t0 = time.monotonic()
     for k in range(args.photos):

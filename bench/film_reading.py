@@ -561,9 +561,9 @@ def main(argv=None) -> int:
                              "own scheduling and all (default on; its figures under "
                              "'unfused')")
     parser.add_argument("--second-opinion", action="store_true",
-                        help="crops the table's model doubts read by the second model too, "
-                             "as on a table with a set enrolled (default: no set enrolled, "
-                             "as bench/discard_timing.py)")
+                        help="crops the table's model doubts read by the second model of a "
+                             "set enrolled (tiles-dark) instead of that of a set not enrolled "
+                             "(default, tiles-small-print, as bench/discard_timing.py)")
     parser.add_argument("--without", default="",
                         help="disturbances left out, comma-separated, of: "
                              + ", ".join(Disturbances.KINDS))
@@ -614,9 +614,9 @@ def main(argv=None) -> int:
     classifier = load_classifier(threads=1)
     if args.second_opinion:
         from vision.reading.second_opinion import SecondOpinion
-        from vision.reading.tileset import second_base
+        from vision.reading.tileset import base_model, second_base
 
-        classifier = SecondOpinion(classifier, second_base(threads=1, enrolled=True))
+        classifier = SecondOpinion(base_model(threads=1), second_base(threads=1, enrolled=True))
     try:
         # the film's dark hands read as a table told its set's faces are dark reads them
         finders = style_finders(args.finder, args.dark_finder, args.one_finder)

@@ -45,13 +45,14 @@ A photo's faces are read as ``detect`` reads them, each in a few looks, averaged
 (:mod:`vision.reading.looks`, ``photo_looks``); ``--one-look`` reads each once.
 ``real_seconds_per_photo`` is what a photo took.
 
-Every figure is read as the table reads a set not enrolled: with ``--model`` alone (the
-second model that reads the crops the table's model doubts, :mod:`vision.reading.second_opinion`,
-joins it on an enrolled set). ``--second-model M`` has ``M`` read them here too:
-``second_model`` says which, ``real_read_by_second_model`` the share of the real photographs'
-crops it read and the frame timings' ``read_by_second_model`` that of the frame's; the frame
-is then timed with ``--model`` alone right after too (``frame_parts_1t_one_model``,
-``frame_parts_2t_one_model``).
+Every figure is read as the table reads a set not enrolled: the shipped model with the
+shipped second model that reads the crops it doubts (``tiles-small-print``,
+:mod:`vision.reading.second_opinion`); a ``--model`` of one's own, alone, as a table given one
+reads. ``--second-model M`` has ``M`` read the doubted crops instead, ``--second-model ''``
+none: ``second_model`` says which, ``real_read_by_second_model`` the share of the real
+photographs' crops it read and the frame timings' ``read_by_second_model`` that of the
+frame's; the frame is then timed with ``--model`` alone right after too
+(``frame_parts_1t_one_model``, ``frame_parts_2t_one_model``).
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
 ``--real-only --mean M ...`` reads the photos with the average of ``--model``'s and the ``M``
@@ -279,6 +280,18 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
     return out
 
 
+def the_second_model(model: Path, given: str | None) -> Path | None:
+    """The second model the figures are read with: ``given`` ('' for none), else the one a
+    table with no set enrolled reads beside ``model`` (the shipped second model beside the
+    shipped model, none beside a model of one's own)."""
+    from vision.reading.second_opinion import shipped_second_model
+
+    if given is not None:
+        return Path(given) if given else None
+    own = Path(model).resolve() != DEFAULT_MODEL.resolve()
+    return None if own else shipped_second_model(enrolled=False)
+
+
 def table_classifier(model: Path | None, second: Path | None, threads: int):
     """The classifier as the table runs it: ``model``, and ``second`` reading the crops it
     doubts (None: ``model`` alone)."""
@@ -354,15 +367,17 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
     return out
 
 
-def service_path(cal, threads: int, model: Path | None = None, finder_model: Path | None = None):
-    """The table service's tracker (``model`` read alone, the learned finder) and its zone
+def service_path(cal, threads: int, model: Path | None = None, finder_model: Path | None = None,
+                 second: Path | None = None):
+    """The table service's tracker (``model``, with ``second`` reading what it doubts; the
+    learned finder) and its zone
     finder over ``cal``'s camera frames, as :meth:`RecognitionScheduler.for_calibration` makes
     them."""
     from vision.finding.learned import TileFinder
     from vision.tracking.tracker import TableTracker
     from vision.tracking.zone_finder import ZoneFinder
 
-    tracker = TableTracker(cal.zones, table_classifier(model, None, threads), cal.px_per_mm,
+    tracker = TableTracker(cal.zones, table_classifier(model, second, threads), cal.px_per_mm,
                            finder=TileFinder(finder_model, threads=threads))
     layout = cal.layout
     zones = ZoneFinder.for_tracker(tracker, cal.px_per_mm, (layout.width_mm, layout.height_mm),
@@ -371,13 +386,13 @@ def service_path(cal, threads: int, model: Path | None = None, finder_model: Pat
 
 
 def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path | None = None,
-                       finder_model: Path | None = None) -> dict:
+                       finder_model: Path | None = None, second: Path | None = None) -> dict:
     """Median ms for the same full table's frame read the table service's way: every zone
     (ponds, meld areas, hands, dora) cut from the camera frame and searched alone
     (:class:`ZoneFinder`, with the tracker's faint peaks and meld holes), then every tile in
     them read. The service never reads them all at once (a hand's first frame: the ponds
     first, the rest after); this is what it would cost if it did."""
-    tracker, zones = service_path(cal, threads, model, finder_model)
+    tracker, zones = service_path(cal, threads, model, finder_model, second)
     classifier = tracker.classifier
     parts = {"finder": [], "classifier": []}
     n = 0
@@ -395,7 +410,7 @@ def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path 
 
 
 def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None = None,
-                        finder_model: Path | None = None) -> dict:
+                        finder_model: Path | None = None, second: Path | None = None) -> dict:
     """Median ms of the table service's work for the frame in which a discard lands, as
     :class:`vision.tracking.schedule.RecognitionScheduler` does it on a table it already
     knows: the change detector on the whole frame (every frame has that), then the changed
@@ -407,7 +422,7 @@ def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None
 
     before, _ = full_table_frame()
     after, _ = full_table_frame(discard="7z")
-    tracker, zones = service_path(cal, threads, model, finder_model)
+    tracker, zones = service_path(cal, threads, model, finder_model, second)
     pond = next(z for z in cal.zones if z.kind == "pond" and z.seat == 0)
     view = cal.warp(before)
     parts = {"detector": [], "finder": [], "tracker": []}
@@ -458,10 +473,11 @@ def main(argv=None) -> int:
                    help="JSON file to write (default bench/results/vision.json)")
     p.add_argument("--misread", type=Path, default=None,
                    help="folder to write the misread held-out crops to, enlarged, as PNG")
-    p.add_argument("--second-model", type=Path, default=None,
-                   help="a second model that reads the crops --model doubts, as the table "
-                        "reads an enrolled set (vision/models/tiles-dark-int8.onnx: the shipped "
-                        "pair); default: --model alone, as the table reads a set not enrolled")
+    p.add_argument("--second-model", default=None, metavar="MODEL",
+                   help="a second model that reads the crops --model doubts ('' for none); "
+                        "default: as the table reads a set not enrolled, the shipped second "
+                        "model beside the shipped model (vision/models/tiles-small-print-int8"
+                        ".onnx), none beside a model of one's own")
     p.add_argument("--one-look", action="store_true",
                    help="read each face of a photo once, not in detect's looks (vision/reading/looks.py)")
     p.add_argument("--mean", type=Path, nargs="+", default=None, metavar="MODEL",
@@ -476,7 +492,7 @@ def main(argv=None) -> int:
                    help="folder to draw each real photo's found, misread, missed and false tiles in")
     args = p.parse_args(argv)
 
-    second = args.second_model
+    second = the_second_model(args.model, args.second_model)
     from vision.reading.looks import LOOKS
     looks = None if args.one_look else LOOKS
     if second is not None and not second.is_file():
@@ -661,13 +677,15 @@ def main(argv=None) -> int:
         print(f"  the same with the felt-colour finder ([camera] finder = \"felt\"): "
               f"{by_felt['total']:.1f} ms (finder {by_felt['finder']}, classifier "
               f"{by_felt['classifier']})")
-        by_zones = zones_frame_timing(frame, cal, threads, model=args.model, finder_model=args.finder)
+        by_zones = zones_frame_timing(frame, cal, threads, model=args.model,
+                                      finder_model=args.finder, second=second)
         results[f"frame_zones_ms_{threads}t"] = by_zones["total"]
         results[f"frame_zones_parts_{threads}t"] = by_zones
         print(f"  the same table the table service's way, every zone cut from the camera frame "
               f"and searched alone: {by_zones['total']:.1f} ms (zones {by_zones['finder']}, "
               f"classifier {by_zones['classifier']} for {by_zones['tiles_classified']} tiles)")
-        pond = changed_pond_timing(cal, threads, model=args.model, finder_model=args.finder)
+        pond = changed_pond_timing(cal, threads, model=args.model, finder_model=args.finder,
+                                   second=second)
         results[f"frame_changed_pond_ms_{threads}t"] = pond["total"]
         results[f"frame_changed_pond_parts_{threads}t"] = pond
         print(f"  the frame a discard lands in, on a table already known (change detector, the "
