@@ -370,9 +370,8 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
 def service_path(cal, threads: int, model: Path | None = None, finder_model: Path | None = None,
                  second: Path | None = None):
     """The table service's tracker (``model``, with ``second`` reading what it doubts; the
-    learned finder) and its zone
-    finder over ``cal``'s camera frames, as :meth:`RecognitionScheduler.for_calibration` makes
-    them."""
+    learned finder) and its zone finder over ``cal``'s camera frames, as
+    :meth:`RecognitionScheduler.for_calibration` makes them."""
     from vision.finding.learned import TileFinder
     from vision.tracking.tracker import TableTracker
     from vision.tracking.zone_finder import ZoneFinder
