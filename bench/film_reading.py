@@ -59,9 +59,10 @@ and whether each tracker reported it so, ``riichi_read``). And what the lag does
 discard (it holds a press for the camera 1.5 s at most, :data:`PRESS_HOLD_NS`), and
 ``press_wait_p95_ms``, how long such presses wait.
 ``--without glare,exposure,...`` leaves disturbances out, to see what each costs.
-The dark-faced hands are read with the finder for dark faces, as a table whose config says
-``[camera] finder = "dark"`` reads its set (``--dark-finder``; ``--one-finder`` reads them
-with the default finder, as a table not told); ``--finder`` sets the one for the ivory hands.
+The dark-faced hands are read with the finder for dark faces and the second model for dark
+faces, as a table whose config says ``[camera] finder = "dark"`` reads its set
+(``--dark-finder``; ``--one-finder`` reads them with the default finder and pair, as a table
+not told); ``--finder`` sets the one for the ivory hands.
 ``--misses DIR`` films each hand a second time, untimed, to write the camera's picture of what
 went wrong, to look at (:func:`miss_frames`): a second after each discard missed, misread or
 reported turned the wrong way (a riichi tile upright, or an upright one lying across), and at
@@ -602,6 +603,7 @@ def main(argv=None) -> int:
     from referee.tenhou import import_log
     from table.paths import shared_data_dir
     from referee.errors import RefereeError
+    from vision.reading.second_opinion import for_dark_faces
     from vision.reading.tileset import load_classifier
     from vision.synthesis.render import TileArt
 
@@ -624,13 +626,16 @@ def main(argv=None) -> int:
         print(f"film_reading: {exc}", file=sys.stderr)
         return 2
     finder = finders["Regular"]
+    # and their doubted faces with the second model a table told so reads them with
+    classifiers = {"Regular": classifier,
+                   "Black": classifier if args.one_finder else for_dark_faces(classifier)}
     # both styles' art, loaded once for every hand (some 0.9 s of CPU each time)
     art = TileArt()
     started = time.monotonic()
     parts = []
     for hand in _hands(args.hands):
         style = STYLES[hand % len(STYLES)]
-        part = play(events, hand, style, args, classifier, finders[style], art)
+        part = play(events, hand, style, args, classifiers[style], finders[style], art)
         part["finder"] = str(finders[style].model_path)
         parts.append(part)
         print(f"hand {hand + 1} ({style}): {part['discards']} discards; read from the first "

@@ -93,6 +93,9 @@ def test_the_config_names_the_second_model_or_none(tmp_path, monkeypatch):
     assert second_model_path(config, enrolled=True) == shipped
     assert second_model_path(config, model="mine.onnx", enrolled=True) is None  # its own model
     assert second_model_path(config, model="mine.onnx") is None
+    config.write_text('[camera]\nfinder = "dark"\n')
+    assert second_model_path(config) == shipped                  # a dark set: the dark pair
+    assert second_model_path(config, model="mine.onnx") is None
     config.write_text('[camera]\nmodel = "mine.onnx"\n')
     assert second_model_path(config, enrolled=True) is None
     (tmp_path / "other.onnx").write_bytes(b"model")
@@ -265,6 +268,17 @@ def test_a_set_not_enrolled_is_read_righter_and_surer_with_the_small_print_model
     assert right > right_1 and sure > sure_1 and wrong == wrong_1 == 0
     (right, sure, _), (right_1, sure_1, _) = figures(pair, winds), figures(alone, winds)
     assert right >= right_1 and sure > sure_1
+
+
+def test_a_set_whose_faces_turn_out_dark_has_its_doubts_read_by_the_dark_faces_model():
+    pair = load_classifier(None, threads=1)
+    dark = second_opinion.for_dark_faces(pair)
+    assert dark.first is pair.first and dark.below == pair.below
+    assert dark.second.model_path == second_opinion.SECOND_MODEL
+    assert second_opinion.for_dark_faces(pair).second is dark.second     # loaded once
+    # what is not the shipped pair of a set not enrolled is read as it is
+    for other in (pair.first, dark, SecondOpinion(Fixed([[1, 0, 0]]), Fixed([[0, 1, 0]]))):
+        assert second_opinion.for_dark_faces(other) is other
 
 
 def test_a_table_reads_with_the_shipped_pair_once_a_set_is_enrolled(enrolled_pair, tmp_path):

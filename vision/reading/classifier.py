@@ -148,6 +148,8 @@ class TileClassifier:
             self.input_height = int(meta["input_height"])
         except (ValueError, KeyError, TypeError) as exc:
             raise RefereeError(f"{meta_path}: not a tile model description ({exc})") from None
+        #: the threads one batch may use, as given (None: onnxruntime's choice)
+        self.threads = threads
         self._session = self._load(path, threads)
         #: big batches are read in this many parts at once (:data:`SPLIT_AT`)
         self.parts = int(threads) if threads is not None and int(threads) > 1 else 1

@@ -35,12 +35,15 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
     the readings averaged (:mod:`vision.reading.looks`); one look, ``((0, 1),)``, or None reads
     each face once. ``finder``: a photo read with the default learned finder (None, or the
     shipped one) whose tiles have dark faces (:mod:`.dark_faces`) is read again with the one
-    for dark faces."""
+    for dark faces, and the faces the classifier doubts by the second model for dark faces
+    where it reads a set not enrolled with the shipped pair
+    (:func:`~vision.reading.second_opinion.for_dark_faces`)."""
     from vision.camera.calibration import MARKER_IDS, calibrate, detect_markers
     from vision.finding import learned as finders
 
     from .dark_faces import dark_faces
     from .one_set import read_crops
+    from .second_opinion import for_dark_faces
 
     to_image = None     # top-down pixels -> picture pixels, for a calibrated picture
     crops = None        # the faces, where they were cut already
@@ -67,6 +70,8 @@ def detect(image: np.ndarray, classifier, px_per_mm: float | None = None,
                 dark = finders.shared_finder(finders.DARK_MODEL, getattr(finder, "threads", None))
                 finding = finders.find_tiles_photo(image, finder=dark)
                 crops = [t.crop for t in finding.tiles]
+                # and its doubted faces read by the second model trained on dark faces
+                classifier = for_dark_faces(classifier)
             if looks and len(looks) > 1 and hasattr(classifier, "probabilities"):
                 classifier = ManyLooks(classifier, looks)
     if crops is None:

@@ -27,6 +27,12 @@ neither does: on the labelled real photographs, tile by tile, 1526 -> 1535 of 15
 (plain, in half light, under warm lamps, shaken) (vision/README.md). The dark-faces model
 beside a set not enrolled was a wash (a tile or two more of 1580, and less sure).
 
+A set whose faces are dark is read with the dark-faces model beside the table's whether it
+is enrolled or not: a table told so (``[camera] finder = "dark"``), and ``detect`` where it
+reads a photo again with the finder for dark faces (:func:`for_dark_faces`). On 40 rendered
+photos of dark-faced sets (``bench/dark_photos.py``) that pair names 0.6873 of the face-up
+tiles with no sure misread, the small-print one 0.6726 with one.
+
 ``[camera] second_model`` in the table's config names the second model (relative to the
 config's folder); ``""`` reads with the table's model alone. Unset, a table that runs the
 shipped model gets the shipped second model for its case (:func:`shipped_second_model`); a
@@ -34,6 +40,7 @@ table given a model of its own gets none (a pair is measured together, not assum
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Sequence
 
@@ -141,7 +148,7 @@ def second_model_path(config_path: str | Path | None = None, model: str | Path |
     name = camera.get(CONFIG_KEY)
     if name is None:
         own = model is not None or camera.get("model") is not None
-        return None if own else shipped_second_model(enrolled)
+        return None if own else shipped_second_model(enrolled, camera.get("finder") == "dark")
     if not isinstance(name, str):
         raise RefereeError(f"config {config_path}: [camera] {CONFIG_KEY} must be a file name "
                            "(\"\" for none)")
@@ -154,9 +161,30 @@ def second_model_path(config_path: str | Path | None = None, model: str | Path |
     return p
 
 
-def shipped_second_model(enrolled: bool) -> Path | None:
+def shipped_second_model(enrolled: bool, dark_faces: bool = False) -> Path | None:
     """The shipped second model beside the shipped table's model: the dark-faces one for an
-    ``enrolled`` set (measured on the enrolled Black set), the small-print one for a set not
-    enrolled (measured on the labelled real photographs); None where its file is missing."""
-    path = SECOND_MODEL if enrolled else SMALL_PRINT_MODEL
+    ``enrolled`` set (measured on the enrolled Black set) or one with ``dark_faces``, the
+    small-print one for an ivory set not enrolled (measured on the labelled real
+    photographs); None where its file is missing."""
+    path = SECOND_MODEL if enrolled or dark_faces else SMALL_PRINT_MODEL
     return path if path.is_file() else None
+
+
+def for_dark_faces(classifier):
+    """``classifier`` for a set whose faces turned out dark: a pair reading a set not enrolled
+    with the shipped small-print second model gets the shipped dark-faces one instead (loaded
+    once for the process); any other classifier is returned as it is."""
+    second = getattr(classifier, "second", None)
+    if not isinstance(classifier, SecondOpinion) or second is None or \
+            getattr(second, "tileset", None) is not None or \
+            Path(second.model_path) != SMALL_PRINT_MODEL or not SECOND_MODEL.is_file():
+        return classifier
+    return SecondOpinion(classifier.first, _dark_faces_model(getattr(second, "threads", None)),
+                         classifier.below)
+
+
+@functools.cache
+def _dark_faces_model(threads: int | None):
+    from .classifier import TileClassifier
+
+    return TileClassifier(SECOND_MODEL, threads=threads)
