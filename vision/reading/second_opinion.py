@@ -25,7 +25,7 @@ the winds surer, but alone it stated more wrong tiles as fact. Together they rea
 neither does: on the labelled real photographs, tile by tile, 1526 -> 1535 of 1580, and on
 450 rendered held-out photos 7524 -> 7583 of 9120 named, with no sure misread on the photos
 (plain, in half light, under warm lamps, shaken) (vision/README.md). The dark-faces model
-beside a set not enrolled was a wash (a tile or two more of 1580, and less sure).
+beside an ivory set not enrolled was a wash (a tile or two more of 1580, and less sure).
 
 A set whose faces are dark is read with the dark-faces model beside the table's whether it
 is enrolled or not: a table told so (``[camera] finder = "dark"``), and ``detect`` where it
