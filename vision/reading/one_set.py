@@ -95,8 +95,9 @@ def classify_as_one_set(classifier, crops: Sequence[np.ndarray]) -> list[tuple[s
     labels = classifier.labels
     chosen = within_copies(p, labels)
     out = [(labels[i], float(p[k, i])) for k, i in enumerate(chosen)]
-    moved_off = Counter(labels[i] for i, j in zip(p.argmax(axis=1), chosen) if i != j)
-    read_as = Counter(labels[i] for i in p.argmax(axis=1))
+    first = p.argmax(axis=1)     # each crop's reading before the set was weighed in
+    moved_off = Counter(labels[i] for i, j in zip(first, chosen) if i != j)
+    read_as = Counter(labels[i] for i in first)
     seen: Counter = Counter()
     for k in sorted(range(len(out)), key=lambda k: -out[k][1]):
         label, confidence = out[k]

@@ -174,9 +174,11 @@ def for_dark_faces(classifier):
     """``classifier`` for a set whose faces turned out dark: a pair reading a set not enrolled
     with the shipped small-print second model gets the shipped dark-faces one instead (loaded
     once for the process); any other classifier is returned as it is."""
-    second = getattr(classifier, "second", None)
-    if not isinstance(classifier, SecondOpinion) or second is None or \
-            getattr(second, "tileset", None) is not None or \
+    if not isinstance(classifier, SecondOpinion):
+        return classifier
+    second = classifier.second
+    # an enrolled second keeps its fit of the set, and any other second model stays
+    if getattr(second, "tileset", None) is not None or \
             Path(second.model_path) != SMALL_PRINT_MODEL or not SECOND_MODEL.is_file():
         return classifier
     return SecondOpinion(classifier.first, _dark_faces_model(getattr(second, "threads", None)),
