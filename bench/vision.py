@@ -52,7 +52,9 @@ reads. ``--second-model M`` has ``M`` read the doubted crops instead, ``--second
 none: ``second_model`` says which, ``real_read_by_second_model`` the share of the real
 photographs' crops it read and the frame timings' ``read_by_second_model`` that of the
 frame's; the frame is then timed with ``--model`` alone right after too
-(``frame_parts_1t_one_model``, ``frame_parts_2t_one_model``).
+(``frame_parts_1t_one_model``, ``frame_parts_2t_one_model``). ``--also M ...`` has the doubted
+crops read by the ``M`` models too, the second opinion the mean of their readings and the second
+model's (``second_model`` lists them all): what a third reader adds.
 
 ``--misses DIR`` draws each photo with what was found, misread, missed and falsely reported.
 ``--real-only --mean M ...`` reads the photos with the average of ``--model``'s and the ``M``
@@ -292,13 +294,21 @@ def the_second_model(model: Path, given: str | None) -> Path | None:
     return None if own else shipped_second_model(enrolled=False)
 
 
-def table_classifier(model: Path | None, second: Path | None, threads: int):
+def table_classifier(model: Path | None, second, threads: int):
     """The classifier as the table runs it: ``model``, and ``second`` reading the crops it
-    doubts (None: ``model`` alone)."""
+    doubts (None: ``model`` alone; several models: the mean of their readings, ``--also``)."""
     from vision.reading.second_opinion import SecondOpinion
 
     first = TileClassifier(model, threads=threads)
-    return first if second is None else SecondOpinion(first, TileClassifier(second, threads=threads))
+    if second is None:
+        return first
+    readers = [TileClassifier(m, threads=threads) for m in seconds(second)]
+    return SecondOpinion(first, readers[0] if len(readers) == 1 else MeanOf(readers))
+
+
+def seconds(second) -> list[Path]:
+    """The second models ``second`` names: one path, or a list of them."""
+    return [second] if isinstance(second, (str, Path)) else list(second)
 
 
 class MeanOf:
@@ -477,6 +487,10 @@ def main(argv=None) -> int:
                         "default: as the table reads a set not enrolled, the shipped second "
                         "model beside the shipped model (vision/models/tiles-small-print-int8"
                         ".onnx), none beside a model of one's own")
+    p.add_argument("--also", type=Path, nargs="+", default=None, metavar="MODEL",
+                   help="the crops --model doubts read by these models too, beside the second "
+                        "model: the mean of their readings and the second model's is the second "
+                        "opinion (what a third reader adds)")
     p.add_argument("--one-look", action="store_true",
                    help="read each face of a photo once, not in detect's looks (vision/reading/looks.py)")
     p.add_argument("--mean", type=Path, nargs="+", default=None, metavar="MODEL",
@@ -496,6 +510,14 @@ def main(argv=None) -> int:
     looks = None if args.one_look else LOOKS
     if second is not None and not second.is_file():
         raise SystemExit(f"bench/vision.py: --second-model {second}: no such file")
+    if args.also:
+        if second is None:
+            raise SystemExit("bench/vision.py: --also reads beside a second model, and there "
+                             "is none")
+        for m in args.also:
+            if not m.is_file():
+                raise SystemExit(f"bench/vision.py: --also {m}: no such file")
+        second = [second, *args.also]
     if args.mean and (not args.real_only or second is not None):
         raise SystemExit("bench/vision.py: --mean reads the photos only, with --model: give "
                          "--real-only, and no --second-model")
@@ -503,7 +525,8 @@ def main(argv=None) -> int:
         if not m.is_file():
             raise SystemExit(f"bench/vision.py: --mean {m}: no such file")
     results: dict = {"model": str(args.model), "finder_model": str(args.finder),
-                     "second_model": str(second) if second is not None else None,
+                     "second_model": (None if second is None else str(second)
+                                      if isinstance(second, Path) else [str(m) for m in second]),
                      "photo_looks": [list(look) for look in (looks or [(0.0, 1.0)])]}
     # Memory first, before the rendering below grows the process.
     rss0 = rss_kb()
@@ -519,7 +542,8 @@ def main(argv=None) -> int:
     results["memory_finder_mb"] = round((rss_kb() - rss1) / 1024, 1)
     results["model_size_mb"] = round(args.model.stat().st_size / 1e6, 3)
     if second is not None:
-        results["second_model_size_mb"] = round(second.stat().st_size / 1e6, 3)
+        size = sum(m.stat().st_size for m in seconds(second))
+        results["second_model_size_mb"] = round(size / 1e6, 3)
     results["finder_size_mb"] = round(args.finder.stat().st_size / 1e6, 3)
     print(f"models: finder {results['finder_size_mb']:.2f} MB, classifier {results['model_size_mb']:.2f} MB; "
           f"memory added: finder {results['memory_finder_mb']:.1f} MB, classifier "
