@@ -282,6 +282,11 @@ def finder_on_scenes(readers: dict, n: int, seed: int) -> dict:
     return out
 
 
+#: The second model reading the crops the table's model doubts: one, several whose readings
+#: are averaged (``--also``), or None.
+Seconds = Path | list[Path] | None
+
+
 def the_second_model(model: Path, given: str | None) -> Path | None:
     """The second model the figures are read with: ``given`` ('' for none), else the one a
     table with no set enrolled reads beside ``model`` (the shipped second model beside the
@@ -294,7 +299,7 @@ def the_second_model(model: Path, given: str | None) -> Path | None:
     return None if own else shipped_second_model(enrolled=False)
 
 
-def table_classifier(model: Path | None, second, threads: int):
+def table_classifier(model: Path | None, second: Seconds, threads: int):
     """The classifier as the table runs it: ``model``, and ``second`` reading the crops it
     doubts (None: ``model`` alone; several models: the mean of their readings, ``--also``)."""
     from vision.reading.second_opinion import SecondOpinion
@@ -306,9 +311,9 @@ def table_classifier(model: Path | None, second, threads: int):
     return SecondOpinion(first, readers[0] if len(readers) == 1 else MeanOf(readers))
 
 
-def seconds(second) -> list[Path]:
-    """The second models ``second`` names: one path, or a list of them."""
-    return [second] if isinstance(second, (str, Path)) else list(second)
+def seconds(second: Seconds) -> list[Path]:
+    """The second models ``second`` names: one path, or a list of them (``--also``)."""
+    return [second] if isinstance(second, Path) else list(second)
 
 
 class MeanOf:
@@ -343,7 +348,7 @@ def median_parts(parts: dict[str, list[float]]) -> dict:
 
 def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = True,
                  model: Path | None = None, finder_model: Path | None = None,
-                 second: Path | None = None) -> dict:
+                 second: Seconds = None) -> dict:
     """Median ms for one frame: warp to the top-down view, find the tiles, classify those in
     the table's zones (as the tracker does when nothing on the table is known yet).
     ``learned``: with the learned finder (the table camera's default); else with the
@@ -378,7 +383,7 @@ def frame_timing(frame, cal, threads: int, repeats: int = 40, learned: bool = Tr
 
 
 def service_path(cal, threads: int, model: Path | None = None, finder_model: Path | None = None,
-                 second: Path | None = None):
+                 second: Seconds = None):
     """The table service's tracker (``model``, with ``second`` reading what it doubts; the
     learned finder) and its zone finder over ``cal``'s camera frames, as
     :meth:`RecognitionScheduler.for_calibration` makes them."""
@@ -395,7 +400,7 @@ def service_path(cal, threads: int, model: Path | None = None, finder_model: Pat
 
 
 def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path | None = None,
-                       finder_model: Path | None = None, second: Path | None = None) -> dict:
+                       finder_model: Path | None = None, second: Seconds = None) -> dict:
     """Median ms for the same full table's frame read the table service's way: every zone
     (ponds, meld areas, hands, dora) cut from the camera frame and searched alone
     (:class:`ZoneFinder`, with the tracker's faint peaks and meld holes), then every tile in
@@ -419,7 +424,7 @@ def zones_frame_timing(frame, cal, threads: int, repeats: int = 40, model: Path 
 
 
 def changed_pond_timing(cal, threads: int, repeats: int = 10, model: Path | None = None,
-                        finder_model: Path | None = None, second: Path | None = None) -> dict:
+                        finder_model: Path | None = None, second: Seconds = None) -> dict:
     """Median ms of the table service's work for the frame in which a discard lands, as
     :class:`vision.tracking.schedule.RecognitionScheduler` does it on a table it already
     knows: the change detector on the whole frame (every frame has that), then the changed
