@@ -86,6 +86,79 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
         same_quantized_weights(quantize_finder(tmp_path / trained.name, calibration=scenes), fast)
 
 
+def first_layer_alone(path, rng):
+    """An eight-bit model of a finder's first layer as the quantizer writes it: the picture
+    quantized at scale 1, scaled as the finder scales it (x / 64), a 3 x 3 convolution of stride 2
+    with weights per output channel, its output quantized."""
+    import onnx
+    from onnx import TensorProto, helper
+    from onnx import numpy_helper as nh
+
+    def const(name, value):
+        return nh.from_array(np.asarray(value), name)
+
+    out = 8
+    weights = rng.integers(-127, 128, (out, 3, 3, 3)).astype(np.int8)
+    w_scale = rng.uniform(0.002, 0.008, out).astype(np.float32)
+    x_scale = np.float32(4.0 / 255)                       # x / 64 spans 0..4
+    inits = [const("one", np.float32(1)), const("zero", np.uint8(0)),
+             const("k", np.uint8(255)), const("k_s", np.float32(1 / 64 / 255)),
+             const("xs", x_scale), const("xz", np.uint8(0)),
+             const("w", weights), const("ws", w_scale), const("wz", np.zeros(out, np.int8)),
+             const("b", rng.integers(-5000, 5000, out).astype(np.int32)),
+             const("bs", (x_scale * w_scale).astype(np.float32)), const("bz", np.zeros(out, np.int32)),
+             const("ys", np.float32(0.05)), const("yz", np.uint8(0))]
+    nodes = [helper.make_node("QuantizeLinear", ["image", "one", "zero"], ["iq"]),
+             helper.make_node("DequantizeLinear", ["iq", "one", "zero"], ["id"]),
+             helper.make_node("DequantizeLinear", ["k", "k_s", "zero"], ["kd"]),
+             helper.make_node("Mul", ["id", "kd"], ["scaled"]),
+             helper.make_node("QuantizeLinear", ["scaled", "xs", "xz"], ["sq"]),
+             helper.make_node("DequantizeLinear", ["sq", "xs", "xz"], ["sd"]),
+             helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"], axis=0),
+             helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bd"], axis=0),
+             helper.make_node("Conv", ["sd", "wd", "bd"], ["y"], kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["y"], ["r"]),
+             helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["maps"])]
+    graph = helper.make_graph(
+        nodes, "first_layer",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info("maps", TensorProto.FLOAT, None)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, str(path))
+
+
+def test_the_finder_taking_its_picture_in_blocks_computes_what_it_did_to_the_bit(tmp_path):
+    """The first layer over 2 x 2 blocks of uint8 pixels is the same sums as over the picture
+    (the tiles' edges, the picture's border, every weight in its place), so the rewritten
+    finder's maps are the ones it gave (the shipped finders' too: measured on a full table's
+    view and a photo, 1 and 2 threads); a model rewritten once is left as it is."""
+    pytest.importorskip("onnx", reason="rewriting a model needs the onnx package (the test extra)")
+    import onnxruntime as ort
+
+    from vision.runtime import session_options
+    from vision.training.quantize import picture_in_blocks
+
+    rng = np.random.default_rng(3)
+    path = tmp_path / "first-int8.onnx"
+    first_layer_alone(path, rng)
+    pictures = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in ((64, 96), (32, 32))]
+
+    def maps(blocks):
+        session = ort.InferenceSession(str(path), session_options(1), providers=["CPUExecutionProvider"])
+        return [session.run(None, {"image": finder.network_input(p, blocks)})[0] for p in pictures]
+
+    before = maps(False)
+    assert picture_in_blocks(path)
+    after = maps(True)
+    for a, b in zip(before, after):
+        assert a.shape == b.shape and a.any()
+        assert np.array_equal(a, b)
+    assert not picture_in_blocks(path)
+    assert finder.TileFinder(threads=1).in_blocks and finder.TileFinder(finder.DARK_MODEL).in_blocks
+
+
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):
     from vision.training import quantize
 
@@ -163,7 +236,7 @@ def test_the_fused_eight_bit_networks_compute_what_the_unfused_ones_do():
     fast = finder.TileFinder(threads=1)
     small = np.ascontiguousarray(top[:640, :640])
     maps = fast.maps(small)
-    x = small.transpose(2, 0, 1)[None].astype(np.float32)
+    x = finder.network_input(small, fast.in_blocks)
     exact = unfused(fast.model_path).run(None, {fast.input: x})[0][0]
     assert np.abs(maps[0] - exact[0]).max() < 0.05
     assert len(finder.decode(maps)) == len(finder.decode(exact)) > 10
