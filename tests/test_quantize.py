@@ -86,10 +86,11 @@ def test_the_shipped_eight_bit_copies_are_what_quantize_makes(tmp_path, classifi
         same_quantized_weights(quantize_finder(tmp_path / trained.name, calibration=scenes), fast)
 
 
-def first_layer_alone(path, rng):
-    """An eight-bit model of a finder's first layer as the quantizer writes it: the picture
-    quantized at scale 1, scaled as the finder scales it (x / 64), a 3 x 3 convolution of stride 2
-    with weights per output channel, its output quantized."""
+def first_layer_alone(path, rng, pooled: bool):
+    """An eight-bit model of a first layer as the quantizer writes it: the picture quantized
+    at scale 1, scaled as the networks scale it (x / 64), a 3 x 3 convolution with weights per
+    output channel, its output quantized: of stride 2 (the finder's), or ``pooled``, of stride
+    1 and then a 2 x 2 max pool (the classifier's)."""
     import onnx
     from onnx import TensorProto, helper
     from onnx import numpy_helper as nh
@@ -98,13 +99,13 @@ def first_layer_alone(path, rng):
         return nh.from_array(np.asarray(value), name)
 
     out = 8
-    weights = rng.integers(-127, 128, (out, 3, 3, 3)).astype(np.int8)
-    w_scale = rng.uniform(0.002, 0.008, out).astype(np.float32)
     x_scale = np.float32(4.0 / 255)                       # x / 64 spans 0..4
+    w_scale = rng.uniform(0.002, 0.008, out).astype(np.float32)
     inits = [const("one", np.float32(1)), const("zero", np.uint8(0)),
              const("k", np.uint8(255)), const("k_s", np.float32(1 / 64 / 255)),
              const("xs", x_scale), const("xz", np.uint8(0)),
-             const("w", weights), const("ws", w_scale), const("wz", np.zeros(out, np.int8)),
+             const("w", rng.integers(-127, 128, (out, 3, 3, 3)).astype(np.int8)),
+             const("ws", w_scale), const("wz", np.zeros(out, np.int8)),
              const("b", rng.integers(-5000, 5000, out).astype(np.int32)),
              const("bs", (x_scale * w_scale).astype(np.float32)), const("bz", np.zeros(out, np.int32)),
              const("ys", np.float32(0.05)), const("yz", np.uint8(0))]
@@ -117,46 +118,60 @@ def first_layer_alone(path, rng):
              helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"], axis=0),
              helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bd"], axis=0),
              helper.make_node("Conv", ["sd", "wd", "bd"], ["y"], kernel_shape=[3, 3],
-                              strides=[2, 2], pads=[1, 1, 1, 1]),
-             helper.make_node("Relu", ["y"], ["r"]),
-             helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
-             helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["maps"])]
+                              strides=[1, 1] if pooled else [2, 2], pads=[1, 1, 1, 1]),
+             # no Relu: the quantizer folds it into the output's zero point, as here
+             helper.make_node("QuantizeLinear", ["y", "ys", "yz"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["yd"])]
+    if pooled:
+        nodes += [helper.make_node("MaxPool", ["yd"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+                  helper.make_node("QuantizeLinear", ["p", "ys", "yz"], ["pq"]),
+                  helper.make_node("DequantizeLinear", ["pq", "ys", "yz"], ["pd"])]
+    nodes.append(helper.make_node("Identity", [nodes[-1].output[0]], ["maps"]))
     graph = helper.make_graph(
         nodes, "first_layer",
         [helper.make_tensor_value_info("image", TensorProto.FLOAT, ["n", 3, "h", "w"])],
         [helper.make_tensor_value_info("maps", TensorProto.FLOAT, None)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.save(model, str(path))
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
-def test_the_finder_taking_its_picture_in_blocks_computes_what_it_did_to_the_bit(tmp_path):
+@pytest.mark.parametrize("pooled", [False, True], ids=["finder", "classifier"])
+def test_a_network_taking_its_picture_in_blocks_computes_what_it_did_to_the_bit(tmp_path, pooled):
     """The first layer over 2 x 2 blocks of uint8 pixels is the same sums as over the picture
-    (the tiles' edges, the picture's border, every weight in its place), so the rewritten
-    finder's maps are the ones it gave (the shipped finders' too: measured on a full table's
-    view and a photo, 1 and 2 threads); a model rewritten once is left as it is."""
+    (the tiles' edges, the picture's border, every weight in its place; the classifier's pool
+    the greatest of a block's four places), so the rewritten network gives what it gave (the
+    shipped finders and readers too: measured on a full table's view, a photo and 151 crops,
+    1 and 2 threads); a model rewritten once is left as it is."""
     pytest.importorskip("onnx", reason="rewriting a model needs the onnx package (the test extra)")
     import onnxruntime as ort
 
-    from vision.runtime import session_options
+    from vision.runtime import in_blocks, session_options
     from vision.training.quantize import picture_in_blocks
 
     rng = np.random.default_rng(3)
     path = tmp_path / "first-int8.onnx"
-    first_layer_alone(path, rng)
-    pictures = [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in ((64, 96), (32, 32))]
+    first_layer_alone(path, rng, pooled)
+    pictures = [rng.integers(0, 256, (n, h, w, 3), dtype=np.uint8)
+                for n, h, w in ((1, 64, 96), (3, 32, 32))]
 
-    def maps(blocks):
+    def outputs(blocks):
         session = ort.InferenceSession(str(path), session_options(1), providers=["CPUExecutionProvider"])
-        return [session.run(None, {"image": finder.network_input(p, blocks)})[0] for p in pictures]
+        return [session.run(None, {"image": in_blocks(p) if blocks else
+                                   p.transpose(0, 3, 1, 2).astype(np.float32)})[0] for p in pictures]
 
-    before = maps(False)
+    before = outputs(False)
     assert picture_in_blocks(path)
-    after = maps(True)
+    after = outputs(True)
     for a, b in zip(before, after):
         assert a.shape == b.shape and a.any()
         assert np.array_equal(a, b)
     assert not picture_in_blocks(path)
-    assert finder.TileFinder(threads=1).in_blocks and finder.TileFinder(finder.DARK_MODEL).in_blocks
+
+
+def test_the_table_runs_its_networks_on_pictures_in_blocks():
+    for model in (finder.DEFAULT_MODEL, finder.DARK_MODEL):
+        assert finder.TileFinder(model, threads=1).in_blocks
+    for model in classifier.MODEL_DIR.glob("tiles*-int8.onnx"):
+        assert classifier.TileClassifier(model, threads=1).in_blocks, model.name
 
 
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):

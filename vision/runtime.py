@@ -107,3 +107,21 @@ def _one_arena() -> bool:
     except Exception:   # onnxruntime raises its own types; an arena per session still works
         return False
     return True
+
+
+def takes_blocks(session) -> bool:
+    """Whether ``session``'s network takes its pictures in 2 x 2 blocks of uint8 pixels (twelve
+    channels: an eight-bit network rewritten by
+    :func:`vision.training.quantize.picture_in_blocks`) rather than three channels of floats."""
+    return session.get_inputs()[0].shape[1] == 12
+
+
+def in_blocks(pictures):
+    """BGR pictures (N x H x W x 3 uint8, H and W even) laid out as a network rewritten by
+    :func:`vision.training.quantize.picture_in_blocks` takes them: each 2 x 2 block of pixels
+    as twelve channels, (row, column, colour) within the block: N x 12 x H/2 x W/2 uint8."""
+    import numpy as np
+
+    n, h, w = pictures.shape[:3]
+    blocks = pictures.reshape(n, h // 2, 2, w // 2, 2, 3).transpose(0, 2, 4, 5, 1, 3)
+    return np.ascontiguousarray(blocks.reshape(n, 12, h // 2, w // 2), dtype=np.uint8)

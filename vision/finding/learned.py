@@ -30,7 +30,7 @@ import numpy as np
 from referee.errors import RefereeError
 from vision import MODEL_DIR
 from vision.camera.zones import TILE_H_MM, TILE_W_MM
-from vision.runtime import session_options
+from vision.runtime import in_blocks, session_options, takes_blocks
 
 from .colour_cast import balanced, cast_gains
 from .found import Finding, FoundTile, order_rows
@@ -311,18 +311,16 @@ def cut_turned(image: np.ndarray, box: Box, max_width: int = MAX_CROP_WIDTH) -> 
     return cut_upright(image, quarter, max_width=max_width)
 
 
-def network_input(image: np.ndarray, in_blocks: bool = False) -> np.ndarray:
+def network_input(image: np.ndarray, blocks: bool = False) -> np.ndarray:
     """A BGR picture (H x W x 3 uint8) as the finder's network takes it: 1 x 3 x H x W floats,
-    or, ``in_blocks`` (an eight-bit finder rewritten by
-    :func:`vision.training.quantize.picture_in_blocks`), its 2 x 2 blocks of pixels as twelve
-    channels of uint8, (row, column, colour) within a block: 1 x 12 x H/2 x W/2."""
+    or, ``blocks`` (an eight-bit finder rewritten by
+    :func:`vision.training.quantize.picture_in_blocks`), in 2 x 2 blocks of uint8 pixels
+    (:func:`vision.runtime.in_blocks`)."""
+    if blocks:
+        return in_blocks(image[None])
     # contiguous: a transposed view handed over as it is, onnxruntime copied the whole input
     # once more (a full table: 11.8 MB a frame, and the time to copy it)
-    if not in_blocks:
-        return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32)
-    h, w = image.shape[:2]
-    blocks = image.reshape(h // 2, 2, w // 2, 2, 3).transpose(1, 3, 4, 0, 2)
-    return np.ascontiguousarray(blocks.reshape(1, 12, h // 2, w // 2), dtype=np.uint8)
+    return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32)
 
 
 class TileFinder:
@@ -346,10 +344,9 @@ class TileFinder:
             self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:   # onnxruntime raises its own exception types
             raise RefereeError(f"{path}: not a usable tile finder model ({exc})") from None
-        given = self.session.get_inputs()[0]
-        self.input = given.name
-        #: the picture taken in 2 x 2 blocks, as uint8 (vision.training.quantize.picture_in_blocks)
-        self.in_blocks = given.shape[1] == 12
+        self.input = self.session.get_inputs()[0].name
+        #: the picture taken in 2 x 2 blocks of uint8 pixels (vision.runtime.takes_blocks)
+        self.in_blocks = takes_blocks(self.session)
         self.model_path = path
         self.threads = threads      # onnxruntime's threads (None: its default)
         self.threshold = float(threshold)

@@ -25,7 +25,7 @@ import numpy as np
 
 from referee.errors import RefereeError
 from vision import MODEL_DIR
-from vision.runtime import session_options
+from vision.runtime import in_blocks, session_options, takes_blocks
 
 #: What ``python -m vision.training.train`` writes (float weights).
 TRAINED_MODEL = MODEL_DIR / "tiles.onnx"
@@ -156,6 +156,8 @@ class TileClassifier:
         self._part_sessions: list = []     # one thread each, made when first needed
         self._pool = None
         self._input = self._session.get_inputs()[0].name
+        #: the crops taken in 2 x 2 blocks of uint8 pixels (vision.runtime.takes_blocks)
+        self.in_blocks = takes_blocks(self._session)
         outputs = [o.name for o in self._session.get_outputs()]
         #: whether the model also gives its penultimate features (output ``embedding``, which
         #: tile-set enrollment compares crops in); older models give logits only
@@ -175,8 +177,12 @@ class TileClassifier:
             raise RefereeError(f"{path}: cannot load tile model ({exc})") from None
 
     def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """The network input for ``crops``: float32 N x 3 x H x W, BGR 0..255."""
+        """The network input for ``crops``: float32 N x 3 x H x W, BGR 0..255, or, for an
+        eight-bit model that takes them so, in 2 x 2 blocks of uint8 pixels
+        (:func:`vision.runtime.in_blocks`)."""
         x = np.stack([prepare(c, self.input_width, self.input_height) for c in crops])
+        if self.in_blocks:
+            return in_blocks(x)
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
 
     def outputs(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:

@@ -10,11 +10,11 @@ beside it, its description plus how it was made): onnxruntime's static quantizat
 per output channel, activations by the ranges they take on a fixed set of calibration pictures
 rendered from seed 0 (the training scenes' kind), so the same float model gives the same
 copy on one machine (the ranges move a little from machine to machine: the shipped eight-bit
-reader for dark faces, quantized again here, came out 0.2 off in a logit). The finder's copy
-then takes its picture in 2 x 2 blocks (:func:`picture_in_blocks`). The training scripts end
+reader for dark faces, quantized again here, came out 0.2 off in a logit). Each copy then
+takes its picture in 2 x 2 blocks (:func:`picture_in_blocks`). The training scripts end
 by calling :func:`quantize_classifier` and :func:`quantize_finder`; this command does the same
 for a float model already made, and ``--in-blocks M-int8.onnx ...`` rewrites an eight-bit
-finder made before, as the shipped ones were, with no new ranges. The ``onnx`` package (the
+network made before, as the shipped ones were, with no new ranges. The ``onnx`` package (the
 ``train`` and ``test`` extras) is needed here, not on the table.
 """
 from __future__ import annotations
@@ -96,25 +96,31 @@ def add_not_subtract(model_path: Path) -> int:
     return done
 
 
-#: What the finder takes once :func:`picture_in_blocks` has rewritten it (its JSON says so).
+#: What a network takes once :func:`picture_in_blocks` has rewritten it (its JSON says so).
 BLOCKS_INPUT = "uint8 N x 12 x H/2 x W/2: BGR 0..255 in 2 x 2 blocks of pixels, (row, column, colour)"
 
 
 def picture_in_blocks(model_path: Path) -> bool:
-    """Rewrite the eight-bit finder at ``model_path`` to take its picture as the table has it,
-    uint8, in 2 x 2 blocks of pixels as twelve channels (:data:`BLOCKS_INPUT`;
-    :func:`vision.finding.learned.network_input` lays a picture so), its first layer (a 3 x 3
-    convolution of stride 2 over three colours) made the same convolution over the blocks:
-    2 x 2, stride 1, each weight moved to where its pixel went, nought where a block holds a
-    pixel the layer does not look at. Returns whether it was rewritten; a model of another
-    form (already rewritten, or not a finder) is left as it is.
+    """Rewrite the eight-bit network at ``model_path`` (the finder or the classifier) to take
+    its picture as the table has it, uint8, in 2 x 2 blocks of pixels as twelve channels
+    (:data:`BLOCKS_INPUT`; :func:`vision.runtime.in_blocks` lays pictures so), its first layer,
+    a 3 x 3 convolution over the three colours, made the same sums over the blocks. Returns
+    whether it was rewritten; a model of another form (already rewritten, say) is left as it is.
 
-    Every sum is the one it was, to the bit, so the maps are too. Why: onnxruntime's eight-bit
-    convolution over three channels ran at a tenth of the speed of the others, and the
-    finder's first layer, 5% of its multiply-adds, took 4.0 of its 16.2 ms on two threads here;
-    over twelve channels it takes 1.5. The picture's conversion to floats, and the network's
-    quantizing of it back to eight bits (at scale 1, exact for whole grey levels), are left
-    out too: 0.9 ms more."""
+    - The finder's (stride 2): a 2 x 2 convolution of stride 1 over the blocks, each weight
+      moved to where its pixel went, nought where a block holds a pixel it does not look at.
+    - The classifier's (stride 1, then a 2 x 2 max pool): a 3 x 3 convolution over the blocks
+      that gives each output channel at the four places of a block as four channels, and
+      their greatest, which is what the pool took.
+
+    Every sum is the one it was, to the bit, so what the network gives is too. Why:
+    onnxruntime's eight-bit convolution over three channels runs at a tenth of the speed of the
+    others. The finder's first layer, 5% of its multiply-adds, took 4.0 of its 16.2 ms on two
+    threads here, and over twelve channels takes 1.5; the classifier's took 7.1 of 31.9 ms for
+    96 faces on one thread, and takes 3.6 (with four times the multiply-adds, a quarter of
+    them by nought) and 0.9 to split the four places. The picture's conversion to floats, and
+    the network's quantizing of it back to eight bits (at scale 1, exact for whole grey
+    levels), are left out too."""
     import onnx
     from onnx import TensorProto, helper
     from onnx import numpy_helper as nh
@@ -123,20 +129,24 @@ def picture_in_blocks(model_path: Path) -> bool:
     graph = model.graph
     initial = {t.name: t for t in graph.initializer}
     made_by = {o: n for n in graph.node for o in n.output}
+
+    def users(name):
+        return [n for n in graph.node if name in n.input]
+
     image = graph.input[0]
     dims = image.type.tensor_type.shape.dim
-    users = [n for n in graph.node if image.name in n.input]
+    first = users(image.name)
     if (image.type.tensor_type.elem_type != TensorProto.FLOAT or len(dims) != 4
-            or dims[1].dim_value != 3 or len(users) != 1 or users[0].op_type != "QuantizeLinear"):
+            or dims[1].dim_value != 3 or len(first) != 1 or first[0].op_type != "QuantizeLinear"):
         return False
-    quant = users[0]
+    quant = first[0]
     scale, zero = (nh.to_array(initial[n]) for n in quant.input[1:3])
     if scale.size != 1 or float(scale) != 1.0 or int(zero) != 0:
         return False
     # the first convolution, past the input's elementwise scaling and its eight-bit steps
     conv, name = None, quant.output[0]
     while conv is None:
-        after = [n for n in graph.node if name in n.input]
+        after = users(name)
         if len(after) != 1 or after[0].op_type not in ("DequantizeLinear", "QuantizeLinear",
                                                        "Mul", "Add", "Conv"):
             return False
@@ -146,24 +156,29 @@ def picture_in_blocks(model_path: Path) -> bool:
             name = after[0].output[0]
     attrs = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
     weight_dq = made_by.get(conv.input[1])
-    if (attrs.get("kernel_shape") != [3, 3] or attrs.get("strides") != [2, 2]
-            or attrs.get("pads") != [1, 1, 1, 1] or attrs.get("group", 1) != 1
-            or attrs.get("dilations", [1, 1]) != [1, 1] or weight_dq is None
-            or weight_dq.op_type != "DequantizeLinear" or weight_dq.input[0] not in initial):
+    if (attrs.get("kernel_shape") != [3, 3] or attrs.get("pads") != [1, 1, 1, 1]
+            or attrs.get("group", 1) != 1 or attrs.get("dilations", [1, 1]) != [1, 1]
+            or weight_dq is None or weight_dq.op_type != "DequantizeLinear"
+            or weight_dq.input[0] not in initial):
         return False
     w = nh.to_array(initial[weight_dq.input[0]])               # out x 3 x 3 x 3, int8
-    blocks = np.zeros((w.shape[0], 12, 2, 2), w.dtype)
-    # output pixel y looks at picture rows 2y-1, 2y, 2y+1: the second row of block y-1 (kernel
-    # row 0), both rows of block y (1, 2); columns alike
-    for by, dy, ky in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
-        for bx, dx, kx in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
-            for c in range(3):
-                blocks[:, (dy * 2 + dx) * 3 + c, by, bx] = w[:, c, ky, kx]
-    initial[weight_dq.input[0]].CopyFrom(nh.from_array(blocks, weight_dq.input[0]))
+    if attrs.get("strides") == [2, 2]:
+        weights, kernel, pads = _stride_two_on_blocks(w), [2, 2], [1, 1, 0, 0]
+    elif attrs.get("strides") == [1, 1] and _pool_taken_apart(graph, conv, users, initial, len(w)):
+        weights, kernel, pads = _four_places_on_blocks(w), [3, 3], [1, 1, 1, 1]
+        # the bias and the weights' scales, one per output channel, for each of the four places
+        for dq in (weight_dq, made_by.get(conv.input[2]) if len(conv.input) > 2 else None):
+            for part in (dq.input if dq is not None else []):
+                value = nh.to_array(initial[part]) if part in initial else None
+                if value is not None and value.ndim == 1 and len(value) == len(w):
+                    initial[part].CopyFrom(nh.from_array(np.tile(value, 4), part))
+    else:
+        return False
+    initial[weight_dq.input[0]].CopyFrom(nh.from_array(weights, weight_dq.input[0]))
     del conv.attribute[:]
-    conv.attribute.extend([helper.make_attribute("kernel_shape", [2, 2]),
+    conv.attribute.extend([helper.make_attribute("kernel_shape", kernel),
                            helper.make_attribute("strides", [1, 1]),
-                           helper.make_attribute("pads", [1, 1, 0, 0]),   # block y-1 at the top
+                           helper.make_attribute("pads", pads),
                            helper.make_attribute("dilations", [1, 1]),
                            helper.make_attribute("group", 1)])
     for user in graph.node:     # the picture goes in as the eight bits it was quantized to
@@ -171,10 +186,78 @@ def picture_in_blocks(model_path: Path) -> bool:
     graph.node.remove(quant)
     image.type.tensor_type.elem_type = TensorProto.UINT8
     dims[1].dim_value = 12
-    for d, name in ((dims[2], "h2"), (dims[3], "w2")):
-        d.dim_param = name
+    for d, side in ((dims[2], "h2"), (dims[3], "w2")):
+        if d.dim_value:
+            d.dim_value //= 2
+        else:
+            d.dim_param = side
     del graph.value_info[:]     # shapes recorded for the old input
     onnx.save(model, str(model_path))
+    return True
+
+
+def _stride_two_on_blocks(w: np.ndarray) -> np.ndarray:
+    """A 3 x 3 convolution of stride 2 over three colours (weights ``w``, out x 3 x 3 x 3) as a
+    2 x 2 one over the blocks (out x 12 x 2 x 2; padded by a block at the top and left)."""
+    blocks = np.zeros((w.shape[0], 12, 2, 2), w.dtype)
+    # output pixel y looks at picture rows 2y-1, 2y, 2y+1: the second row of block y-1 (kernel
+    # row 0), both rows of block y (1, 2); columns alike
+    for by, dy, ky in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
+        for bx, dx, kx in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
+            blocks[:, (dy * 2 + dx) * 3:(dy * 2 + dx) * 3 + 3, by, bx] = w[:, :, ky, kx]
+    return blocks
+
+
+def _four_places_on_blocks(w: np.ndarray) -> np.ndarray:
+    """A 3 x 3 convolution of stride 1 over three colours (``w``, out x 3 x 3 x 3) as a 3 x 3
+    one over the blocks giving each output channel at the block's four places (row, column
+    within it) as four channels, place by place: 4 out x 12 x 3 x 3."""
+    out = w.shape[0]
+    blocks = np.zeros((4 * out, 12, 3, 3), w.dtype)
+    for py in range(2):
+        for px in range(2):
+            place = slice((py * 2 + px) * out, (py * 2 + px + 1) * out)
+            for ky in range(3):
+                # picture row 2y + py - 1 + ky lies in block y + (py - 1 + ky) // 2
+                by, dy = (py - 1 + ky) // 2 + 1, (py - 1 + ky) % 2
+                for kx in range(3):
+                    bx, dx = (px - 1 + kx) // 2 + 1, (px - 1 + kx) % 2
+                    blocks[place, (dy * 2 + dx) * 3:(dy * 2 + dx) * 3 + 3, by, bx] = w[:, :, ky, kx]
+    return blocks
+
+
+def _pool_taken_apart(graph, conv, users, initial, out: int) -> bool:
+    """Where ``conv``'s eight-bit output goes only to a 2 x 2 max pool of stride 2 whose output
+    keeps its scale, put the pool's greatest of four as the greatest of the four places'
+    channels instead (a Split and a Max on the eight bits); whether it was done."""
+    from onnx import helper
+    from onnx import numpy_helper as nh
+
+    def only(name, op):
+        after = users(name)
+        return after[0] if len(after) == 1 and after[0].op_type == op else None
+
+    quant = only(conv.output[0], "QuantizeLinear")
+    dequant = quant and only(quant.output[0], "DequantizeLinear")
+    pool = dequant and only(dequant.output[0], "MaxPool")
+    pooled = pool and only(pool.output[0], "QuantizeLinear")
+    if pooled is None:
+        return False
+    attrs = {a.name: helper.get_attribute_value(a) for a in pool.attribute}
+    same_scale = all(np.array_equal(nh.to_array(initial[a]), nh.to_array(initial[b]))
+                     for a, b in zip(quant.input[1:3], pooled.input[1:3])
+                     if a in initial and b in initial)
+    if (attrs.get("kernel_shape") != [2, 2] or attrs.get("strides") != [2, 2]
+            or any(attrs.get("pads", [0] * 4)) or attrs.get("ceil_mode", 0) or not same_scale):
+        return False
+    places = [f"{conv.name}_place_{k}" for k in range(4)]
+    at = list(graph.node).index(dequant)
+    for node in (dequant, pool, pooled):
+        graph.node.remove(node)
+    graph.node.insert(at, helper.make_node("Split", [quant.output[0]], places, axis=1,
+                                           name=f"{conv.name}_places"))
+    graph.node.insert(at + 1, helper.make_node("Max", places, [pooled.output[0]],
+                                               name=f"{conv.name}_pooled"))
     return True
 
 
@@ -254,9 +337,12 @@ def finder_batches(scenes: int = FINDER_CALIBRATION_SCENES, seed: int = CALIBRAT
 
 
 def quantize_classifier(src: Path, per_label: int = CLASSIFIER_CALIBRATION_PER_LABEL) -> Path:
-    """The classifier at ``src`` quantized beside it (see :func:`int8_path`)."""
-    return quantize(src, int8_path(src), "crops", "logits", lambda: classifier_batches(per_label),
-                    {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"})
+    """The classifier at ``src`` quantized beside it (see :func:`int8_path`), taking its crops
+    in blocks (:func:`rewrite_in_blocks`)."""
+    dst = quantize(src, int8_path(src), "crops", "logits", lambda: classifier_batches(per_label),
+                   {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"})
+    rewrite_in_blocks(dst)
+    return dst
 
 
 def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES,
@@ -268,12 +354,12 @@ def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES,
                    lambda: calibration if calibration is not None else finder_batches(scenes),
                    {"calibration": f"{scenes} rendered scenes and {scenes} of the flat table, "
                                    f"seed {CALIBRATION_SEED}"})
-    in_blocks(dst)
+    rewrite_in_blocks(dst)
     return dst
 
 
-def in_blocks(path: Path) -> bool:
-    """:func:`picture_in_blocks` for the eight-bit finder at ``path``, its JSON saying so
+def rewrite_in_blocks(path: Path) -> bool:
+    """:func:`picture_in_blocks` for the eight-bit network at ``path``, its JSON saying so
     (``quantized.input``). Returns whether it was rewritten."""
     if not picture_in_blocks(path):
         return False
@@ -292,15 +378,15 @@ def main(argv=None) -> int:
     p.add_argument("--classifier", type=Path, default=TRAINED_MODEL, help="float classifier ('' to skip)")
     p.add_argument("--finder", type=Path, default=TRAINED_FINDER, help="float finder ('' to skip)")
     p.add_argument("--in-blocks", type=Path, nargs="+", metavar="M",
-                   help="only rewrite these eight-bit finders to take their picture in blocks")
+                   help="only rewrite these eight-bit networks to take their picture in blocks")
     args = p.parse_args(argv)
     try:
         if args.in_blocks:
             for path in args.in_blocks:
                 if not path.is_file():
-                    raise RefereeError(f"no eight-bit finder at {path}")
-                if not in_blocks(path):
-                    raise RefereeError(f"{path}: not an eight-bit finder taking three colours")
+                    raise RefereeError(f"no eight-bit network at {path}")
+                if not rewrite_in_blocks(path):
+                    raise RefereeError(f"{path}: not an eight-bit network taking three colours")
                 print(f"rewrote {path} to take its picture in 2 x 2 blocks")
             return 0
         for src, make in ((args.classifier, quantize_classifier), (args.finder, quantize_finder)):
