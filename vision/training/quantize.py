@@ -137,7 +137,8 @@ def picture_in_blocks(model_path: Path) -> bool:
     dims = image.type.tensor_type.shape.dim
     first = users(image.name)
     if (image.type.tensor_type.elem_type != TensorProto.FLOAT or len(dims) != 4
-            or dims[1].dim_value != 3 or len(first) != 1 or first[0].op_type != "QuantizeLinear"):
+            or dims[1].dim_value != 3 or any(d.dim_value % 2 for d in dims[2:])
+            or len(first) != 1 or first[0].op_type != "QuantizeLinear"):
         return False
     quant = first[0]
     scale, zero = (nh.to_array(initial[n]) for n in quant.input[1:3])
