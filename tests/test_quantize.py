@@ -107,7 +107,8 @@ def first_layer_alone(path, rng, pooled: bool):
              const("w", rng.integers(-127, 128, (out, 3, 3, 3)).astype(np.int8)),
              const("ws", w_scale), const("wz", np.zeros(out, np.int8)),
              const("b", rng.integers(-5000, 5000, out).astype(np.int32)),
-             const("bs", (x_scale * w_scale).astype(np.float32)), const("bz", np.zeros(out, np.int32)),
+             const("bs", (x_scale * w_scale).astype(np.float32)),
+             const("bz", np.zeros(out, np.int32)),
              const("ys", np.float32(0.05)), const("yz", np.uint8(0))]
     nodes = [helper.make_node("QuantizeLinear", ["image", "one", "zero"], ["iq"]),
              helper.make_node("DequantizeLinear", ["iq", "one", "zero"], ["id"]),
@@ -154,9 +155,11 @@ def test_a_network_taking_its_picture_in_blocks_computes_what_it_did_to_the_bit(
                 for n, h, w in ((1, 64, 96), (3, 32, 32))]
 
     def outputs(blocks):
-        session = ort.InferenceSession(str(path), session_options(1), providers=["CPUExecutionProvider"])
-        return [session.run(None, {"image": in_blocks(p) if blocks else
-                                   p.transpose(0, 3, 1, 2).astype(np.float32)})[0] for p in pictures]
+        session = ort.InferenceSession(str(path), session_options(1),
+                                       providers=["CPUExecutionProvider"])
+        given = [in_blocks(p) if blocks else p.transpose(0, 3, 1, 2).astype(np.float32)
+                 for p in pictures]
+        return [session.run(None, {"image": x})[0] for x in given]
 
     before = outputs(False)
     assert picture_in_blocks(path)
@@ -172,6 +175,23 @@ def test_the_table_runs_its_networks_on_pictures_in_blocks():
         assert finder.TileFinder(model, threads=1).in_blocks
     for model in classifier.MODEL_DIR.glob("tiles*-int8.onnx"):
         assert classifier.TileClassifier(model, threads=1).in_blocks, model.name
+
+
+def test_rewriting_what_is_no_eight_bit_network_in_blocks_is_one_line(tmp_path):
+    pytest.importorskip("onnx", reason="rewriting a model needs the onnx package (the test extra)")
+    from vision.training import quantize
+
+    missing, junk = tmp_path / "gone-int8.onnx", tmp_path / "junk-int8.onnx"
+    junk.write_bytes(b"not a model at all")
+    shipped = tmp_path / "finder-int8.onnx"
+    shutil.copy(finder.DEFAULT_MODEL, shipped)
+    for path, line in ((missing, f"no eight-bit network at {missing}"),
+                       (junk, f"{junk}: not an ONNX model (DecodeError)"),
+                       (shipped, f"{shipped}: not an eight-bit network taking three colours")):
+        with pytest.raises(SystemExit) as stop:
+            quantize.main(["--in-blocks", str(path)])
+        assert str(stop.value) == line
+    assert shipped.read_bytes() == finder.DEFAULT_MODEL.read_bytes()
 
 
 def test_quantizing_a_model_that_is_not_there_is_one_line(tmp_path, capsys):

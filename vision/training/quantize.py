@@ -97,7 +97,8 @@ def add_not_subtract(model_path: Path) -> int:
 
 
 #: What a network takes once :func:`picture_in_blocks` has rewritten it (its JSON says so).
-BLOCKS_INPUT = "uint8 N x 12 x H/2 x W/2: BGR 0..255 in 2 x 2 blocks of pixels, (row, column, colour)"
+BLOCKS_INPUT = ("uint8 N x 12 x H/2 x W/2: BGR 0..255 in 2 x 2 blocks of pixels, "
+                "(row, column, colour)")
 
 
 def picture_in_blocks(model_path: Path) -> bool:
@@ -165,7 +166,8 @@ def picture_in_blocks(model_path: Path) -> bool:
     w = nh.to_array(initial[weight_dq.input[0]])               # out x 3 x 3 x 3, int8
     if attrs.get("strides") == [2, 2]:
         weights, kernel, pads = _stride_two_on_blocks(w), [2, 2], [1, 1, 0, 0]
-    elif attrs.get("strides") == [1, 1] and _pool_taken_apart(graph, conv, users, initial, len(w)):
+    elif attrs.get("strides") == [1, 1] and (pool := _pool_after(conv, users, initial)):
+        _take_pool_apart(graph, conv, *pool)
         weights, kernel, pads = _four_places_on_blocks(w), [3, 3], [1, 1, 1, 1]
         # the bias and the weights' scales, one per output channel, for each of the four places
         for dq in (weight_dq, made_by.get(conv.input[2]) if len(conv.input) > 2 else None):
@@ -205,7 +207,8 @@ def _stride_two_on_blocks(w: np.ndarray) -> np.ndarray:
     # row 0), both rows of block y (1, 2); columns alike
     for by, dy, ky in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
         for bx, dx, kx in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
-            blocks[:, (dy * 2 + dx) * 3:(dy * 2 + dx) * 3 + 3, by, bx] = w[:, :, ky, kx]
+            colours = slice((dy * 2 + dx) * 3, (dy * 2 + dx) * 3 + 3)
+            blocks[:, colours, by, bx] = w[:, :, ky, kx]
     return blocks
 
 
@@ -223,14 +226,15 @@ def _four_places_on_blocks(w: np.ndarray) -> np.ndarray:
                 by, dy = (py - 1 + ky) // 2 + 1, (py - 1 + ky) % 2
                 for kx in range(3):
                     bx, dx = (px - 1 + kx) // 2 + 1, (px - 1 + kx) % 2
-                    blocks[place, (dy * 2 + dx) * 3:(dy * 2 + dx) * 3 + 3, by, bx] = w[:, :, ky, kx]
+                    colours = slice((dy * 2 + dx) * 3, (dy * 2 + dx) * 3 + 3)
+                    blocks[place, colours, by, bx] = w[:, :, ky, kx]
     return blocks
 
 
-def _pool_taken_apart(graph, conv, users, initial, out: int) -> bool:
-    """Where ``conv``'s eight-bit output goes only to a 2 x 2 max pool of stride 2 whose output
-    keeps its scale, put the pool's greatest of four as the greatest of the four places'
-    channels instead (a Split and a Max on the eight bits); whether it was done."""
+def _pool_after(conv, users, initial) -> tuple | None:
+    """The nodes from ``conv``'s eight-bit output through a 2 x 2 max pool of stride 2 to the
+    pool's eight-bit output, when that is all the output goes to and the pool's output keeps
+    its scale: (quantize, dequantize, pool, quantize); else None."""
     from onnx import helper
     from onnx import numpy_helper as nh
 
@@ -243,14 +247,22 @@ def _pool_taken_apart(graph, conv, users, initial, out: int) -> bool:
     pool = dequant and only(dequant.output[0], "MaxPool")
     pooled = pool and only(pool.output[0], "QuantizeLinear")
     if pooled is None:
-        return False
+        return None
     attrs = {a.name: helper.get_attribute_value(a) for a in pool.attribute}
-    same_scale = all(np.array_equal(nh.to_array(initial[a]), nh.to_array(initial[b]))
-                     for a, b in zip(quant.input[1:3], pooled.input[1:3])
-                     if a in initial and b in initial)
+    same_scale = all(a in initial and b in initial and
+                     np.array_equal(nh.to_array(initial[a]), nh.to_array(initial[b]))
+                     for a, b in zip(quant.input[1:3], pooled.input[1:3]))
     if (attrs.get("kernel_shape") != [2, 2] or attrs.get("strides") != [2, 2]
             or any(attrs.get("pads", [0] * 4)) or attrs.get("ceil_mode", 0) or not same_scale):
-        return False
+        return None
+    return quant, dequant, pool, pooled
+
+
+def _take_pool_apart(graph, conv, quant, dequant, pool, pooled) -> None:
+    """The pool's greatest of four (:func:`_pool_after`) taken as the greatest of the four
+    places' channels of ``conv``'s output instead: a Split and a Max on the eight bits."""
+    from onnx import helper
+
     places = [f"{conv.name}_place_{k}" for k in range(4)]
     at = list(graph.node).index(dequant)
     for node in (dequant, pool, pooled):
@@ -259,7 +271,6 @@ def _pool_taken_apart(graph, conv, users, initial, out: int) -> bool:
                                            name=f"{conv.name}_places"))
     graph.node.insert(at + 1, helper.make_node("Max", places, [pooled.output[0]],
                                                name=f"{conv.name}_pooled"))
-    return True
 
 
 def quantize(src: Path, dst: Path, input_name: str, output_name: str,
@@ -340,8 +351,9 @@ def finder_batches(scenes: int = FINDER_CALIBRATION_SCENES, seed: int = CALIBRAT
 def quantize_classifier(src: Path, per_label: int = CLASSIFIER_CALIBRATION_PER_LABEL) -> Path:
     """The classifier at ``src`` quantized beside it (see :func:`int8_path`), taking its crops
     in blocks (:func:`rewrite_in_blocks`)."""
+    how = {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"}
     dst = quantize(src, int8_path(src), "crops", "logits", lambda: classifier_batches(per_label),
-                   {"calibration": f"{per_label} rendered crops per label, seed {CALIBRATION_SEED}"})
+                   how)
     rewrite_in_blocks(dst)
     return dst
 
@@ -360,14 +372,15 @@ def quantize_finder(src: Path, scenes: int = FINDER_CALIBRATION_SCENES,
 
 
 def rewrite_in_blocks(path: Path) -> bool:
-    """:func:`picture_in_blocks` for the eight-bit network at ``path``, its JSON saying so
-    (``quantized.input``). Returns whether it was rewritten."""
+    """:func:`picture_in_blocks` for the eight-bit network at ``path``, its JSON beside it (where
+    there is one) saying so (``quantized.input``). Returns whether it was rewritten."""
     if not picture_in_blocks(path):
         return False
     meta_path = Path(path).with_suffix(".json")
-    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
-    meta.setdefault("quantized", {})["input"] = BLOCKS_INPUT
-    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    if meta_path.is_file():
+        meta = json.loads(meta_path.read_text())
+        meta.setdefault("quantized", {})["input"] = BLOCKS_INPUT
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return True
 
 
@@ -386,7 +399,11 @@ def main(argv=None) -> int:
             for path in args.in_blocks:
                 if not path.is_file():
                     raise RefereeError(f"no eight-bit network at {path}")
-                if not rewrite_in_blocks(path):
+                try:
+                    rewritten = rewrite_in_blocks(path)
+                except Exception as exc:   # onnx raises its own types for a file not a model
+                    raise RefereeError(f"{path}: not an ONNX model ({type(exc).__name__})") from None
+                if not rewritten:
                     raise RefereeError(f"{path}: not an eight-bit network taking three colours")
                 print(f"rewrote {path} to take its picture in 2 x 2 blocks")
             return 0
