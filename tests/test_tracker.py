@@ -326,6 +326,49 @@ def test_a_tracker_given_the_learned_finder_reads_its_tiles_through_it():
     assert [(e["type"], e["seat"], e["tile"]) for e in got] == [("discard", 0, "5p")]
 
 
+@pytest.mark.parametrize("heat, read, reported", [
+    (0.21, ("5z", 0.49), False),    # a dark seat light seen faintly, read as a dark blank
+    (0.21, ("5z", 0.97), True),     # a blank white dragon the finder barely sees
+    (0.6, ("5z", 0.49), True),      # a tile the finder calls one: read unsure, still a tile
+    (0.0, ("5z", 0.49), True),      # a meld's hole (score 0) is weighed by its own rule
+])
+def test_a_place_seen_faintly_is_a_tile_only_where_it_is_read_surely(heat, read, reported):
+    """The finder calls a place a tile from heat 0.3; below it, from 0.2, the tracker cuts
+    the place for the classifier to say (a blank white dragon shows only its outline). On the
+    film's second table the dark seat light of an automatic table's centre panel reaches into
+    seat 1's pond, and its end, at heat 0.21, read as the Black set's blank at 0.46-0.49 was
+    reported as a discard at the hand's start. What the finder barely saw is a tile only where
+    the classifier is sure enough of it (FAINT_READ)."""
+    import numpy as np
+
+    from vision.finding.found import Finding, FoundTile
+
+    zones = default_zones()
+    pond = next(z for z in zones if z.kind == "pond" and z.seat == 1)
+    x1, y1 = (round(v * 2.0) for v in pond.rect[:2])
+    box = (x1 + 4, y1 + 10, x1 + 4 + 70, y1 + 10 + 52)       # lying across, at its inner edge
+    quad = np.float32([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]])
+
+    class Finder:
+        threshold = 0.3
+
+        def find(self, image, scale, quick_shrink=False, crop_width=None, faint=None):
+            tile = FoundTile(box, True, np.full((52, 70, 3), 40, np.uint8), quad, heat)
+            return Finding([tile], np.zeros(image.shape[:2], np.uint8))
+
+    class Reader:
+        input_width = 48
+
+        def classify(self, crops):
+            return [read for _ in crops]
+
+    tracker = TableTracker(zones, Reader(), px_per_mm=2.0, finder=Finder())
+    view = np.full((1600, 1600, 3), (60, 60, 90), np.uint8)
+    got = [e for k in range(6) for e in tracker.update(view, k * 100_000_000)]
+    assert [(e["seat"], e["tile"]) for e in got if e["type"] == "discard"] == \
+        ([(1, "5z")] if reported else [])
+
+
 @pytest.mark.parametrize("past_the_edge", [0, 6])
 def test_a_tile_at_the_far_edge_is_not_read_while_a_hand_touches_it(past_the_edge):
     """A meld lies at the table's far edge, and its tiles can be boxed a little past the

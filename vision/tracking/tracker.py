@@ -140,6 +140,13 @@ SURE_AS_BOXED = 0.87
 #: How long before a pond tile was last seen a caller may have laid tiles of the meld it went
 #: into (the two from the hand shown first, then the discard taken).
 CALL_LAID_BEFORE_NS = 3_000_000_000
+#: A tile only the finder's faint heat showed (from FAINT_HEAT up to its threshold; see
+#: :mod:`vision.finding.faint_tiles`, made for blank white dragons, which read 0.97 there) is
+#: seen only where the classifier reads it at least this surely. On the film's second table
+#: the dark seat light of an automatic table's centre panel reaches into seat 1's pond: its
+#: end, at heat 0.21, read as the Black set's blank (a dark face) at 0.46-0.49, and was
+#: reported once read five times; a false blank at 0.59 came of heat from 0.15.
+FAINT_READ = 0.6
 
 
 @dataclass
@@ -279,6 +286,8 @@ class TableTracker:
         self.min_confidence = float(min_confidence)
         self.report_first_dora = report_first_dora
         self.finder = finder
+        #: the least heat the finder calls a tile; below it (from FAINT_HEAT) a box is faint
+        self._finder_threshold = float(getattr(finder, "threshold", 0.3))
         self.fuse = bool(fuse)
         self.sure = float(sure)
         self.fuse_reads = int(fuse_reads)
@@ -395,6 +404,8 @@ class TableTracker:
                 zip(candidates, thumbs, labels, probabilities)):
             if label == NOT_A_TILE or conf < self.min_confidence:
                 continue
+            if conf < FAINT_READ and FAINT_HEAT <= tile.score < self._finder_threshold:
+                continue    # seen faintly and read doubtfully: a mark of the table, not a tile
             cx, cy = tile.centre
             x, y = cx / ppm, cy / ppm
             # a face that reads far surer cut lying the other way lies so in this sighting
