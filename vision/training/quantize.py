@@ -402,7 +402,8 @@ def main(argv=None) -> int:
                 try:
                     rewritten = rewrite_in_blocks(path)
                 except Exception as exc:   # onnx raises its own types for a file not a model
-                    raise RefereeError(f"{path}: not an ONNX model ({type(exc).__name__})") from None
+                    kind = type(exc).__name__
+                    raise RefereeError(f"{path}: not an ONNX model ({kind})") from None
                 if not rewritten:
                     raise RefereeError(f"{path}: not an eight-bit network taking three colours")
                 print(f"rewrote {path} to take its picture in 2 x 2 blocks")
