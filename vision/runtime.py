@@ -23,6 +23,8 @@ import functools
 import platform
 from pathlib import Path
 
+import numpy as np
+
 from referee.errors import RefereeError
 
 #: The threads a session runs on when its caller names none (None: onnxruntime's choice, one
@@ -120,8 +122,6 @@ def in_blocks(pictures):
     """BGR pictures (N x H x W x 3 uint8, H and W even) laid out as a network rewritten by
     :func:`vision.training.quantize.picture_in_blocks` takes them: each 2 x 2 block of pixels
     as twelve channels, (row, column, colour) within the block: N x 12 x H/2 x W/2 uint8."""
-    import numpy as np
-
     n, h, w = pictures.shape[:3]
     blocks = pictures.reshape(n, h // 2, 2, w // 2, 2, 3).transpose(0, 2, 4, 5, 1, 3)
     return np.ascontiguousarray(blocks.reshape(n, 12, h // 2, w // 2), dtype=np.uint8)

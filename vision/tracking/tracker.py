@@ -287,7 +287,8 @@ class TableTracker:
         self.report_first_dora = report_first_dora
         self.finder = finder
         #: the least heat the finder calls a tile; below it (from FAINT_HEAT) a box is faint
-        self._finder_threshold = float(getattr(finder, "threshold", 0.3))
+        #: (no learned finder: no faint boxes)
+        self._finder_threshold = float(getattr(finder, "threshold", FAINT_HEAT))
         self.fuse = bool(fuse)
         self.sure = float(sure)
         self.fuse_reads = int(fuse_reads)

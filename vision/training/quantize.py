@@ -170,11 +170,12 @@ def picture_in_blocks(model_path: Path) -> bool:
         _take_pool_apart(graph, conv, *pool)
         weights, kernel, pads = _four_places_on_blocks(w), [3, 3], [1, 1, 1, 1]
         # the bias and the weights' scales, one per output channel, for each of the four places
-        for dq in (weight_dq, made_by.get(conv.input[2]) if len(conv.input) > 2 else None):
-            for part in (dq.input if dq is not None else []):
-                value = nh.to_array(initial[part]) if part in initial else None
-                if value is not None and value.ndim == 1 and len(value) == len(w):
-                    initial[part].CopyFrom(nh.from_array(np.tile(value, 4), part))
+        parts = set(weight_dq.input).union(*(made_by[b].input if b in made_by else [b]
+                                             for b in conv.input[2:]))
+        for part in parts & initial.keys():
+            value = nh.to_array(initial[part])
+            if value.ndim == 1 and len(value) == len(w):
+                initial[part].CopyFrom(nh.from_array(np.tile(value, 4), part))
     else:
         return False
     initial[weight_dq.input[0]].CopyFrom(nh.from_array(weights, weight_dq.input[0]))
@@ -201,15 +202,10 @@ def picture_in_blocks(model_path: Path) -> bool:
 
 def _stride_two_on_blocks(w: np.ndarray) -> np.ndarray:
     """A 3 x 3 convolution of stride 2 over three colours (weights ``w``, out x 3 x 3 x 3) as a
-    2 x 2 one over the blocks (out x 12 x 2 x 2; padded by a block at the top and left)."""
-    blocks = np.zeros((w.shape[0], 12, 2, 2), w.dtype)
-    # output pixel y looks at picture rows 2y-1, 2y, 2y+1: the second row of block y-1 (kernel
-    # row 0), both rows of block y (1, 2); columns alike
-    for by, dy, ky in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
-        for bx, dx, kx in ((0, 1, 0), (1, 0, 1), (1, 1, 2)):
-            colours = slice((dy * 2 + dx) * 3, (dy * 2 + dx) * 3 + 3)
-            blocks[:, colours, by, bx] = w[:, :, ky, kx]
-    return blocks
+    2 x 2 one over the blocks (out x 12 x 2 x 2; padded by a block at the top and left): what
+    stride 2 gives are the outputs at each block's first place (:func:`_four_places_on_blocks`),
+    and those reach no block below or to the right."""
+    return np.ascontiguousarray(_four_places_on_blocks(w)[: len(w), :, :2, :2])
 
 
 def _four_places_on_blocks(w: np.ndarray) -> np.ndarray:
