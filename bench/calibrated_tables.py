@@ -1,8 +1,9 @@
 """Both finders on the calibrated top-down view of rendered tables of solid tiles.
 
-    python bench/calibrated_tables.py [--scenes 60] [--seed 7] [--out bench/results/calibrated_tables.json]
+    python bench/calibrated_tables.py [--scenes 60] [--seed 7] [--px-per-mm S]
+                                      [--out bench/results/calibrated_tables.json]
 
-The table camera reads a top-down view of the table (``Calibration.warp``, 2 px/mm), and there
+The table camera reads a top-down view of the table (``Calibration.warp``), and there
 the felt-colour finder is the default (``[camera] finder``). Every other figure that compares
 the two finders on that path is measured on the simulated camera's table (``vision.synthesis.synthetic``:
 flat art pasted on green felt), which is what the felt finder was made for. This bench looks at
@@ -11,13 +12,15 @@ thickness and a coloured back, walls, melds, hands standing, sticks, arms over t
 tops of other colours than training, some with an automatic table's centre panel, uneven light,
 shadow, glare, a real camera's blur and noise), seen by a camera from 60 to 90 degrees above the
 table that holds the whole table in a 1280x960 frame, then warped onto the table's plane at the
-tracker's 2 px/mm, as calibration does.
+scale calibration chooses for that camera (:func:`vision.camera.calibration.view_scale`: the
+camera's own, 1.23 to 2 px per mm; for such a frame, 1.23), or at ``--px-per-mm``.
 
 Counted, as a referee reads a table: the face-up tiles lying in sight (ponds, melds, dora
 indicators, an open hand). A box on a face-down tile, a standing hand tile or a tile mostly out
 of sight is neither right nor false; a box on nothing is false. Per finder, with the shipped
 classifier naming each box: ``face_up_box_recall``, ``box_precision`` and ``end_to_end`` (face-up
-tiles found and named right), in all and per table top (``by_top``: plain felt or a centre panel).
+tiles found and named right), in all and per table top (``by_top``: plain felt or a centre panel);
+``px_per_mm``: the views' mean scale.
 """
 from __future__ import annotations
 
@@ -34,11 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._results import write_results  # noqa: E402
-from testkit.tables import PX_PER_MM, scenes  # noqa: E402
+from testkit.tables import scenes  # noqa: E402
 
 
 def readers(classifier):
-    """The two finders of the calibrated path, each then the classifier: view -> [(quad, code)]."""
+    """The two finders of the calibrated path, each then the classifier: (view, its px per mm)
+    -> [(quad, code)]."""
     from vision.finding.learned import find_tiles_topdown, shared_finder
 
     finder = shared_finder()
@@ -49,8 +53,8 @@ def readers(classifier):
         return [(t.quad, lab) for t, (lab, _) in zip(tiles, names) if lab != "none"]
 
     return {
-        "learned": lambda v: read(find_tiles_topdown(v, PX_PER_MM, finder, classifier.input_width)),
-        "felt": lambda v: read(find_tiles_topdown(v, PX_PER_MM)),
+        "learned": lambda v, s: read(find_tiles_topdown(v, s, finder, classifier.input_width)),
+        "felt": lambda v, s: read(find_tiles_topdown(v, s)),
     }
 
 
@@ -68,6 +72,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=7, help="the scenes' seed (default 7)")
     p.add_argument("--draw", type=Path, default=None,
                    help="write each view with what each finder found (green: found, red: missed)")
+    p.add_argument("--px-per-mm", type=float, default=None,
+                   help="the views' scale (default: as calibration chooses for each camera)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     from vision.finding.learned import match_boxes
@@ -78,10 +84,13 @@ def main(argv=None) -> int:
     counts = {name: {"felt": Counter(), "panel": Counter()} for name in reads}
     if args.draw:
         args.draw.mkdir(parents=True, exist_ok=True)
-    for i, (view, truth, codes, ignore, top) in enumerate(scenes(args.scenes, args.seed)):
+    scales = []
+    for i, (view, truth, codes, ignore, top, ppm) in enumerate(scenes(args.scenes, args.seed,
+                                                                     args.px_per_mm)):
+        scales.append(ppm)
         for name, read in reads.items():
             t0 = time.perf_counter()
-            found = read(view)
+            found = read(view, ppm)
             c = counts[name][top]
             c["seconds"] += time.perf_counter() - t0
             c["views"] += 1
@@ -102,7 +111,8 @@ def main(argv=None) -> int:
         print(f"  table {i + 1}/{args.scenes} ({top}): " + "  ".join(
             f"{name} {figures(sum(per.values(), Counter()))['face_up_box_recall']:.3f}"
             for name, per in counts.items()), flush=True)
-    result = {"scenes": args.scenes, "seed": args.seed, "px_per_mm": PX_PER_MM}
+    result = {"scenes": args.scenes, "seed": args.seed,
+              "px_per_mm": round(float(np.mean(scales)), 3) if scales else None}
     for name, per in counts.items():
         result[name] = {**figures(sum(per.values(), Counter())),
                         "by_top": {top: figures(c) for top, c in per.items()}}

@@ -5,15 +5,14 @@ camera (flat art pasted on green felt), and its calibration. :func:`scenes`: hel
 a camera over a real one sees them (:mod:`vision.synthesis.scene`: tiles with thickness and a
 coloured back, walls, melds, standing hands, sticks, arms, table tops unseen in training, some
 with an automatic table's centre panel, uneven light, glare, blur and noise), seen from 60 to
-90 degrees above and warped onto the table's plane at the tracker's :data:`PX_PER_MM`, as
-calibration does.
+90 degrees above and warped onto the table's plane at the scale calibration chooses for that
+camera (:func:`vision.camera.calibration.view_scale`), or at one given.
 """
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-PX_PER_MM = 2.0                 # the tracker's top-down view (vision.camera.calibration)
 FRAME = (1280, 960)
 
 
@@ -49,10 +48,13 @@ def table_camera(rng, extent, size=FRAME):
                    f / ppm, rng.normal(0, 0.03), f, size)
 
 
-def scenes(n: int, seed: int):
+def scenes(n: int, seed: int, px_per_mm: float | None = None):
     """``n`` held-out table scenes: (top-down view, truth quads face up, their codes, quads to
-    ignore, which top). Counted as a referee reads a table: the face-up tiles lying in sight;
-    a face-down tile, a standing hand tile or a tile mostly out of sight is to be ignored."""
+    ignore, which top, the view's px per mm). Counted as a referee reads a table: the face-up
+    tiles lying in sight; a face-down tile, a standing hand tile or a tile mostly out of sight
+    is to be ignored. ``px_per_mm``: the views' scale (None: as calibration chooses for each
+    scene's camera)."""
+    from vision.camera.calibration import view_scale
     from vision.synthesis.render import TileArt
     from vision.synthesis.bodies import tile_set
     from vision.synthesis.faces import FaceBank
@@ -66,7 +68,8 @@ def scenes(n: int, seed: int):
         bodies, info = layout_table(rng, ts, bank)
         cam = table_camera(rng, info["extent"])
         sc = draw_scene(rng, bodies, cam, FRAME, info, "holdout", props=True)
-        view, to_view = cam.table_view(sc.image, info["extent"], PX_PER_MM)
+        ppm = px_per_mm or view_scale(np.linalg.inv(cam.plane_homography()), info["extent"])
+        view, to_view = cam.table_view(sc.image, info["extent"], ppm)
         truth, codes, ignore = [], [], []
         h, w = view.shape[:2]
         for t in sc.tiles:
@@ -79,4 +82,4 @@ def scenes(n: int, seed: int):
                 codes.append(t.code)
             else:
                 ignore.append(q)
-        yield view, truth, codes, ignore, "panel" if info.get("panel") else "felt"
+        yield view, truth, codes, ignore, "panel" if info.get("panel") else "felt", ppm

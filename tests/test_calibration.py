@@ -7,15 +7,19 @@ import pytest
 
 from referee.errors import RefereeError
 from vision.camera.calibration import (
+    COARSEST_VIEW,
+    FINEST_VIEW,
     Calibration,
     TableLayout,
     calibrate,
+    camera_px_per_mm,
     detect_markers,
     load_calibration,
     marker_sheet,
     save_to_config,
+    view_scale,
 )
-from vision.synthesis.synthetic import TableState, render_camera, render_state
+from vision.synthesis.synthetic import TableState, camera_homography, render_camera, render_state
 
 LAYOUT = TableLayout()
 
@@ -167,6 +171,52 @@ def test_calibrate_command(tmp_path, camera_view):
     assert (tmp_path / "calibration.json").is_file()
     assert (tmp_path / "sheet.png").is_file()
     assert main(["calibrate", str(tmp_path / "missing.jpg")]) == 2
+
+
+@pytest.mark.parametrize("frame, scale", [
+    ((1280, 960), "coarsest"),     # about 1 px per mm: the view at the finder's own scale
+    ((2028, 1520), "its own"),     # the Pi HQ camera's binned frame: about 1.6
+    ((4056, 3040), "finest"),      # its full frame, over 3: a finer view would only cost
+])
+def test_the_view_is_as_fine_as_the_camera_sees_the_table(frame, scale):
+    """A top-down view finer than the camera enlarges every frame for nothing, and one coarser
+    than the finder sees a table at would be enlarged again for it: the view is the camera's
+    own scale where it sees the table finest, held between the two."""
+    table_to_image = camera_homography(LAYOUT, 2.0, frame, tilt=0.15, turn_deg=6) @ \
+        np.diag([2.0, 2.0, 1.0])
+    to_table = np.linalg.inv(table_to_image)
+    got = view_scale(to_table, (0.0, 0.0, 800.0, 800.0))
+    seen = [camera_px_per_mm(to_table, p) for p in [(400, 400), (200, 400), (600, 400),
+                                                    (400, 200), (400, 600)]]
+    if scale == "coarsest":
+        assert max(seen) < COARSEST_VIEW and got == COARSEST_VIEW
+    elif scale == "finest":
+        assert min(seen) > FINEST_VIEW and got == FINEST_VIEW
+    else:
+        assert COARSEST_VIEW < got < FINEST_VIEW and got == pytest.approx(max(seen), abs=0.01)
+
+
+def test_the_coarsest_view_is_the_one_the_finder_is_shown_as_it_is():
+    from vision.camera.zones import TILE_W_MM
+    from vision.finding.learned import TOPDOWN_TILE_PX
+
+    assert COARSEST_VIEW == TOPDOWN_TILE_PX / TILE_W_MM
+
+
+def test_calibrate_makes_the_view_at_the_cameras_scale_unless_told(tmp_path, camera_view, capsys):
+    from app.cli import main
+
+    image, _ = camera_view
+    assert calibrate(image, LAYOUT).px_per_mm == COARSEST_VIEW
+    assert calibrate(image, LAYOUT, px_per_mm=2.0).px_per_mm == 2.0
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), image)
+    config = tmp_path / "table.toml"
+    for given, saved in ((None, COARSEST_VIEW), ("1.5", 1.5)):
+        assert main(["calibrate", str(path), "--config", str(config)]
+                    + (["--px-per-mm", given] if given else [])) == 0
+        assert f"top-down view {saved:.2f} px per mm" in capsys.readouterr().out
+        assert load_calibration(config).px_per_mm == saved
 
 
 def test_calibrate_names_a_zone_a_glare_washes_out(tmp_path, capsys):

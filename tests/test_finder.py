@@ -262,16 +262,17 @@ def test_the_table_cameras_finder_reads_solid_tiles_in_the_calibrated_view(share
     """The finder the table service reads its camera with by default, on the top-down view of
     rendered tables of solid tiles (coloured sides, walls, standing hands, held-out table
     tops, a centre panel at times) seen from 60-90 degrees above, as calibration warps them
-    (bench/calibrated_tables.py). Measured on these 4 tables: 203 of the 213 face-up tiles
-    found (0.953), no false box; the felt-colour finder finds about a fifth of them."""
-    from testkit.tables import PX_PER_MM, scenes
+    (at the camera's own scale: bench/calibrated_tables.py). Measured on these 4 tables: 203
+    of the 213 face-up tiles found (0.953), one false box (at 2 px per mm: 204, none); the
+    felt-colour finder finds about a fifth of them."""
+    from testkit.tables import scenes
     from vision.tracking.service_feed import table_finder
 
     finder = table_finder("table.toml", {})
     assert finder is not None       # the learned finder unless the config says "felt"
     found = tiles = false = 0
-    for view, truth, _, ignore, _ in scenes(4, seed=7):
-        finding = find_tiles_topdown(view, PX_PER_MM, finder)
+    for view, truth, _, ignore, _, px_per_mm in scenes(4, seed=7):
+        finding = find_tiles_topdown(view, px_per_mm, finder)
         m = match_boxes([t.quad for t in finding.tiles], truth, ignore)
         found, tiles, false = found + m["tp"], tiles + len(truth), false + m["fp"]
     assert tiles > 150
@@ -469,23 +470,32 @@ def test_two_peaks_on_one_tile_are_one_box_and_neighbours_stay(apart, kept):
 
 
 @pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
-def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike():
-    """Cut once at the classifier's width instead of cut full size and shrunk again: the same
-    tiles, narrower faces, and the classifier reads them as before."""
+@pytest.mark.parametrize("px_per_mm", [2.0, None])
+def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike(px_per_mm):
+    """Cut once at the classifier's width instead of cut at their own size and resized again:
+    the same tiles, every face as wide as asked, and the classifier reads them as before. A
+    view at 2 px per mm holds faces wider than that, one at the camera's own scale (None: a
+    1280x960 frame's, the finder's own) narrower."""
     from testkit.tables import full_table_frame
     from vision.finding.learned import TileFinder
     from vision.reading.classifier import TileClassifier
 
     frame, cal = full_table_frame()
+    cal.px_per_mm = px_per_mm or cal.px_per_mm
     top = cal.warp(frame)
     finder, classifier = TileFinder(threads=1), TileClassifier(threads=1)
-    full = find_tiles_topdown(top, cal.px_per_mm, finder)
-    narrow = find_tiles_topdown(top, cal.px_per_mm, finder, crop_width=classifier.input_width)
-    assert [t.box for t in narrow.tiles] == [t.box for t in full.tiles]
-    assert max(t.crop.shape[1] for t in full.tiles) > classifier.input_width
-    assert max(t.crop.shape[1] for t in narrow.tiles) == classifier.input_width
-    a = classifier.classify([t.crop for t in full.tiles])
-    b = classifier.classify([t.crop for t in narrow.tiles])
+    own = find_tiles_topdown(top, cal.px_per_mm, finder)
+    asked = find_tiles_topdown(top, cal.px_per_mm, finder, crop_width=classifier.input_width)
+    assert [t.box for t in asked.tiles] == [t.box for t in own.tiles]
+    widths = {t.crop.shape[1] for t in own.tiles}
+    if px_per_mm:
+        assert max(widths) > classifier.input_width
+    else:
+        assert max(widths) < classifier.input_width
+    assert {t.crop.shape[:2] for t in asked.tiles} == \
+        {(classifier.input_height, classifier.input_width)}
+    a = classifier.classify([t.crop for t in own.tiles])
+    b = classifier.classify([t.crop for t in asked.tiles])
     assert sum(x[0] == y[0] for x, y in zip(a, b)) >= 0.98 * len(a)
 
 

@@ -34,8 +34,9 @@ def add_arguments(parser) -> None:
                         help="printed marker width in mm (default 50)")
     parser.add_argument("--margin-mm", type=float, default=5.0,
                         help="from each table corner to its marker's outer corner (default 5)")
-    parser.add_argument("--px-per-mm", type=float, default=2.0,
-                        help="scale of the top-down view (default 2)")
+    parser.add_argument("--px-per-mm", type=float, default=None,
+                        help="scale of the top-down view (default: the camera's own at the "
+                             "table, from 1.23 to 2)")
     parser.add_argument("--max-error", type=float, default=2.0,
                         help="largest acceptable reprojection error in pixels (default 2)")
     parser.add_argument("--topdown", metavar="PNG", help="write the top-down view with zones")
@@ -103,7 +104,7 @@ def run(args) -> int:
     layout = TableLayout(args.table_mm, args.table_mm, args.marker_mm, args.margin_mm)
     cal = calibrate(image, layout, args.px_per_mm)
     print(f"markers 0-3 found; reprojection error {cal.reprojection_px:.2f} px "
-          f"(limit {args.max_error:g})")
+          f"(limit {args.max_error:g}); top-down view {cal.px_per_mm:.2f} px per mm")
     view = cal.warp(image)
     if args.topdown:
         write_image(args.topdown, draw_zones(view, cal), "the top-down view")

@@ -29,6 +29,15 @@ from .zones import Zone, default_zones
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 
+#: The top-down view is made no finer than this (px per table mm) however fine the camera: the
+#: reader's faces are cut at about 1.65 (48 pixels across a 26 mm face and its margin), and a
+#: finer view only costs its warp.
+FINEST_VIEW = 2.0
+#: ... and no coarser than this however coarse the camera: the learned finder looks at a table
+#: at 32 pixels a tile's width (``vision.finding.learned.TOPDOWN_TILE_PX`` over
+#: ``zones.TILE_W_MM``), so a view at this scale is shown to it as it is.
+COARSEST_VIEW = 32 / 26
+
 
 def view_maps(to_view: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Where in the camera frame each pixel of a region of a view comes from, as OpenCV's
@@ -138,9 +147,9 @@ class Calibration:
 
         Every frame of a table is warped alike, so where each view pixel comes from in the
         frame is worked out once, as OpenCV's fixed-point maps, and then only looked up: a
-        1280x960 frame to the 1600x1600 view takes 6 ms here, where ``warpPerspective``, which
-        works the places out again for every frame, took 9. The two differ by rounding (a few
-        grey levels at most)."""
+        1280x960 frame to a 1600x1600 view (2 px per mm) took 6 ms here, where
+        ``warpPerspective``, which works the places out again for every frame, took 9. The two
+        differ by rounding (a few grey levels at most)."""
         key = (self.topdown_size, self.px_per_mm, self.homography.tobytes())
         if self._maps is None or self._maps[0] != key:
             self._maps = (key, *self._view_maps())
@@ -249,16 +258,51 @@ def fit_homography(image: np.ndarray, layout: TableLayout,
     return h, err
 
 
-def calibrate(image: np.ndarray, layout: TableLayout | None = None, px_per_mm: float = 2.0,
-              zones: list[Zone] | None = None) -> Calibration:
+def camera_px_per_mm(homography: np.ndarray, at_mm: tuple[float, float]) -> float:
+    """How many camera pixels a table mm spans at the table point ``at_mm`` (the square root
+    of the area a square mm there covers in the frame); ``homography`` maps frame pixels to
+    table mm."""
+    x, y = at_mm
+    mm = np.array([[[x, y]], [[x + 1, y]], [[x, y + 1]]], np.float64)
+    o, a, b = cv2.perspectiveTransform(mm, np.linalg.inv(homography)).reshape(3, 2)
+    (ax, ay), (bx, by) = a - o, b - o
+    return float(np.sqrt(abs(ax * by - ay * bx)))
+
+
+def view_scale(homography: np.ndarray, table_mm: tuple[float, float, float, float]) -> float:
+    """The top-down view's scale for a camera (px per table mm): the camera's own where it sees
+    the table (``table_mm``: x0, y0, x1, y1) finest, at its centre or halfway to an edge (the
+    ponds and the melds), held between :data:`COARSEST_VIEW` and :data:`FINEST_VIEW`.
+    ``homography`` maps frame pixels to table mm.
+
+    A view finer than the camera only enlarges its frames: a 1280x960 frame holds a table of
+    800 mm at about 1 px per mm, and its 2 px per mm view took 4.8 ms of a 43 ms frame to
+    warp, then 1.1 ms to shrink again for the finder. Over 210 rendered tables seen by such a
+    camera (``bench/calibrated_tables.py``), the same tiles were found and named at 1.23 px per
+    mm as at 2, none wrongly sure (vision/README.md)."""
+    x0, y0, x1, y1 = table_mm
+    xs, ys = (x0 + x1) / 2, (y0 + y1) / 2
+    places = [(xs, ys), ((x0 + xs) / 2, ys), ((xs + x1) / 2, ys), (xs, (y0 + ys) / 2),
+              (xs, (ys + y1) / 2)]
+    finest = max(camera_px_per_mm(homography, p) for p in places)
+    if finest <= COARSEST_VIEW:
+        return COARSEST_VIEW
+    return round(min(finest, FINEST_VIEW), 2)
+
+
+def calibrate(image: np.ndarray, layout: TableLayout | None = None,
+              px_per_mm: float | None = None, zones: list[Zone] | None = None) -> Calibration:
     """Find the four markers in a camera image and fit the image -> table homography.
+    ``px_per_mm``: the top-down view's scale (None: the camera's own, :func:`view_scale`).
 
     Raises RefereeError naming the missing markers when not all four are seen.
     """
     layout = layout or TableLayout()
     h, err = fit_homography(image, layout)
     height, width = image.shape[:2]
-    return Calibration(h, (width, height), layout, px_per_mm, err, list(zones or []))
+    scale = view_scale(h, (0.0, 0.0, layout.width_mm, layout.height_mm)) if px_per_mm is None \
+        else float(px_per_mm)
+    return Calibration(h, (width, height), layout, scale, err, list(zones or []))
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:

@@ -279,9 +279,12 @@ def match_boxes(found: list[np.ndarray], truth: list[np.ndarray],
 
 
 def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
-                max_width: int = MAX_CROP_WIDTH) -> np.ndarray:
+                max_width: int = MAX_CROP_WIDTH, grow: bool = False) -> np.ndarray:
     """The face of ``box`` turned upright and cut to a tile's proportions, with ``margin`` of
-    its size around it (as the classifier was trained), at most ``max_width`` pixels wide."""
+    its size around it (as the classifier was trained), at most ``max_width`` pixels wide;
+    ``grow``: exactly that wide, a narrower face enlarged as it is cut (the table's faces, cut
+    at the classifier's width: a view at the camera's scale holds a face some 41 pixels wide,
+    which cut as it was would be resampled a second time, to the input's 48)."""
     # in plain floats, the same arithmetic as Box.axes and a numpy matrix: a full table cuts
     # some 100 faces a frame, and numpy's small arrays cost more than the cutting
     vx, vy = math.cos(box.angle), math.sin(box.angle)
@@ -290,7 +293,7 @@ def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
     ux, uy = vy, -vx
     w = box.width * (1 + 2 * margin)
     h = box.length * (1 + 2 * margin)
-    cw = min(max(round(w), 12), max_width)
+    cw = max_width if grow else min(max(round(w), 12), max_width)
     # A face cut at the width asked for (the table's: the classifier's input width, 48) is
     # rounded down to 64 rows, the input's height, and read as cut instead of resampled from
     # 65 rows to 64 (a full table's 96 faces: 1-2 ms of such a frame). Narrower faces (a
@@ -304,11 +307,12 @@ def cut_upright(image: np.ndarray, box: Box, margin: float = 0.06,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def cut_turned(image: np.ndarray, box: Box, max_width: int = MAX_CROP_WIDTH) -> np.ndarray:
+def cut_turned(image: np.ndarray, box: Box, max_width: int = MAX_CROP_WIDTH,
+               grow: bool = False) -> np.ndarray:
     """The face at ``box``'s place cut as a tile lying the other way would be: ``box`` turned a
     quarter about its centre (:func:`cut_upright`)."""
     quarter = Box(box.centre, box.width, box.length, (box.angle + math.pi / 2) % math.pi, box.score)
-    return cut_upright(image, quarter, max_width=max_width)
+    return cut_upright(image, quarter, max_width=max_width, grow=grow)
 
 
 def network_input(image: np.ndarray, blocks: bool = False) -> np.ndarray:
@@ -365,8 +369,9 @@ class TileFinder:
         ``quick_shrink``: shrink a picture to no less than half by bilinear sampling rather
         than area averaging, which costs a calibrated view some 12 ms of every frame; the two
         differ by about half a grey level there, and the same tiles are found.
-        ``crop_width``: cut faces at most this many pixels wide (None: as wide as they are, up
-        to MAX_CROP_WIDTH), e.g. the classifier's input width, so a face is resampled once, not twice.
+        ``crop_width``: cut faces this many pixels wide, narrower ones enlarged as they are cut
+        (None: as wide as they are, up to MAX_CROP_WIDTH), e.g. the classifier's input width,
+        so a face is resampled once, not twice.
         ``faint``: also give the boxes of heat from this up to the threshold (those no surer
         box puts out), as ``Finding.faint`` (see :mod:`vision.finding.faint_tiles`); the
         tiles found are the same either way."""
@@ -375,7 +380,10 @@ class TileFinder:
         H, W = image.shape[:2]
         sw, sh = max(32, int(round(W * scale))), max(32, int(round(H * scale)))
         bilinear = scale >= 1 or (quick_shrink and scale >= 0.5)
-        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR if bilinear else cv2.INTER_AREA)
+        # a calibrated view made at the finder's own scale (vision.camera.calibration.view_scale)
+        # is shown as it is: resizing it to its own size only copied it
+        small = image if (sw, sh) == (W, H) else \
+            cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR if bilinear else cv2.INTER_AREA)
         pw, ph = -sw % 32, -sh % 32
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -406,11 +414,12 @@ class TileFinder:
         for b, q, (x1, y1), (x2, y2), centre in zip(boxes, quads, lows, highs, centres):
             sb = Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            width = crop_width or MAX_CROP_WIDTH
+            width, grow = crop_width or MAX_CROP_WIDTH, crop_width is not None
             tile = FoundTile((x1, y1, x2, y2), across,
-                             functools.partial(cut_upright, src, sb, max_width=width), q,
-                             round(b.score, 3),
-                             turned=functools.partial(cut_turned, src, sb, max_width=width))
+                             functools.partial(cut_upright, src, sb, max_width=width, grow=grow),
+                             q, round(b.score, 3),
+                             turned=functools.partial(cut_turned, src, sb, max_width=width,
+                                                      grow=grow))
             tile.centre = tuple(centre)
             tiles.append(tile)
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))] > 0.5
@@ -445,7 +454,7 @@ def find_tiles_topdown(topdown: np.ndarray, px_per_mm: float, finder: TileFinder
     for flat printed tiles on plain felt, and on tables of solid tiles it finds a fifth of the
     face-up tiles (bench/calibrated_tables.py, vision/README.md). Its tiles get their box as
     outline.
-    ``crop_width``: the learned finder's faces are cut at most this wide (see
+    ``crop_width``: the learned finder's faces are cut this wide (see
     :meth:`TileFinder.find`; a full table's 96 faces in 24 ms instead of 29 with the classifier).
     ``faint``: the learned finder's boxes of heat from this up to its threshold come with the
     finding (``Finding.faint``; :mod:`vision.finding.faint_tiles`).
@@ -648,11 +657,13 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
     its face cut from ``topdown`` when it is asked for."""
     quad = outlines([box])[0]
     (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
-    width = crop_width or MAX_CROP_WIDTH
+    width, grow = crop_width or MAX_CROP_WIDTH, crop_width is not None
     return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
-                     box.angle == 0.0, functools.partial(cut_upright, topdown, box, max_width=width),
+                     box.angle == 0.0,
+                     functools.partial(cut_upright, topdown, box, max_width=width, grow=grow),
                      quad, round(box.score, 3),
-                     turned=functools.partial(cut_turned, topdown, box, max_width=width))
+                     turned=functools.partial(cut_turned, topdown, box, max_width=width,
+                                              grow=grow))
 
 
 #: The share of a side's length an outline's edge must run along (:func:`outline_edges`).
