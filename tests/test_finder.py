@@ -469,6 +469,22 @@ def test_two_peaks_on_one_tile_are_one_box_and_neighbours_stay(apart, kept):
     assert [names[id(b)] for b in suppress(list(boxes.values()))] == kept
 
 
+@pytest.mark.parametrize("apart, boxes", [(1, 1), (3, 2)])
+def test_the_networks_peaks_a_cell_apart_are_one_box_the_surer(apart, boxes):
+    """The finder's output decoded: two peaks of heat 8 pixels apart, on a tile 28 wide, are
+    one tile, boxed where the surer says; two 24 pixels apart are two tiles, the surer first."""
+    from vision.finding.learned import STRIDE, decode
+
+    maps = np.zeros((8, 12, 12), np.float32)
+    maps[1:3] = np.log(28 / STRIDE)        # boxes 28 pixels wide and long
+    maps[3] = 1.0                          # cos 2a: lying across
+    maps[0, 5, 4], maps[0, 5, 4 + 2 * apart] = 0.7, 0.9
+    found = decode(maps)
+    assert [b.score for b in found] == pytest.approx([0.9, 0.7][:boxes])
+    assert found[0].centre == pytest.approx([(4 + 2 * apart + 0.5) * STRIDE, 5.5 * STRIDE])
+    assert found[0].width == pytest.approx(28)
+
+
 @pytest.mark.usefixtures("shared_data")   # drawn with the tile art: placeholders read otherwise
 @pytest.mark.parametrize("px_per_mm", [2.0, None])
 def test_the_learned_finder_cuts_faces_at_the_size_asked_and_reads_them_alike(px_per_mm):
