@@ -276,7 +276,7 @@ def view_scale(homography: np.ndarray, table_mm: tuple[float, float, float, floa
     ``homography`` maps frame pixels to table mm.
 
     A view finer than the camera only enlarges its frames: a 1280x960 frame holds a table of
-    800 mm at about 1 px per mm, and its 2 px per mm view took 4.8 ms of a 43 ms frame to
+    800 mm at about 1 px per mm, and its 2 px per mm view took 4.6 ms of a 42 ms frame to
     warp, then 1.1 ms to shrink again for the finder. Over 210 rendered tables seen by such a
     camera (``bench/calibrated_tables.py``), the same tiles were found and named at 1.23 px per
     mm as at 2, none wrongly sure (vision/README.md)."""
