@@ -137,6 +137,25 @@ def test_broken_calibration_file_is_one_line(tmp_path):
         Calibration.load(tmp_path / "none.json")
 
 
+@pytest.mark.parametrize("scale", ["0", "-1", "20", "nan"])
+def test_a_view_scale_no_table_could_use_is_one_line(tmp_path, camera_view, capsys, scale):
+    """A scale of nought or less has no view to warp to, and one of 20 px per mm a view of
+    16000 pixels a side, more than a Pi holds: said in one line, from the command or a
+    calibration file, never a traceback."""
+    from app.cli import main
+
+    image, _ = camera_view
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), image)
+    assert main(["calibrate", str(path), "--dry-run", "--px-per-mm", scale]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "scale must be over 0 and at most 4 px per mm" in err and "\n" not in err
+    saved = calibrate(image, LAYOUT).to_dict()
+    saved["px_per_mm"] = float(scale)
+    with pytest.raises(RefereeError, match="not a calibration .*scale must be over 0"):
+        Calibration.from_dict(saved, "calibration.json")
+
+
 @pytest.mark.parametrize("content, expected", [
     (b'[camera]\ncalibration = "caf\xe9.json"\n', "not UTF-8 text"),
     (b"[camera\n", "not valid TOML: "),

@@ -275,6 +275,15 @@ def test_missing_or_unreadable_image_is_one_line(tmp_path, capsys):
     assert f"image {tmp_path}: is a folder, not an image file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("scale", ["0", "-2", "inf"])
+def test_a_top_down_scale_of_nought_or_less_is_one_line(top_png, capsys, scale):
+    """A top-down image at nought pixels a mm, or fewer, has no tiles to find: said in one
+    line, not an OpenCV assertion from deep in the finder."""
+    assert main(["detect", str(top_png), "--px-per-mm", scale]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("riichi-referee detect: --px-per-mm must be over 0") and "\n" not in err
+
+
 def test_real_photo_with_the_trained_model(shared_data, capsys):
     from vision.reading.classifier import DEFAULT_MODEL
     if not DEFAULT_MODEL.is_file():

@@ -80,6 +80,9 @@ def load_classifier(kind: str, model: str | None = None, config: str | None = No
 def run(args) -> int:
     from vision.camera.sources import read_image, write_image
 
+    if args.px_per_mm is not None and not 0 < args.px_per_mm < float("inf"):
+        raise RefereeError(f"--px-per-mm must be over 0 (the top-down image's pixels a table "
+                           f"mm), not {args.px_per_mm:g}")
     image = read_image(args.image)
     classifier = load_classifier(args.classifier, args.model, args.config)
     if args.finder is None and args.config:

@@ -37,6 +37,18 @@ FINEST_VIEW = 2.0
 #: at 32 pixels a tile's width (``vision.finding.learned.TOPDOWN_TILE_PX`` over
 #: ``zones.TILE_W_MM``), so a view at this scale is shown to it as it is.
 COARSEST_VIEW = 32 / 26
+#: A view's scale is taken up to this and no further: an 800 mm table at 4 px per mm is a
+#: 3200 x 3200 view, 31 MB a frame, twice the finest the table would choose.
+MOST_PX_PER_MM = 4.0
+
+
+def checked_scale(px_per_mm) -> float:
+    """``px_per_mm`` as a view's scale, or ValueError saying what it must be."""
+    scale = float(px_per_mm)
+    if not 0 < scale <= MOST_PX_PER_MM:
+        raise ValueError(f"the top-down view's scale must be over 0 and at most "
+                         f"{MOST_PX_PER_MM:g} px per mm, not {scale:g}")
+    return scale
 
 
 def view_maps(to_view: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -189,8 +201,8 @@ class Calibration:
             layout = TableLayout(**layout)
             zones = [Zone.from_dict(z) for z in d.get("zones", [])]
             return cls(h, tuple(int(v) for v in d["image_size"]), layout,
-                       float(d.get("px_per_mm", 2.0)), float(d.get("reprojection_px", 0.0)),
-                       zones)
+                       checked_scale(d.get("px_per_mm", 2.0)),
+                       float(d.get("reprojection_px", 0.0)), zones)
         except (KeyError, TypeError, ValueError) as exc:
             raise RefereeError(f"{where}: not a calibration ({exc})") from None
 
@@ -297,11 +309,16 @@ def calibrate(image: np.ndarray, layout: TableLayout | None = None,
 
     Raises RefereeError naming the missing markers when not all four are seen.
     """
+    if px_per_mm is not None:
+        try:
+            px_per_mm = checked_scale(px_per_mm)
+        except ValueError as exc:
+            raise RefereeError(str(exc)) from None
     layout = layout or TableLayout()
     h, err = fit_homography(image, layout)
     height, width = image.shape[:2]
     scale = view_scale(h, (0.0, 0.0, layout.width_mm, layout.height_mm)) if px_per_mm is None \
-        else float(px_per_mm)
+        else px_per_mm
     return Calibration(h, (width, height), layout, scale, err, list(zones or []))
 
 
