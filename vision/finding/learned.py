@@ -199,29 +199,18 @@ def decode(maps: np.ndarray, scale: float = 1.0, threshold: float = 0.3,
     score = heat[ys, xs].astype(np.float64)
     # suppressed before the boxes are made: a full table's 164 peaks made into boxes, then
     # taken apart again into arrays to be suppressed, took 1.2 ms of every frame here, this 0.5
-    order, keep = _suppressed(cx, cy, np.minimum(w, h), score)
+    order, keep = suppress(cx, cy, np.minimum(w, h), score)
     kept = order[keep]
     return [Box(np.array([x, y]), wk, hk, ak, sk) for x, y, wk, hk, ak, sk in
             zip(cx[kept].tolist(), cy[kept].tolist(), w[kept].tolist(), h[kept].tolist(),
                 angle[kept].tolist(), score[kept].tolist())]
 
 
-def suppress(boxes: list[Box], overlap: float = 0.45) -> list[Box]:
-    """Drop a box whose centre lies well inside a surer one (two peaks on one tile); the rest,
-    surest first."""
-    if len(boxes) < 2:
-        return boxes
-    centres = np.array([b.centre for b in boxes], np.float64)
-    order, keep = _suppressed(centres[:, 0], centres[:, 1],
-                              np.array([min(b.width, b.length) for b in boxes]),
-                              np.array([b.score for b in boxes]), overlap)
-    return [boxes[i] for i in order[keep].tolist()]
-
-
-def _suppressed(cx: np.ndarray, cy: np.ndarray, size: np.ndarray, score: np.ndarray,
-                overlap: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`suppress` on arrays: the boxes' order, surest first (ties as they came), and
-    which of them, in that order, are kept."""
+def suppress(cx: np.ndarray, cy: np.ndarray, size: np.ndarray, score: np.ndarray,
+             overlap: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
+    """Drop a box whose centre (``cx``, ``cy``) lies well inside a surer one's (two peaks on
+    one tile; ``size``: each box's shorter side). Returns the boxes' order, surest first (ties
+    as they came), and which of them, in that order, are kept."""
     order = np.argsort(-score, kind="stable")
     x, y, size = cx[order], cy[order], size[order]
     dx, dy = x[:, None] - x[None], y[:, None] - y[None]
@@ -331,6 +320,15 @@ def cut_turned(image: np.ndarray, box: Box, max_width: int = MAX_CROP_WIDTH,
     return cut_upright(image, quarter, max_width=max_width, grow=grow)
 
 
+def face_cutters(image: np.ndarray, box: Box, crop_width: int | None):
+    """What cuts ``box``'s face from ``image`` when it is first asked for, upright and turned
+    a quarter (:class:`FoundTile`'s ``face`` and ``turned``): ``crop_width`` wide, narrower
+    faces enlarged (None: as wide as they are, up to MAX_CROP_WIDTH)."""
+    width, grow = crop_width or MAX_CROP_WIDTH, crop_width is not None
+    return (functools.partial(cut_upright, image, box, max_width=width, grow=grow),
+            functools.partial(cut_turned, image, box, max_width=width, grow=grow))
+
+
 def network_input(image: np.ndarray, blocks: bool = False) -> np.ndarray:
     """A BGR picture (H x W x 3 uint8) as the finder's network takes it: 1 x 3 x H x W floats,
     or, ``blocks`` (an eight-bit finder rewritten by
@@ -427,16 +425,12 @@ class TileFinder:
         highs = np.minimum(np.ceil(quads.max(axis=1)), [W, H]).astype(int).tolist()
         # every outline's centre in one go (FoundTile.centre, the same numbers one by one)
         centres = quads.mean(axis=1).tolist()
-        width, grow = crop_width or MAX_CROP_WIDTH, crop_width is not None
         for b, q, (x1, y1), (x2, y2), centre in zip(boxes, quads, lows, highs, centres):
             sb = b if shrink == 1.0 else \
                 Box(b.centre * shrink, b.width * shrink, b.length * shrink, b.angle, b.score)
             across = abs(math.cos(b.angle)) > abs(math.sin(b.angle))
-            tile = FoundTile((x1, y1, x2, y2), across,
-                             functools.partial(cut_upright, src, sb, max_width=width, grow=grow),
-                             q, round(b.score, 3),
-                             turned=functools.partial(cut_turned, src, sb, max_width=width,
-                                                      grow=grow))
+            face, turned = face_cutters(src, sb, crop_width)
+            tile = FoundTile((x1, y1, x2, y2), across, face, q, round(b.score, 3), turned=turned)
             tile.centre = tuple(centre)
             tiles.append(tile)
         hand = maps[7][: int(math.ceil(sh / STRIDE)), : int(math.ceil(sw / STRIDE))] > 0.5
@@ -674,13 +668,9 @@ def laid_tile(box: Box, topdown: np.ndarray, crop_width: int | None) -> FoundTil
     its face cut from ``topdown`` when it is asked for."""
     quad = outlines([box])[0]
     (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
-    width, grow = crop_width or MAX_CROP_WIDTH, crop_width is not None
+    face, turned = face_cutters(topdown, box, crop_width)
     return FoundTile((int(np.floor(x1)), int(np.floor(y1)), int(np.ceil(x2)), int(np.ceil(y2))),
-                     box.angle == 0.0,
-                     functools.partial(cut_upright, topdown, box, max_width=width, grow=grow),
-                     quad, round(box.score, 3),
-                     turned=functools.partial(cut_turned, topdown, box, max_width=width,
-                                              grow=grow))
+                     box.angle == 0.0, face, quad, round(box.score, 3), turned=turned)
 
 
 #: The share of a side's length an outline's edge must run along (:func:`outline_edges`).
